@@ -1,0 +1,42 @@
+"""backgammon: a fast, exactly correct backgammon engine core.
+
+>>> import backgammon as bg
+>>> pos = bg.Position.initial()
+>>> [str(p) for p in pos.legal_plays("65")]
+['24/13']
+>>> bg.perft(pos, 1)
+447
+"""
+from . import batch
+from .dice import (
+    OPENING_ROLLS,
+    ORDERED_ROLLS,
+    ROLL_ARRAY,
+    ROLL_PROBABILITIES,
+    ROLLS,
+    Roll,
+    roll_batch,
+    roll_dice,
+)
+from .errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidIdError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidPositionIdError,
+    InvalidRollError,
+)
+from .perft import perft
+from .play import Play, Plays, format_steps
+from .position import ON_ROLL, OPPONENT, GameResult, Position, WinKind
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Position", "Play", "Plays", "Roll", "GameResult", "WinKind", "ON_ROLL", "OPPONENT",
+    "ROLLS", "ROLL_ARRAY", "ROLL_PROBABILITIES", "ORDERED_ROLLS", "OPENING_ROLLS",
+    "roll_dice", "roll_batch", "perft", "batch", "format_steps",
+    "InvalidPositionError", "InvalidPositionIdError", "InvalidIdError", "InvalidRollError",
+    "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError",
+]

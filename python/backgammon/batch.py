@@ -1,0 +1,118 @@
+"""Batch move generation for many positions at once, in CSR layout.
+
+>>> import numpy as np
+>>> from backgammon import Position
+>>> boards = np.stack([Position.initial().array] * 2)
+>>> offsets, children = legal_positions(boards, [(3, 1), (6, 6)])
+>>> offsets.tolist(), children.shape
+([0, 16, 27], (27, 2, 25))
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _board, _movegen
+from .errors import InvalidPositionError, InvalidRollError
+from .position import _problem_message
+
+__all__ = ["legal_positions", "validate_boards", "MAX_PLAYS"]
+
+#: Most distinct plays any roll can have, plus room: the kernel needs this
+#: much free space in ``children`` before each position.
+MAX_PLAYS = 3072
+
+
+def validate_boards(boards) -> np.ndarray:
+    """Check a batch of boards (n, 2, 25) and return it as C-contiguous uint8."""
+    arr = np.asarray(boards)
+    if arr.ndim != 3 or arr.shape[1:] != (2, 25):
+        raise InvalidPositionError(f"boards must have shape (n, 2, 25), got {arr.shape}")
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise InvalidPositionError(f"boards must hold integers, got dtype {arr.dtype}")
+    if arr.size and (arr.min() < 0 or arr.max() > 15):
+        bad = int(np.argmax(((arr < 0) | (arr > 15)).reshape(len(arr), -1).any(axis=1)))
+        raise InvalidPositionError(f"board {bad}: checker counts must be 0 to 15")
+    out = np.ascontiguousarray(arr, dtype=np.uint8)
+    index, code = _board.first_invalid(out)
+    if index >= 0:
+        raise InvalidPositionError(f"board {index}: {_problem_message(code)}")
+    return out
+
+
+def _validate_rolls(rolls, n: int) -> np.ndarray:
+    arr = np.asarray(rolls)
+    if arr.shape != (n, 2):
+        raise InvalidRollError(f"rolls must have shape ({n}, 2), got {arr.shape}")
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise InvalidRollError(f"rolls must hold integers, got dtype {arr.dtype}")
+    if arr.size and (arr.min() < 1 or arr.max() > 6):
+        raise InvalidRollError("dice must be 1 to 6")
+    return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
+def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = False,
+                    validate: bool = True, out=None, moves_out=None):
+    """The distinct results of each (board, roll) pair, in CSR layout.
+
+    ``boards`` is (n, 2, 25) (row 1 on roll) and ``rolls`` (n, 2).  Returns
+    ``(offsets, children)``: the plays of pair ``i`` are
+    ``children[offsets[i]:offsets[i + 1]]``, each from the next mover's
+    view (rows swapped) unless ``mover_view``.  With ``moves=True`` a third
+    array (total, 4, 3) int8 gives each play's steps as (from, to, hit),
+    points 1-24, 25 = bar, 0 = off, unused steps -1.  A roll that cannot be
+    played has one child, the unchanged position; a finished game none.
+
+    ``validate=False`` skips the checks for trusted input; the kernel then
+    never writes outside its arrays but the results of bad boards are
+    meaningless.  Runs without the GIL.
+
+    ``out`` (and ``moves_out``) may be C-contiguous arrays of shape (m, 2, 25)
+    uint8 (and (m, 4, 3) int8) to write into, as numpy's ``out=``: the
+    results are then views of them, which saves the cost of fresh memory in
+    loops.  When they are too small, new arrays are made instead.
+    """
+    if validate:
+        b = validate_boards(boards)
+        r = _validate_rolls(rolls, len(b))
+    else:
+        b = np.ascontiguousarray(boards, dtype=np.uint8)
+        r = np.ascontiguousarray(rolls, dtype=np.uint8)
+        if b.ndim != 3 or b.shape[1:] != (2, 25) or r.shape != (len(b), 2):
+            raise ValueError("boards must be (n, 2, 25) and rolls (n, 2)")
+    n = len(b)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    capacity = max(MAX_PLAYS, 24 * n + MAX_PLAYS)
+    children = _buffer(out, (2, 25), np.uint8, "out")
+    steps = _buffer(moves_out, (4, 3), np.int8, "moves_out") if moves else None
+    if children is None or (moves and (steps is None or len(steps) != len(children))):
+        children = np.empty((capacity, 2, 25), dtype=np.uint8)
+        steps = np.empty((capacity, 4, 3), dtype=np.int8) if moves else None
+    capacity = len(children)
+    done = 0
+    while True:
+        done = _movegen.generate_into(b, r, done, offsets, children, steps, not mover_view)
+        if done == n:
+            break
+        # Grow geometrically, keeping what is written.
+        capacity = 2 * capacity
+        children = np.resize(children, (capacity, 2, 25))
+        if moves:
+            steps = np.resize(steps, (capacity, 4, 3))
+    total = int(offsets[-1])
+    # Views into the buffer; a copy when most of a fresh buffer is unused.
+    keep = total * 2 >= capacity or children is out
+    children = children[:total] if keep else children[:total].copy()
+    if moves:
+        steps = steps[:total] if keep else steps[:total].copy()
+        return offsets, children, steps
+    return offsets, children
+
+
+def _buffer(arr, tail, dtype, name):
+    """A caller's output array if it is usable, else None."""
+    if arr is None:
+        return None
+    if not isinstance(arr, np.ndarray) or arr.dtype != dtype or arr.shape[1:] != tail \
+            or not arr.flags.c_contiguous or not arr.flags.writeable:
+        raise ValueError(f"{name} must be a writeable C-contiguous {np.dtype(dtype).name} array of shape (m, {tail[0]}, {tail[1]})")
+    return arr if len(arr) >= MAX_PLAYS else None

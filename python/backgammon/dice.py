@@ -1,0 +1,114 @@
+"""Dice (RULES 2): rolls, their probabilities, and seeded rolling.
+
+>>> Roll(3, 1).is_double, Roll.from_str("6-6").moves
+(False, (6, 6, 6, 6))
+>>> len(ROLLS), float(ROLL_PROBABILITIES.sum())
+(21, 1.0)
+"""
+from __future__ import annotations
+
+import operator
+from typing import NamedTuple, Union
+
+import numpy as np
+
+from .errors import InvalidRollError
+
+__all__ = [
+    "Roll", "RollLike", "ROLLS", "ROLL_ARRAY", "ROLL_PROBABILITIES",
+    "ORDERED_ROLLS", "OPENING_ROLLS", "roll_dice", "roll_batch", "to_dice",
+]
+
+
+class Roll(NamedTuple):
+    """Two dice as rolled.  Order does not change the legal plays.
+
+    >>> str(Roll(6, 4)), Roll.from_str("42")
+    ('64', Roll(die1=4, die2=2))
+    """
+
+    die1: int
+    die2: int
+
+    @classmethod
+    def from_str(cls, text: str) -> "Roll":
+        """Read ``"31"``, ``"3-1"`` or ``"3 1"`` (RULES 10.1)."""
+        if not isinstance(text, str):
+            raise InvalidRollError(f"a roll text must be a string, not {type(text).__name__}")
+        digits = text.strip().replace("-", "").replace(" ", "").replace(",", "")
+        if len(digits) != 2 or not all(c in "123456" for c in digits):
+            raise InvalidRollError(f"cannot read {text!r} as a roll: expected two dice 1-6 such as '31' or '3-1'")
+        return cls(int(digits[0]), int(digits[1]))
+
+    @property
+    def is_double(self) -> bool:
+        return self.die1 == self.die2
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        """The dice to play: four of a double's number (RULES 3.1)."""
+        return (self.die1,) * 4 if self.die1 == self.die2 else (self.die1, self.die2)
+
+    @property
+    def probability(self) -> float:
+        """Chance of this roll, order ignored (RULES 2.1)."""
+        return 1 / 36 if self.die1 == self.die2 else 2 / 36
+
+    def __str__(self) -> str:
+        return f"{self.die1}{self.die2}"
+
+
+RollLike = Union[Roll, tuple, str]
+
+
+def to_dice(roll) -> tuple[int, int]:
+    """``(die1, die2)`` from a Roll, a pair of ints or a text; else InvalidRollError."""
+    if isinstance(roll, str):
+        return tuple(Roll.from_str(roll))  # type: ignore[return-value]
+    try:
+        d1, d2 = roll
+        d1 = operator.index(d1)
+        d2 = operator.index(d2)
+    except (TypeError, ValueError):
+        raise InvalidRollError(f"a roll is two dice such as (3, 1) or '31', not {roll!r}") from None
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise InvalidRollError(f"dice must be 1 to 6, got {d1} and {d2}")
+    return d1, d2
+
+
+#: The 21 distinct rolls, high die first, doubles included.
+ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in range(1, a + 1))
+#: The same as an int8 array of shape (21, 2).
+ROLL_ARRAY = np.array(ROLLS, dtype=np.int8)
+ROLL_ARRAY.flags.writeable = False
+#: Probability of each of the 21 rolls; sums to 1.
+ROLL_PROBABILITIES = np.array([r.probability for r in ROLLS])
+ROLL_PROBABILITIES.flags.writeable = False
+#: The 36 equally likely ordered outcomes, shape (36, 2).
+ORDERED_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], dtype=np.int8)
+ORDERED_ROLLS.flags.writeable = False
+#: The 30 opening outcomes (RULES 2.2: no doubles), shape (30, 2): the first
+#: column is the die of the side that moves first (the higher), equally likely.
+OPENING_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, 7) if a != b], dtype=np.int8)
+OPENING_ROLLS.flags.writeable = False
+
+
+def _generator(seed) -> np.random.Generator:
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def roll_dice(seed=None) -> Roll:
+    """One roll from a seed (int, SeedSequence or Generator).
+
+    >>> roll_dice(7) == roll_dice(7)
+    True
+    """
+    d = _generator(seed).integers(1, 7, size=2)
+    return Roll(int(d[0]), int(d[1]))
+
+
+def roll_batch(n: int, seed=None) -> np.ndarray:
+    """``n`` rolls as a uint8 array of shape (n, 2)."""
+    if operator.index(n) < 0:
+        raise ValueError("n must be >= 0")
+    return _generator(seed).integers(1, 7, size=(n, 2), dtype=np.uint8)

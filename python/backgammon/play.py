@@ -1,0 +1,291 @@
+"""Plays: the legal plays of a roll, their notation (RULES 10.1), and parsing.
+
+>>> from backgammon import Position
+>>> plays = Position.initial().legal_plays("31")
+>>> str(plays[0]), len(plays)
+('8/5 6/5', 16)
+>>> str(Position.initial().parse_play("6/5 8/5", "31"))
+'8/5 6/5'
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _movegen
+from .dice import to_dice
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from .position import Position
+
+__all__ = ["Play", "Plays", "legal_plays", "parse_play", "format_steps"]
+
+_BAR, _OFF = 25, 0
+
+
+def _point_text(p: int) -> str:
+    return "bar" if p == _BAR else "off" if p == _OFF else str(p)
+
+
+def format_steps(steps) -> str:
+    """Standard notation for checker steps ``(from, to, hit)``.
+
+    Steps of one checker are joined (``13/5``), showing only the stops where
+    it hit (``13/7*/5``); repeated moves are counted (``6/4(2)``).
+
+    >>> format_steps([(13, 7, True), (7, 5, False)])
+    '13/7*/5'
+    """
+    chains: list[list] = []  # [from, [(stop, hit), ...]]
+    for frm, to, hit in steps:
+        for chain in chains:
+            if chain[1][-1][0] == frm and frm != _OFF:
+                chain[1].append((to, bool(hit)))
+                break
+        else:
+            chains.append([frm, [(to, bool(hit))]])
+    texts = []
+    for frm, stops in chains:
+        parts = [_point_text(frm)]
+        for k, (stop, hit) in enumerate(stops):
+            if hit or k == len(stops) - 1:
+                parts.append(_point_text(stop) + ("*" if hit else ""))
+        texts.append((frm, stops[-1][0], "/".join(parts)))
+    counts = Counter(t for _, _, t in texts)
+    order = sorted(dict.fromkeys(texts), key=lambda t: (-t[0], -t[1]))
+    seen = set()
+    out = []
+    for _, _, text in order:
+        if text in seen:
+            continue
+        seen.add(text)
+        out.append(text if counts[text] == 1 else f"{text}({counts[text]})")
+    return " ".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One legal play: its checker steps, the points where it hit, and the
+    position after it (the opponent now on roll).  Points count from the
+    mover's side; 25 = bar, 0 = off.
+    """
+
+    moves: tuple
+    hits: tuple
+    position: Position
+    _steps: tuple = ()
+
+    def __str__(self) -> str:
+        return format_steps(self._steps) if self._steps else ""
+
+    def __repr__(self) -> str:
+        return f"<Play {str(self) or '(no move)'}>"
+
+
+class Plays(Sequence):
+    """The distinct legal plays of one position and roll, backed by the
+    kernel's arrays; ``Play`` objects are made on access.
+
+    ``plays.positions`` is a read-only (n, 2, 25) array of the results.
+    """
+
+    __slots__ = ("start", "roll", "dice_used", "_n", "_children", "_moves")
+
+    def __init__(self, start: Position, roll: tuple, n: int, children: bytes, moves: bytes, dice_used: int):
+        self.start = start
+        self.roll = roll
+        self.dice_used = dice_used
+        self._n = n
+        self._children = children
+        self._moves = moves
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._n))]
+        n = self._n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("play index out of range")
+        m = self._moves[12 * i: 12 * i + 12]
+        # -1 (an unused step) reads back as 255 from the int8 buffer
+        steps = tuple((m[k], m[k + 1], m[k + 2]) for k in (0, 3, 6, 9) if m[k] != 255)
+        return Play(
+            moves=tuple((f, t) for f, t, _ in steps),
+            hits=tuple(t for _, t, h in steps if h),
+            position=Position._from_bytes(self._children[50 * i: 50 * i + 50]),
+            _steps=steps,
+        )
+
+    def __iter__(self):
+        for i in range(self._n):
+            yield self[i]
+
+    def __contains__(self, item) -> bool:
+        if isinstance(item, Play):
+            item = item.position
+        if not isinstance(item, Position):
+            return False
+        return self._index_of(item.to_bytes()) >= 0
+
+    def _index_of(self, board: bytes) -> int:
+        c = self._children
+        at = c.find(board)
+        while at >= 0 and at % 50:
+            at = c.find(board, at + 1)
+        return at // 50 if at >= 0 else -1
+
+    @property
+    def positions(self) -> np.ndarray:
+        """Read-only uint8 array (n, 2, 25) of the positions after each play."""
+        return np.frombuffer(self._children, dtype=np.uint8).reshape(self._n, 2, 25)
+
+    def __repr__(self) -> str:
+        return f"<Plays {self.roll[0]}{self.roll[1]}: {', '.join(str(p) for p in self) if self._n < 8 else f'{self._n} plays'}>"
+
+
+def legal_plays(position: Position, roll) -> Plays:
+    """All distinct legal plays of ``roll`` from ``position`` (RULES 3-5).
+
+    A roll that cannot be played gives one play with no moves (the turn
+    passes, RULES 3.4); a finished game gives none.
+    """
+    if type(roll) is tuple and len(roll) == 2 and type(roll[0]) is int and type(roll[1]) is int \
+            and 0 < roll[0] < 7 and 0 < roll[1] < 7:
+        d1, d2 = roll
+    else:
+        d1, d2 = to_dice(roll)
+    n, children, moves, used = _movegen.plays(position._board, d1, d2)
+    return Plays(position, (d1, d2), n, children, moves, used)
+
+
+# -- parsing -------------------------------------------------------------------
+
+_POINT = r"(?:bar|off|\d{1,2})"
+_TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$")
+
+
+def _read_point(text: str) -> int:
+    t = text.rstrip("*")
+    if t == "bar":
+        return _BAR
+    if t == "off":
+        return _OFF
+    p = int(t)
+    if not 0 <= p <= 25:
+        raise InvalidMoveError(f"there is no point {p}: points run 1-24, bar = 25, off = 0")
+    return p
+
+
+def _read_journeys(text: str):
+    """[(from, to, {hit points})] per checker, repeats expanded."""
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"move text must be a string, not {type(text).__name__}")
+    journeys = []
+    for token in text.lower().replace(",", " ").split():
+        m = _TOKEN.match(token)
+        if not m:
+            raise InvalidMoveError(f"cannot read {token!r}: write moves as from/to, e.g. 13/7*/5, bar/22, 6/off, 6/4(2)")
+        parts = m.group(1).split("/")
+        points = [_read_point(p) for p in parts]
+        for a, b in zip(points, points[1:]):
+            if b >= a:
+                raise InvalidMoveError(f"{token!r}: a checker never moves backward ({_point_text(a)}/{_point_text(b)}, RULES 3.1)")
+        if points[-1] == _BAR or 0 in points[:-1]:
+            raise InvalidMoveError(f"{token!r}: the bar can only be a start and off only an end")
+        hits = {p for p, s in zip(points, parts) if s.endswith("*")}
+        if _OFF in hits:
+            raise InvalidMoveError(f"{token!r}: a checker borne off hits nothing")
+        repeat = int(m.group(2) or 1)
+        if not 1 <= repeat <= 4:
+            raise InvalidMoveError(f"{token!r}: a move repeats at most 4 times")
+        journeys.extend([(points[0], points[-1], hits)] * repeat)
+    return journeys
+
+
+def parse_play(position: Position, text: str, roll) -> Play:
+    """The legal play that ``text`` describes; moves may come in any order."""
+    plays = legal_plays(position, roll)
+    journeys = _read_journeys(text)
+    me = list(position._board[25:])
+    for frm, to, _ in journeys:
+        me[frm - 1] -= 1
+        if to != _OFF:
+            me[to - 1] += 1
+    if min(me) < 0:
+        raise IllegalMoveError(_explain(position, plays, journeys, text))
+    target = bytes(me)
+    wanted = set().union(*(h for _, _, h in journeys)) if journeys else set()
+    children = plays._children
+    candidates = [i for i in range(len(plays)) if children[50 * i: 50 * i + 25] == target]
+    if not candidates:
+        raise IllegalMoveError(_explain(position, plays, journeys, text))
+    found = [plays[i] for i in candidates]
+    exact = [p for p in found if set(p.hits) == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    covering = [p for p in found if wanted <= set(p.hits)]
+    if len(covering) == 1:
+        return covering[0]
+    if not covering:
+        raise IllegalMoveError(f"{text!r}: no legal play with {plays.roll[0]}-{plays.roll[1]} hits on "
+                               f"{', '.join(map(str, sorted(wanted)))} this way")
+    raise AmbiguousMoveError(f"{text!r} fits {len(covering)} plays: "
+                             + ", ".join(str(p) for p in covering) + "; mark the hits with *")
+
+
+def _explain(position: Position, plays: Plays, journeys, text: str) -> str:
+    """Why ``text`` matches no legal play, in the words of the rules."""
+    d1, d2 = plays.roll
+    roll = f"{d1}-{d2}"
+    b = position._board
+    me, opp = list(b[25:]), b[:25]
+    if not journeys:
+        return f"{roll} must be played: there is a legal play (RULES 3.4)" if plays.dice_used else f"{text!r} is not legal"
+    counts = list(me)
+    for frm, to, _ in journeys:
+        if counts[frm - 1] <= 0:
+            where = "on the bar" if frm == _BAR else f"on point {frm}"
+            return f"{text!r}: no checker of yours {where} to move"
+        counts[frm - 1] -= 1
+        if to != _OFF:
+            counts[to - 1] += 1
+    if me[24] and any(frm != _BAR for frm, _, _ in journeys[:min(me[24], len(journeys))]) \
+            and sum(frm == _BAR for frm, _, _ in journeys) < min(me[24], plays.dice_used):
+        return f"{text!r}: checkers on the bar must enter first (RULES 4.1)"
+    for frm, to, hits in journeys:
+        for p in sorted(hits | ({to} if to != _OFF else set())):
+            if opp[24 - p] >= 2:
+                return f"{text!r}: point {p} is blocked by the opponent (RULES 3.2)"
+    if any(to == _OFF for _, to, _ in journeys) and any(me[6:25]):
+        return f"{text!r}: bearing off needs all checkers in the home board (RULES 5.1)"
+    pips = sum(frm - to for frm, to, _ in journeys)
+    dice = [d1] * 4 if d1 == d2 else [d1, d2]
+    if plays.dice_used == 0:
+        return f"{roll} cannot be played at all: the turn passes (RULES 3.4)"
+    if d1 != d2 and plays.dice_used == 2 and pips in (d1, d2) and len(journeys) == 1:
+        return f"{text!r}: both dice must be used when possible (RULES 3.4)"
+    if d1 != d2 and plays.dice_used == 1 and pips == min(d1, d2) and max(d1, d2) > min(d1, d2):
+        return f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)"
+    if d1 == d2 and pips % d1 == 0 and pips // d1 < plays.dice_used:
+        return f"{text!r}: {plays.dice_used} of the four {d1}s can be played and must be (RULES 3.4)"
+    if pips > sum(dice):
+        return f"{text!r} moves {pips} pips; {roll} gives only {sum(dice)}"
+    return f"{text!r} is not a legal play of {roll} here (RULES 3-5)"
+
+
+def resolve(position: Position, play, roll) -> Play:
+    """A Play from a Play or notation, checked to be legal for ``roll``."""
+    if isinstance(play, Play):
+        plays = legal_plays(position, roll)
+        i = plays._index_of(play.position.to_bytes())
+        if i < 0:
+            raise IllegalMoveError(f"{play} is not a legal play of {plays.roll[0]}-{plays.roll[1]} from this position")
+        return plays[i]
+    return parse_play(position, play, roll)

@@ -1,0 +1,319 @@
+"""Positions: the DESIGN.md board, validated, with GNU Position IDs.
+
+>>> pos = Position.initial()
+>>> pos.to_id(), pos.pip_counts()
+('4HPwATDgc/ABMA', (167, 167))
+>>> len(pos.legal_plays("31"))
+16
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import enum
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _board
+from .errors import InvalidPositionError, InvalidPositionIdError
+
+__all__ = ["Position", "GameResult", "WinKind", "ON_ROLL", "OPPONENT"]
+
+#: Row of the side on roll and of its opponent in the (2, 25) array.
+ON_ROLL = 1
+OPPONENT = 0
+_BAR = 24
+
+_PROBLEMS = {
+    1: "the opponent (row 0) has more than 15 checkers",
+    2: "the side on roll (row 1) has more than 15 checkers",
+    3: "both sides have checkers on the same point",
+    4: "neither side has a checker left",
+}
+
+
+def _problem_message(code: int) -> str:
+    return _PROBLEMS.get(code, f"invalid board (code {code})")
+
+
+class WinKind(enum.IntEnum):
+    """How a game was won; the value is the multiple of the cube (RULES 6)."""
+
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The end of a game: the winning row (ON_ROLL or OPPONENT) and how."""
+
+    winner: int
+    kind: WinKind
+
+    @property
+    def points(self) -> int:
+        """Points at cube 1 (RULES 6.2-6.4)."""
+        return int(self.kind)
+
+
+def _as_board_array(a) -> np.ndarray:
+    """Validate any int array-like of shape (2, 25) into a uint8 array."""
+    try:
+        arr = np.asarray(a)
+    except (TypeError, ValueError) as e:
+        raise InvalidPositionError(f"cannot read the board as an array: {e}") from None
+    if arr.shape != (2, 25):
+        raise InvalidPositionError(f"a board has shape (2, 25), got {arr.shape}")
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        if arr.dtype == object or np.issubdtype(arr.dtype, np.floating):
+            try:
+                as_int = arr.astype(np.int64)
+                exact = bool(np.all(as_int == arr))
+            except (TypeError, ValueError, OverflowError):
+                exact = False
+            if not exact:
+                raise InvalidPositionError(f"checker counts must be whole numbers, got dtype {arr.dtype}")
+            arr = as_int
+        else:
+            raise InvalidPositionError(f"checker counts must be integers, got dtype {arr.dtype}")
+    if arr.size and arr.min() < 0:
+        raise InvalidPositionError("checker counts must not be negative")
+    if arr.size and arr.max() > 15:
+        raise InvalidPositionError(f"a slot holds {int(arr.max())} checkers; a side has only 15")
+    board = np.ascontiguousarray(arr, dtype=np.uint8)
+    index, code = _board.first_invalid(board.reshape(1, 2, 25))
+    if index >= 0:
+        raise InvalidPositionError(_problem_message(code))
+    return board
+
+
+class Position:
+    """An immutable, hashable backgammon position: who is on roll and where
+    every checker stands (DESIGN.md: row 1 on roll, row 0 the opponent).
+
+    >>> Position.from_id("4HPwATDgc/ABMA") == Position.initial()
+    True
+    """
+
+    __slots__ = ("_board",)
+    _board: bytes
+
+    def __init__(self, board=None) -> None:
+        """``Position()`` is the starting position; ``Position(a)`` = ``from_array(a)``."""
+        data = _INITIAL_BYTES if board is None else _as_board_array(board).tobytes()
+        object.__setattr__(self, "_board", data)
+
+    @classmethod
+    def _from_bytes(cls, data: bytes) -> "Position":
+        # Trusted 50-byte boards made by the kernels.
+        pos = object.__new__(cls)
+        object.__setattr__(pos, "_board", data)
+        return pos
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Position is immutable")
+
+    def __reduce__(self):
+        return (Position._from_bytes, (self._board,))
+
+    # -- constructors -----------------------------------------------------
+    @classmethod
+    def initial(cls) -> "Position":
+        """The starting position (RULES 1.2)."""
+        return _INITIAL
+
+    @classmethod
+    def from_array(cls, a) -> "Position":
+        """From any int array-like of shape (2, 25), validated.
+
+        >>> Position.from_array(Position.initial().array).to_id()
+        '4HPwATDgc/ABMA'
+        """
+        return cls._from_bytes(_as_board_array(a).tobytes())
+
+    @classmethod
+    def from_id(cls, position_id: str) -> "Position":
+        """From a 14-character GNU Position ID (REFERENCES.md)."""
+        if not isinstance(position_id, str):
+            raise InvalidPositionIdError(f"a Position ID is a string, not {type(position_id).__name__}")
+        text = position_id.strip()
+        if text.lower().startswith("position id:"):
+            text = text[len("position id:"):].strip()
+        if len(text) != 14:
+            raise InvalidPositionIdError(f"a Position ID has 14 characters, {text!r} has {len(text)}")
+        try:
+            raw = base64.b64decode(text + "==", validate=True)
+        except (binascii.Error, ValueError):
+            raise InvalidPositionIdError(f"{text!r} is not Base64") from None
+        bits = int.from_bytes(raw, "little")
+        counts = [[0] * 25, [0] * 25]
+        for row in (0, 1):
+            total = 0
+            for slot in range(25):
+                n = 0
+                while bits & 1:
+                    n += 1
+                    bits >>= 1
+                bits >>= 1
+                total += n
+                if total > 15:
+                    raise InvalidPositionIdError(f"{text!r} gives a side more than 15 checkers")
+                counts[row][slot] = n
+        if bits:
+            raise InvalidPositionIdError(f"{text!r} has bits set past the last slot")
+        board = np.array(counts, dtype=np.uint8)
+        index, code = _board.first_invalid(board.reshape(1, 2, 25))
+        if index >= 0:
+            raise InvalidPositionIdError(f"{text!r}: {_problem_message(code)}")
+        return cls._from_bytes(board.tobytes())
+
+    # -- views ---------------------------------------------------------------
+    @property
+    def array(self) -> np.ndarray:
+        """Read-only uint8 array of shape (2, 25)."""
+        return np.frombuffer(self._board, dtype=np.uint8).reshape(2, 25)
+
+    def to_bytes(self) -> bytes:
+        """The 50 bytes of the array, row 0 first."""
+        return self._board
+
+    def to_id(self) -> str:
+        """The GNU Position ID: opponent's slots, then the side on roll's."""
+        bits = 0
+        at = 0
+        for c in self._board:
+            bits |= ((1 << c) - 1) << at
+            at += c + 1
+        return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
+
+    # -- facts ---------------------------------------------------------------
+    def pip_counts(self) -> tuple[int, int]:
+        """``(on_roll, opponent)`` pips to bear off (RULES 10.2; bar = 25)."""
+        b = self._board
+        return (sum((i + 1) * b[25 + i] for i in range(25)),
+                sum((i + 1) * b[i] for i in range(25)))
+
+    def borne_off(self) -> tuple[int, int]:
+        """``(on_roll, opponent)`` checkers borne off."""
+        b = self._board
+        return 15 - sum(b[25:]), 15 - sum(b[:25])
+
+    def swapped(self) -> "Position":
+        """The same checkers with the other side on roll."""
+        return Position._from_bytes(self._board[25:] + self._board[:25])
+
+    def is_race(self) -> bool:
+        """True when no checker can meet an opposing one any more.
+
+        My rearmost checker is on my point ``back`` (bar = 25); the
+        opponent's rearmost stands on my point ``25 - their back`` (their
+        bar = my 0).  Contact remains while mine is behind theirs.
+        """
+        b = self._board
+        mine = [i for i in range(25) if b[25 + i]]
+        theirs = [i for i in range(25) if b[i]]
+        if not mine or not theirs:
+            return True
+        return mine[-1] + 1 < 24 - theirs[-1]
+
+    def is_game_over(self) -> bool:
+        """True when a side has borne off all 15 checkers (RULES 6.1)."""
+        b = self._board
+        return not any(b[:25]) or not any(b[25:])
+
+    def result(self) -> GameResult | None:
+        """Who has won and how (RULES 6.1-6.4), or None while the game goes on.
+
+        >>> Position.initial().result() is None
+        True
+        """
+        b = self._board
+        if any(b[:25]) and any(b[25:]):
+            return None
+        winner = OPPONENT if not any(b[:25]) else ON_ROLL
+        loser = b[25:] if winner == OPPONENT else b[:25]
+        if sum(loser) < 15:
+            kind = WinKind.SINGLE
+        elif any(loser[18:25]):  # bar or the winner's home board
+            kind = WinKind.BACKGAMMON
+        else:
+            kind = WinKind.GAMMON
+        return GameResult(winner, kind)
+
+    # -- plays -----------------------------------------------------------------
+    def legal_plays(self, roll) -> "_play.Plays":
+        """The distinct legal plays of ``roll`` (RULES 3-5), as a sequence.
+
+        >>> [str(p) for p in Position.initial().legal_plays((6, 5))][:1]
+        ['24/13']
+        """
+        return _play.legal_plays(self, roll)
+
+    def parse_play(self, text: str, roll) -> "_play.Play":
+        """The legal play that ``text`` writes (RULES 10.1), or an error saying why not."""
+        return _play.parse_play(self, text, roll)
+
+    def play(self, play, roll) -> "Position":
+        """The position after ``play`` (a Play or its notation), opponent on roll."""
+        return _play.resolve(self, play, roll).position
+
+    # -- protocol ----------------------------------------------------------
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Position):
+            return self._board == other._board
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._board)
+
+    def __repr__(self) -> str:
+        return f"Position.from_id({self.to_id()!r})"
+
+    def __str__(self) -> str:
+        return _diagram(self)
+
+
+def _diagram(pos: Position) -> str:
+    """ASCII board from the side on roll (X, moving to its point 1); O is the opponent."""
+    b = pos._board
+    me, opp = b[25:], b[:25]
+
+    def cell(point: int, row: int) -> str:
+        # what stands on my point `point` at height `row` (0 = edge)
+        n, ch = me[point - 1], "X"
+        if not n:
+            n, ch = opp[24 - point], "O"
+        if n > row:
+            if row == 4 and n > 5:
+                return f"{n:>2} "[:3] if n >= 10 else f" {n} "
+            return f" {ch} "
+        return " . " if row == 0 else "   "
+
+    top = list(range(13, 25))
+    bottom = list(range(12, 0, -1))
+    lines = [" " + "".join(f"{p:^3}" for p in top[:6]) + "|   |" + "".join(f"{p:^3}" for p in top[6:])]
+    for row in range(5):
+        bar = f" {'O' if opp[_BAR] > row else ' '} " if row < 4 else (f"{opp[_BAR]:>2} " if opp[_BAR] > 4 else "   ")
+        lines.append("|" + "".join(cell(p, row) for p in top[:6]) + "|" + bar + "|" + "".join(cell(p, row) for p in top[6:]) + "|")
+    lines.append("|" + " " * 18 + "|BAR|" + " " * 18 + "|")
+    for row in reversed(range(5)):
+        bar = f" {'X' if me[_BAR] > row else ' '} " if row < 4 else (f"{me[_BAR]:>2} " if me[_BAR] > 4 else "   ")
+        lines.append("|" + "".join(cell(p, row) for p in bottom[:6]) + "|" + bar + "|" + "".join(cell(p, row) for p in bottom[6:]) + "|")
+    lines.append(" " + "".join(f"{p:^3}" for p in bottom[:6]) + "|   |" + "".join(f"{p:^3}" for p in bottom[6:]))
+    pips = pos.pip_counts()
+    off = pos.borne_off()
+    lines.append(f"O (opponent): bar {opp[_BAR]}, off {off[1]}, pips {pips[1]}")
+    lines.append(f"X (on roll):  bar {me[_BAR]}, off {off[0]}, pips {pips[0]}")
+    lines.append(f"Position ID: {pos.to_id()}")
+    return "\n".join(lines)
+
+
+_INITIAL_ROW = [0] * 25
+for _point, _n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+    _INITIAL_ROW[_point - 1] = _n
+_INITIAL_BYTES = bytes(_INITIAL_ROW * 2)
+_INITIAL = Position._from_bytes(_INITIAL_BYTES)
+
+from . import play as _play  # noqa: E402  (plays refer back to Position)

@@ -1,0 +1,478 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Legal move generation over the DESIGN.md position array.
+
+One (position, roll) gives every distinct resulting position once (RULES 3.5),
+with one representative list of checker steps, keeping only the results that
+use the most dice (RULES 3.4).  Doubles are searched with sources never
+increasing (any legal sequence of equal steps can be reordered so), which
+meets each result once.  Non-doubles are searched in both orders of the dice, and
+the few ways two step pairs can give one position are recognised exactly
+(see _repeats), so no result is compared with another.  Points and bar are bit
+masks, so the steps a die allows come from a few shifts.
+"""
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
+
+from backgammon._board cimport BAR, SLOTS, POINTS
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int bg_msb(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+    #else
+    static inline int bg_msb(unsigned int x) { return 31 - __builtin_clz(x); }
+    #endif
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    /* Bits of a 25-byte row: nonzero (all 25), >= 2 and == 1 (first 24). */
+    static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
+        __m128i lo = _mm_loadu_si128((const __m128i*)p);
+        __m128i hi = _mm_loadu_si128((const __m128i*)(p + 9));
+        __m128i z = _mm_setzero_si128(), o = _mm_set1_epi8(1);
+        uint32_t nz = (uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(lo, z)) & 0xFFFF)
+                    | ((uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(hi, z)) & 0xFFFF) << 9);
+        uint32_t ge2 = (uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(lo, o), z)) & 0xFFFF)
+                     | ((uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(hi, o), z)) & 0xFFFF) << 9);
+        uint32_t eq1 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, o))
+                     | ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, o)) << 9);
+        *nonzero = nz & 0x1FFFFFFu; *two = ge2 & 0xFFFFFFu; *one = eq1 & 0xFFFFFFu;
+    }
+    #else
+    static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
+        uint32_t nz = 0, ge2 = 0, eq1 = 0; int i;
+        for (i = 0; i < 25; i++) nz |= (uint32_t)(p[i] != 0) << i;
+        for (i = 0; i < 24; i++) { ge2 |= (uint32_t)(p[i] >= 2) << i; eq1 |= (uint32_t)(p[i] == 1) << i; }
+        *nonzero = nz; *two = ge2; *one = eq1;
+    }
+    #endif
+    static const uint8_t bg_rev8[256] = {
+    #define R2(n) n, n + 2*64, n + 1*64, n + 3*64
+    #define R4(n) R2(n), R2(n + 2*16), R2(n + 1*16), R2(n + 3*16)
+    #define R6(n) R4(n), R4(n + 2*4 ), R4(n + 1*4 ), R4(n + 3*4 )
+        R6(0), R6(2), R6(1), R6(3)
+    #undef R2
+    #undef R4
+    #undef R6
+    };
+    /* Bit j -> bit 23 - j: the opponent's index j is my index 23 - j. */
+    static inline uint32_t bg_reverse24(uint32_t x) {
+        return ((uint32_t)bg_rev8[x & 255] << 16) | ((uint32_t)bg_rev8[(x >> 8) & 255] << 8) | bg_rev8[(x >> 16) & 255];
+    }
+    """
+    int bg_msb(unsigned int x) nogil
+    void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) nogil
+    uint32_t bg_reverse24(uint32_t x) nogil
+
+cdef enum:
+    HOME_MASK = 0x3F    # my points 1..6
+
+cdef Generator* new_generator() noexcept nogil:
+    """A zeroed generator (free() it); NULL when out of memory."""
+    return <Generator*>calloc(1, sizeof(Generator))
+
+
+cdef inline bint _better(Generator* g, int score) noexcept nogil:
+    # RULES 3.4: keep only results of the best score seen; a better one
+    # discards what was kept.
+    if score < g.best:
+        return False
+    if score > g.best:
+        g.count = 0
+        g.best = score
+    return g.count < MAX_PLAYS   # always true for valid boards
+
+
+cdef inline void _write_moves(Generator* g, int depth) noexcept nogil:
+    cdef int8_t* mv = g.moves + <Py_ssize_t>g.count * MOVE_BYTES
+    cdef int k
+    for k in range(4):
+        if k < depth:
+            mv[3 * k] = g.path[k][0]
+            mv[3 * k + 1] = g.path[k][1]
+            mv[3 * k + 2] = g.path[k][2]
+        else:
+            mv[3 * k] = -1
+            mv[3 * k + 1] = -1
+            mv[3 * k + 2] = 0
+
+
+cdef inline void _emit(Generator* g, int depth, int score) noexcept nogil:
+    # The current position is a result (no further step is possible).
+    if not _better(g, score):
+        return
+    if g.children != NULL:
+        memcpy(g.children + <Py_ssize_t>g.count * BOARD_BYTES, g.cur, BOARD_BYTES)
+    if g.moves != NULL:
+        _write_moves(g, depth)
+    g.count += 1
+
+
+cdef inline void _emit_step(Generator* g, int depth, int s, int d, int score) noexcept nogil:
+    # The position after one more step (s by d pips) is a result: write it
+    # from the current one without changing the search state.
+    cdef int t = s - d
+    cdef bint hit = t >= 0 and ((g.blots & ~g.hit) >> t) & 1
+    cdef uint8_t* child
+    if not _better(g, score):
+        return
+    if g.children != NULL:
+        child = g.children + <Py_ssize_t>g.count * BOARD_BYTES
+        # Only stores into the child: reading back bytes just written to
+        # memory not yet in cache would stall on each result.
+        memcpy(child, g.cur, BOARD_BYTES)
+        child[g.me_at + s] = g.cur[g.me_at + s] - 1
+        if t >= 0:
+            child[g.me_at + t] = g.cur[g.me_at + t] + 1
+            if hit:
+                child[g.them_at + POINTS - 1 - t] = 0
+                child[g.them_at + BAR] = g.cur[g.them_at + BAR] + 1
+    if g.moves != NULL:
+        g.path[depth][0] = <int8_t>(s + 1)
+        g.path[depth][1] = <int8_t>(t + 1 if t >= 0 else 0)
+        g.path[depth][2] = hit
+        _write_moves(g, depth + 1)
+    g.count += 1
+
+
+cdef inline void _step(Generator* g, int depth, int s, int d) noexcept nogil:
+    # Move one checker from index s by d pips (off the board when s < d).
+    cdef int t = s - d
+    cdef uint8_t* me = g.cur + g.me_at
+    me[s] -= 1
+    if me[s] == 0:
+        g.occupied &= ~((<uint32_t>1) << s)
+    g.path[depth][0] = <int8_t>(s + 1)
+    g.path[depth][2] = 0
+    if t >= 0:
+        g.path[depth][1] = <int8_t>(t + 1)
+        me[t] += 1
+        g.occupied |= (<uint32_t>1) << t
+        if ((g.blots & ~g.hit) >> t) & 1:      # RULES 3.3
+            g.hit |= (<uint32_t>1) << t
+            g.path[depth][2] = 1
+            g.cur[g.them_at + POINTS - 1 - t] = 0
+            g.cur[g.them_at + BAR] += 1
+    else:
+        g.path[depth][1] = 0
+
+
+cdef inline void _unstep(Generator* g, int depth, int s, int d) noexcept nogil:
+    cdef int t = s - d
+    cdef uint8_t* me = g.cur + g.me_at
+    if t >= 0:
+        if g.path[depth][2]:
+            g.hit &= ~((<uint32_t>1) << t)
+            g.cur[g.them_at + POINTS - 1 - t] = 1
+            g.cur[g.them_at + BAR] -= 1
+        me[t] -= 1
+        if me[t] == 0:
+            g.occupied &= ~((<uint32_t>1) << t)
+    me[s] += 1
+    g.occupied |= (<uint32_t>1) << s
+
+
+cdef inline uint32_t _movable(Generator* g, int d) noexcept nogil:
+    """Indices a checker can leave with a die of d pips (24 = bar)."""
+    cdef uint32_t occ = g.occupied
+    cdef uint32_t m
+    cdef int h
+    if occ >> BAR:
+        # RULES 4.1-4.3: enter first, on my point 25 - d if it is open.
+        return 0 if (g.blocked >> (BAR - d)) & 1 else (<uint32_t>1) << BAR
+    # RULES 3.1, 3.2: d pips onto a point the opponent has not closed.
+    m = occ & ~(g.blocked << d) & ~(((<uint32_t>1) << d) - 1)
+    if occ and not (occ & ~(<uint32_t>HOME_MASK)):
+        # RULES 5.1-5.3: all home; bear off from the die's point, or from
+        # the highest point when the die is larger than it.
+        if (occ >> (d - 1)) & 1:
+            m |= (<uint32_t>1) << (d - 1)
+        else:
+            h = bg_msb(occ)
+            if h < d - 1:
+                m |= (<uint32_t>1) << h
+    return m
+
+
+cdef void _search_doubles(Generator* g) noexcept nogil:
+    # Sources never increase along a path, so every multiset of steps is met
+    # once; and distinct multisets give distinct positions (how many steps
+    # leave each point follows from the result, from the highest point
+    # down), so no result repeats.  Four levels, written out: this is the
+    # hottest loop of the package.
+    cdef int d = g.die, s0, s1, s2, s3
+    cdef uint32_t m0, m1, m2, m3
+    m0 = _movable(g, d)
+    if not m0:
+        _emit(g, 0, 0)
+        return
+    while m0:
+        s0 = bg_msb(m0)
+        m0 &= ~((<uint32_t>1) << s0)
+        _step(g, 0, s0, d)
+        m1 = _movable(g, d) & ((<uint32_t>2 << s0) - 1)
+        if not m1:
+            _emit(g, 1, 2)
+        while m1:
+            s1 = bg_msb(m1)
+            m1 &= ~((<uint32_t>1) << s1)
+            _step(g, 1, s1, d)
+            m2 = _movable(g, d) & ((<uint32_t>2 << s1) - 1)
+            if not m2:
+                _emit(g, 2, 4)
+            while m2:
+                s2 = bg_msb(m2)
+                m2 &= ~((<uint32_t>1) << s2)
+                _step(g, 2, s2, d)
+                m3 = _movable(g, d) & ((<uint32_t>2 << s2) - 1)
+                if not m3:
+                    _emit(g, 3, 6)
+                while m3:
+                    s3 = bg_msb(m3)
+                    m3 &= ~((<uint32_t>1) << s3)
+                    _emit_step(g, 3, s3, d, 8)
+                _unstep(g, 2, s2, d)
+            _unstep(g, 1, s1, d)
+        _unstep(g, 0, s0, d)
+
+
+cdef inline bint _seen(Generator* g, int sa, int sb) noexcept nogil:
+    return (g.pairs[sa] >> sb) & 1
+
+
+cdef inline bint _repeats(Generator* g, int sa, int sb) noexcept nogil:
+    """Whether the two-dice play with the big die from sa and the small die
+    from sb gives a position already written; marks the pair as met.
+
+    The result is start - sa - sb + landings, so two step pairs give one
+    position only (a) when they are the same pair, found in both orders;
+    (b) for the two paths of one checker, x by big then small or x by small
+    then big, when neither stop has a blot to hit; (c) when both steps bear
+    off and either die could take either checker.
+    """
+    cdef int big = g.big, small = g.small, x
+    cdef uint32_t no_hit
+    if _seen(g, sa, sb):
+        return True
+    g.pairs[sa] |= (<uint32_t>1) << sb
+    g.pairs_by_small[sb] |= (<uint32_t>1) << sa
+    if sb == sa - big:                           # (b) x = sa, big first
+        x = sa
+        no_hit = not ((g.blots >> (x - big)) & 1) and not ((g.blots >> (x - small)) & 1)
+        if no_hit and _seen(g, x - small, x):
+            return True
+    elif sa == sb - small and sb - big >= 0:      # (b) x = sb, small first
+        x = sb
+        no_hit = not ((g.blots >> (x - big)) & 1) and not ((g.blots >> (x - small)) & 1)
+        if no_hit and _seen(g, x, x - big):
+            return True
+    elif sa < small and sb < small and sa != sb:  # (c) both off, dice swappable
+        if _seen(g, sb, sa):
+            return True
+    return False
+
+
+cdef void _search_pair(Generator* g, bint big_first) noexcept nogil:
+    # Play one die, then the other; each two-dice result is written once.
+    cdef int a = g.big if big_first else g.small
+    cdef int b = g.small if big_first else g.big
+    cdef uint32_t first_m, second_m
+    cdef int s1, s2
+    first_m = _movable(g, a)
+    if not first_m:
+        if big_first:
+            _emit(g, 0, 0)         # no die can be played: the turn passes
+        return
+    while first_m:
+        s1 = bg_msb(first_m)
+        first_m &= ~((<uint32_t>1) << s1)
+        _step(g, 0, s1, a)
+        second_m = _movable(g, b)
+        if not second_m:
+            # RULES 3.4: one die only; the larger beats the smaller.
+            _emit(g, 1, 3 if big_first else 2)
+        elif not big_first:
+            second_m &= ~g.pairs_by_small[s1]   # pairs the first order found
+        while second_m:
+            s2 = bg_msb(second_m)
+            second_m &= ~((<uint32_t>1) << s2)
+            if not (_repeats(g, s1, s2) if big_first else _repeats(g, s2, s1)):
+                _emit_step(g, 1, s2, b, 4)
+        _unstep(g, 0, s1, a)
+
+
+cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
+                  uint8_t* children, int8_t* moves, bint swap) noexcept nogil:
+    """Write the distinct plays of roll (d1, d2) and return how many.
+
+    ``board`` is one DESIGN.md position (row 1 on roll).  ``children`` takes
+    MAX_PLAYS x 50 bytes (NULL: count only), ``moves`` MAX_PLAYS x 12 int8
+    (from, to, hit per step; points 1..24, 25 = bar, 0 = off; unused -1).
+    A roll with no legal step gives one play, the unchanged position; a
+    finished game (a side with no checkers) or dice outside 1..6 give none.
+    """
+    cdef uint32_t opp_any, opp_two, opp_one, unused_two, unused_one
+    cdef const uint8_t* mine = board + SLOTS
+    if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
+        return 0
+    bg_row_masks(mine, &g.occupied, &unused_two, &unused_one)
+    bg_row_masks(board, &opp_any, &opp_two, &opp_one)
+    if g.occupied == 0 or opp_any == 0:
+        return 0
+    g.blocked = bg_reverse24(opp_two)
+    g.blots = bg_reverse24(opp_one)
+    g.hit = 0
+    # The result is written from the next mover's view when swapping.
+    g.me_at = 0 if swap else SLOTS
+    g.them_at = SLOTS if swap else 0
+    memcpy(g.cur + g.me_at, mine, SLOTS)
+    memcpy(g.cur + g.them_at, board, SLOTS)
+    g.children = children
+    g.moves = moves
+    g.count = 0
+    g.best = -1
+    if d1 == d2:
+        g.die = d1
+        _search_doubles(g)
+    else:
+        g.big = d1 if d1 > d2 else d2
+        g.small = d1 + d2 - g.big
+        memset(g.pairs, 0, sizeof(g.pairs))
+        memset(g.pairs_by_small, 0, sizeof(g.pairs_by_small))
+        _search_pair(g, True)
+        _search_pair(g, False)
+    return g.count
+
+
+cdef int dice_used(Generator* g) noexcept nogil:
+    """Dice the last generate() call's plays use (0..4)."""
+    return g.best // 2 if g.best > 0 else 0
+
+
+# ---------------------------------------------------------------------------
+# Python entry points.  They trust their callers in python/backgammon/ to have
+# validated boards; they still never index outside their buffers.
+
+cdef Generator* _single = new_generator()
+cdef uint8_t* _single_children = <uint8_t*>calloc(MAX_PLAYS, BOARD_BYTES)
+cdef int8_t* _single_moves = <int8_t*>calloc(MAX_PLAYS, MOVE_BYTES)
+if _single == NULL or _single_children == NULL or _single_moves == NULL:
+    raise MemoryError()
+
+
+def plays(bytes board, int d1, int d2):
+    """Plays of one 50-byte board: ``(n, children, moves, dice_used)``.
+
+    ``children`` holds n boards of 50 bytes from the next mover's view,
+    ``moves`` n x 12 signed bytes.  Holds the GIL: the scratch buffers are
+    shared, and one position takes well under a microsecond.
+    """
+    if PyBytes_GET_SIZE(board) != BOARD_BYTES:
+        raise ValueError("a board is 50 bytes")
+    cdef int n = generate(_single, <const uint8_t*>PyBytes_AS_STRING(board), d1, d2,
+                          _single_children, _single_moves, True)
+    return (n,
+            PyBytes_FromStringAndSize(<char*>_single_children, n * BOARD_BYTES),
+            PyBytes_FromStringAndSize(<char*>_single_moves, n * MOVE_BYTES),
+            dice_used(_single))
+
+
+def count_plays(bytes board, int d1, int d2):
+    """Number of distinct plays of one 50-byte board."""
+    if PyBytes_GET_SIZE(board) != BOARD_BYTES:
+        raise ValueError("a board is 50 bytes")
+    return generate(_single, <const uint8_t*>PyBytes_AS_STRING(board), d1, d2,
+                    NULL, NULL, True)
+
+
+def generate_into(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls,
+                  Py_ssize_t start, int64_t[::1] offsets,
+                  uint8_t[:, :, ::1] children, int8_t[:, :, ::1] moves,
+                  bint swap):
+    """Fill the CSR arrays from board ``start`` on, while room remains.
+
+    ``offsets[start]`` must be set.  Returns the index of the first board not
+    done; the caller grows ``children`` (and ``moves``, which may be None)
+    and calls again.  Runs without the GIL.
+    """
+    cdef Py_ssize_t i = start, n = boards.shape[0], at
+    cdef Py_ssize_t capacity = children.shape[0]
+    cdef int k
+    cdef Generator* g
+    cdef int8_t* mv = NULL
+    if rolls.shape[0] != n or rolls.shape[1] != 2:
+        raise ValueError("rolls must have shape (n, 2)")
+    if offsets.shape[0] != n + 1:
+        raise ValueError("offsets must have shape (n + 1,)")
+    if boards.shape[1] != 2 or boards.shape[2] != SLOTS or children.shape[1] != 2 or children.shape[2] != SLOTS:
+        raise ValueError("boards and children must have shape (n, 2, 25)")
+    if moves is not None and (moves.shape[0] != capacity or moves.shape[1] != 4 or moves.shape[2] != STEP_FIELDS):
+        raise ValueError("moves must have shape (len(children), 4, 3)")
+    if start < 0 or start > n:
+        raise ValueError("start out of range")
+    g = new_generator()
+    if g == NULL:
+        raise MemoryError()
+    with nogil:
+        while i < n:
+            at = offsets[i]
+            if at < 0 or capacity - at < MAX_PLAYS:
+                break
+            if moves is not None:
+                mv = &moves[at, 0, 0] if at < capacity else NULL
+            k = generate(g, &boards[i, 0, 0], rolls[i, 0], rolls[i, 1],
+                         &children[at, 0, 0], mv, swap)
+            offsets[i + 1] = at + k
+            i += 1
+    free(g)
+    return i
+
+
+cdef uint64_t _perft(Generator* g, const uint8_t* board, int depth, uint8_t* levels) noexcept nogil:
+    cdef uint64_t total = 0
+    cdef int d1, d2, n, j, i, n_me = 0, n_opp = 0
+    if depth == 0:
+        return 1
+    for i in range(SLOTS):
+        n_me += board[SLOTS + i]
+        n_opp += board[i]
+    if n_me == 0 or n_opp == 0:
+        return 1  # a finished game is a leaf
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            if depth == 1:
+                total += generate(g, board, d1, d2, NULL, NULL, True)
+            else:
+                n = generate(g, board, d1, d2, levels, NULL, True)
+                for j in range(n):
+                    total += _perft(g, levels + <Py_ssize_t>j * BOARD_BYTES, depth - 1,
+                                    levels + <Py_ssize_t>MAX_PLAYS * BOARD_BYTES)
+    return total
+
+
+def perft(bytes board, int depth):
+    """Leaves of the tree expanding all 21 rolls into all distinct plays."""
+    cdef uint64_t total
+    cdef uint8_t* levels
+    cdef Generator* g
+    if PyBytes_GET_SIZE(board) != BOARD_BYTES:
+        raise ValueError("a board is 50 bytes")
+    if depth < 0:
+        raise ValueError("depth must be >= 0")
+    levels = <uint8_t*>calloc(<size_t>max(depth, 1) * MAX_PLAYS, BOARD_BYTES)
+    g = new_generator()
+    if levels == NULL or g == NULL:
+        free(levels)
+        free(g)
+        raise MemoryError()
+    cdef const uint8_t* start = <const uint8_t*>PyBytes_AS_STRING(board)
+    with nogil:
+        total = _perft(g, start, depth, levels)
+    free(levels)
+    free(g)
+    return total
+
