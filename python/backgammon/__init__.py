@@ -2,8 +2,8 @@
 
 >>> import backgammon as bg
 >>> pos = bg.Position.initial()
->>> [str(p) for p in pos.legal_plays("65")]
-['24/13']
+>>> [str(p) for p in pos.legal_plays("65")][:3]
+['24/13', '24/18 13/8', '24/18 8/3']
 >>> bg.perft(pos, 1)
 447
 """

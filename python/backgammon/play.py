@@ -2,8 +2,8 @@
 
 >>> from backgammon import Position
 >>> plays = Position.initial().legal_plays("31")
->>> str(plays[0]), len(plays)
-('8/5 6/5', 16)
+>>> len(plays), "8/5 6/5" in [str(p) for p in plays]
+(16, True)
 >>> str(Position.initial().parse_play("6/5 8/5", "31"))
 '8/5 6/5'
 """

@@ -69,8 +69,9 @@ def _as_board_array(a) -> np.ndarray:
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         if arr.dtype == object or np.issubdtype(arr.dtype, np.floating):
             try:
-                as_int = arr.astype(np.int64)
-                exact = bool(np.all(as_int == arr))
+                with np.errstate(invalid="ignore"):
+                    as_int = arr.astype(np.int64)
+                    exact = bool(np.all(as_int == arr))
             except (TypeError, ValueError, OverflowError):
                 exact = False
             if not exact:

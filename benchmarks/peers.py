@@ -1,0 +1,55 @@
+"""Run the move-generation benchmarks and print our speed as ratios to the peers.
+
+    python benchmarks/peers.py            (needs the bench extra: pip install '.[bench]')
+
+Every figure comes from one pytest-benchmark run on one corpus (corpus.py),
+so ours and the peers' are measured side by side on the same machine.
+"""
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+NAMES = {
+    "test_batch_legal_positions": "backgammon batch.legal_positions",
+    "test_batch_legal_positions_reused_buffer": "backgammon batch, reused buffer, trusted input",
+    "test_legal_plays_per_call": "backgammon Position.legal_plays per call",
+    "test_gnubg_nn_moves_per_call": "gnubg-nn moves() per call",
+    "test_open_spiel_legal_actions_per_call": "open-spiel legal_actions() per call (own states)",
+    "test_perft_3": "backgammon perft(3) generations",
+}
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "bench.json"
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(HERE),
+               f"--benchmark-json={report}", "--benchmark-min-rounds=3"]
+        code = subprocess.call(cmd)
+        if code != 0 or not report.exists():
+            return code or 1
+        data = json.loads(report.read_text())
+    rates = {}
+    for bench in data["benchmarks"]:
+        rates[bench["name"]] = bench["extra_info"]["items"] / bench["stats"]["min"]
+    print(f"\nMachine: {data['machine_info'].get('cpu', {}).get('brand_raw', '?')}, one thread\n")
+    print(f"{'measure':<52}{'per second':>14}")
+    for name, rate in rates.items():
+        print(f"{NAMES.get(name, name):<52}{rate:>14,.0f}")
+    print()
+    for peer in ("test_gnubg_nn_moves_per_call", "test_open_spiel_legal_actions_per_call"):
+        if peer not in rates:
+            print(f"{NAMES[peer]}: not installed, no ratio")
+            continue
+        for ours in ("test_legal_plays_per_call", "test_batch_legal_positions",
+                     "test_batch_legal_positions_reused_buffer"):
+            if ours in rates:
+                print(f"{NAMES[ours]} / {NAMES[peer]}: {rates[ours] / rates[peer]:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

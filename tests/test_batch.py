@@ -1,0 +1,91 @@
+"""Batch move generation: CSR layout, views, options and validation."""
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon import InvalidPositionError, InvalidRollError, batch
+from backgammon.sample import random_positions
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return random_positions(3_000, seed=11)
+
+
+def test_csr_matches_single_calls(corpus):
+    boards, rolls = corpus
+    offsets, children = batch.legal_positions(boards, rolls)
+    assert offsets.shape == (len(boards) + 1,) and offsets[0] == 0
+    assert children.shape == (offsets[-1], 2, 25) and children.dtype == np.uint8
+    for i in range(0, len(boards), 7):
+        pos = bg.Position.from_array(boards[i])
+        plays = pos.legal_plays(tuple(int(d) for d in rolls[i]))
+        assert np.array_equal(children[offsets[i]:offsets[i + 1]], plays.positions)
+
+
+def test_views_and_move_lists(corpus):
+    boards, rolls = corpus
+    offsets, swapped = batch.legal_positions(boards, rolls)
+    offsets2, mover, moves = batch.legal_positions(boards, rolls, mover_view=True, moves=True)
+    assert np.array_equal(offsets, offsets2)
+    assert np.array_equal(swapped, mover[:, ::-1])   # rows swapped
+    assert moves.shape == (offsets[-1], 4, 3) and moves.dtype == np.int8
+    used = (moves[:, :, 0] >= 0).sum(axis=1)
+    assert used.max() == 4 and used.min() >= 0
+    assert set(np.unique(moves[:, :, 0])) <= set(range(-1, 26))
+    # Unused steps are -1, -1, 0.
+    assert (moves[moves[:, :, 0] < 0][:, 1] == -1).all() and (moves[moves[:, :, 0] < 0][:, 2] == 0).all()
+
+
+def test_out_buffers_are_used_and_grown(corpus):
+    boards, rolls = corpus
+    expected_offsets, expected = batch.legal_positions(boards, rolls)
+    out = np.empty((len(expected) + 5000, 2, 25), dtype=np.uint8)
+    offsets, children = batch.legal_positions(boards, rolls, out=out)
+    assert np.shares_memory(children, out) and np.array_equal(children, expected)
+    small = np.empty((batch.MAX_PLAYS, 2, 25), dtype=np.uint8)   # too small: grown
+    offsets, children = batch.legal_positions(boards, rolls, out=small)
+    assert np.array_equal(children, expected) and np.array_equal(offsets, expected_offsets)
+    with pytest.raises(ValueError, match="out must be"):
+        batch.legal_positions(boards, rolls, out=np.empty((10, 50), dtype=np.uint8))
+
+
+def test_growth_from_a_small_guess():
+    # Many 1-1 rolls from a spread position: more than 24 plays each.
+    pos = bg.Position.from_id("4HPwATDgc/ABMA")
+    n = 500
+    boards = np.repeat(pos.array[None], n, axis=0)
+    rolls = np.ones((n, 2), dtype=np.uint8)
+    offsets, children = batch.legal_positions(boards, rolls)
+    assert (np.diff(offsets) == 42).all() and len(children) == 42 * n
+
+
+def test_empty_batch():
+    offsets, children = batch.legal_positions(np.zeros((0, 2, 25), np.uint8), np.zeros((0, 2), np.uint8))
+    assert offsets.tolist() == [0] and children.shape == (0, 2, 25)
+
+
+def test_validation():
+    good = bg.Position.initial().array[None]
+    bad = good.copy()
+    bad[0, 1, 3] = 1   # a 16th checker
+    with pytest.raises(InvalidPositionError, match="board 0"):
+        batch.legal_positions(bad, [(3, 1)])
+    with pytest.raises(InvalidPositionError, match="shape"):
+        batch.legal_positions(good[0], [(3, 1)])
+    with pytest.raises(InvalidRollError, match="1 to 6"):
+        batch.legal_positions(good, [(7, 1)])
+    with pytest.raises(InvalidRollError, match="shape"):
+        batch.legal_positions(good, [(3, 1), (2, 2)])
+    with pytest.raises(InvalidPositionError, match="board 1"):
+        batch.legal_positions(np.concatenate([good, -good]), [(3, 1), (3, 1)])
+
+
+def test_unvalidated_garbage_never_overflows():
+    # validate=False trusts the caller; bad input may give nonsense, never a crash.
+    rng = np.random.default_rng(0)
+    boards = rng.integers(0, 256, size=(2000, 2, 25), dtype=np.uint8)
+    rolls = rng.integers(0, 256, size=(2000, 2), dtype=np.uint8)
+    offsets, children = batch.legal_positions(boards, rolls, validate=False, moves=False)
+    assert offsets[-1] == len(children)
+    assert (np.diff(offsets) <= batch.MAX_PLAYS).all()

@@ -1,0 +1,15 @@
+"""The examples in the docstrings are true."""
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["backgammon", "backgammon.position", "backgammon.play", "backgammon.dice",
+           "backgammon.batch", "backgammon.perft", "backgammon.sample"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0
+    assert result.attempted > 0
