@@ -10,16 +10,21 @@ cdef enum:
     STEP_FIELDS = 3            # from point, to point, hit flag
     MOVE_BYTES = 12            # 4 steps x STEP_FIELDS
 
+ctypedef struct Bits:
+    # What one search path changes, kept apart from Generator so that it can
+    # live in registers.
+    uint32_t occ               # bit i: a checker of mine on index i (24 = bar)
+    uint32_t hit               # blots hit on the current path
+
 ctypedef struct Generator:
     # Search state.  cur is the current result exactly as it will be written
     # (50 bytes, rows in output order); it is changed and restored in place.
     uint8_t cur[64]
     int me_at                  # offset of the mover's row in cur (0 or 25)
     int them_at                # offset of the opponent's row
-    uint32_t occupied          # bit i: a checker of mine on index i (24 = bar)
+    uint32_t occupied          # my occupied indices at the start (24 = bar)
     uint32_t blocked           # bit i: my index i is closed by the opponent
     uint32_t blots             # bit i: a lone opposing checker on my index i
-    uint32_t hit               # blots hit on the current path
     int die                    # doubles: the number rolled
     int big, small             # non-doubles: the dice
     int best                   # score of the results kept (see _better)

@@ -112,11 +112,11 @@ cdef inline void _emit(Generator* g, int depth, int score) noexcept nogil:
     g.count += 1
 
 
-cdef inline void _emit_step(Generator* g, int depth, int s, int d, int score) noexcept nogil:
+cdef inline void _emit_step(Generator* g, Bits* st, int depth, int s, int d, int score) noexcept nogil:
     # The position after one more step (s by d pips) is a result: write it
     # from the current one without changing the search state.
     cdef int t = s - d
-    cdef bint hit = t >= 0 and ((g.blots & ~g.hit) >> t) & 1
+    cdef uint32_t hit = ((g.blots & ~st.hit) >> (t & 31)) & 1    # 0 when t = -1 (off)
     cdef uint8_t* child
     if not _better(g, score):
         return
@@ -128,9 +128,8 @@ cdef inline void _emit_step(Generator* g, int depth, int s, int d, int score) no
         child[g.me_at + s] = g.cur[g.me_at + s] - 1
         if t >= 0:
             child[g.me_at + t] = g.cur[g.me_at + t] + 1
-            if hit:
-                child[g.them_at + POINTS - 1 - t] = 0
-                child[g.them_at + BAR] = g.cur[g.them_at + BAR] + 1
+            child[g.them_at + POINTS - 1 - t] = g.cur[g.them_at + POINTS - 1 - t] - <uint8_t>hit
+            child[g.them_at + BAR] = g.cur[g.them_at + BAR] + <uint8_t>hit
     if g.moves != NULL:
         g.path[depth][0] = <int8_t>(s + 1)
         g.path[depth][1] = <int8_t>(t + 1 if t >= 0 else 0)
@@ -139,21 +138,22 @@ cdef inline void _emit_step(Generator* g, int depth, int s, int d, int score) no
     g.count += 1
 
 
-cdef inline void _step(Generator* g, int depth, int s, int d) noexcept nogil:
+cdef inline void _step(Generator* g, Bits* st, int depth, int s, int d) noexcept nogil:
     # Move one checker from index s by d pips (off the board when s < d).
+    # Mispredicted branches are most of the cost here: updates are
+    # arithmetic where they can be.
     cdef int t = s - d
     cdef uint8_t* me = g.cur + g.me_at
     me[s] -= 1
-    if me[s] == 0:
-        g.occupied &= ~((<uint32_t>1) << s)
+    st.occ &= ~((<uint32_t>(me[s] == 0)) << s)   # branch-free: unpredictable
     g.path[depth][0] = <int8_t>(s + 1)
     g.path[depth][2] = 0
     if t >= 0:
         g.path[depth][1] = <int8_t>(t + 1)
         me[t] += 1
-        g.occupied |= (<uint32_t>1) << t
-        if ((g.blots & ~g.hit) >> t) & 1:      # RULES 3.3
-            g.hit |= (<uint32_t>1) << t
+        st.occ |= (<uint32_t>1) << t
+        if ((g.blots & ~st.hit) >> t) & 1:      # RULES 3.3
+            st.hit |= (<uint32_t>1) << t
             g.path[depth][2] = 1
             g.cur[g.them_at + POINTS - 1 - t] = 0
             g.cur[g.them_at + BAR] += 1
@@ -161,24 +161,22 @@ cdef inline void _step(Generator* g, int depth, int s, int d) noexcept nogil:
         g.path[depth][1] = 0
 
 
-cdef inline void _unstep(Generator* g, int depth, int s, int d) noexcept nogil:
+cdef inline void _unstep(Generator* g, Bits* st, int depth, int s, int d) noexcept nogil:
     cdef int t = s - d
     cdef uint8_t* me = g.cur + g.me_at
     if t >= 0:
         if g.path[depth][2]:
-            g.hit &= ~((<uint32_t>1) << t)
+            st.hit &= ~((<uint32_t>1) << t)
             g.cur[g.them_at + POINTS - 1 - t] = 1
             g.cur[g.them_at + BAR] -= 1
         me[t] -= 1
-        if me[t] == 0:
-            g.occupied &= ~((<uint32_t>1) << t)
+        st.occ &= ~((<uint32_t>(me[t] == 0)) << t)
     me[s] += 1
-    g.occupied |= (<uint32_t>1) << s
+    st.occ |= (<uint32_t>1) << s
 
 
-cdef inline uint32_t _movable(Generator* g, int d) noexcept nogil:
-    """Indices a checker can leave with a die of d pips (24 = bar)."""
-    cdef uint32_t occ = g.occupied
+cdef inline uint32_t _movable(Generator* g, uint32_t occ, int d) noexcept nogil:
+    """Indices a checker on ``occ`` can leave with a die of d pips (24 = bar)."""
     cdef uint32_t m
     cdef int h
     if occ >> BAR:
@@ -206,38 +204,41 @@ cdef void _search_doubles(Generator* g) noexcept nogil:
     # hottest loop of the package.
     cdef int d = g.die, s0, s1, s2, s3
     cdef uint32_t m0, m1, m2, m3
-    m0 = _movable(g, d)
+    cdef Bits st       # a local, so the compiler can keep it in registers
+    st.occ = g.occupied
+    st.hit = 0
+    m0 = _movable(g, st.occ, d)
     if not m0:
         _emit(g, 0, 0)
         return
     while m0:
         s0 = bg_msb(m0)
         m0 &= ~((<uint32_t>1) << s0)
-        _step(g, 0, s0, d)
-        m1 = _movable(g, d) & ((<uint32_t>2 << s0) - 1)
+        _step(g, &st, 0, s0, d)
+        m1 = _movable(g, st.occ, d) & ((<uint32_t>2 << s0) - 1)
         if not m1:
             _emit(g, 1, 2)
         while m1:
             s1 = bg_msb(m1)
             m1 &= ~((<uint32_t>1) << s1)
-            _step(g, 1, s1, d)
-            m2 = _movable(g, d) & ((<uint32_t>2 << s1) - 1)
+            _step(g, &st, 1, s1, d)
+            m2 = _movable(g, st.occ, d) & ((<uint32_t>2 << s1) - 1)
             if not m2:
                 _emit(g, 2, 4)
             while m2:
                 s2 = bg_msb(m2)
                 m2 &= ~((<uint32_t>1) << s2)
-                _step(g, 2, s2, d)
-                m3 = _movable(g, d) & ((<uint32_t>2 << s2) - 1)
+                _step(g, &st, 2, s2, d)
+                m3 = _movable(g, st.occ, d) & ((<uint32_t>2 << s2) - 1)
                 if not m3:
                     _emit(g, 3, 6)
                 while m3:
                     s3 = bg_msb(m3)
                     m3 &= ~((<uint32_t>1) << s3)
-                    _emit_step(g, 3, s3, d, 8)
-                _unstep(g, 2, s2, d)
-            _unstep(g, 1, s1, d)
-        _unstep(g, 0, s0, d)
+                    _emit_step(g, &st, 3, s3, d, 8)
+                _unstep(g, &st, 2, s2, d)
+            _unstep(g, &st, 1, s1, d)
+        _unstep(g, &st, 0, s0, d)
 
 
 cdef inline bint _seen(Generator* g, int sa, int sb) noexcept nogil:
@@ -282,7 +283,10 @@ cdef void _search_pair(Generator* g, bint big_first) noexcept nogil:
     cdef int b = g.small if big_first else g.big
     cdef uint32_t first_m, second_m
     cdef int s1, s2
-    first_m = _movable(g, a)
+    cdef Bits st
+    st.occ = g.occupied
+    st.hit = 0
+    first_m = _movable(g, st.occ, a)
     if not first_m:
         if big_first:
             _emit(g, 0, 0)         # no die can be played: the turn passes
@@ -290,8 +294,8 @@ cdef void _search_pair(Generator* g, bint big_first) noexcept nogil:
     while first_m:
         s1 = bg_msb(first_m)
         first_m &= ~((<uint32_t>1) << s1)
-        _step(g, 0, s1, a)
-        second_m = _movable(g, b)
+        _step(g, &st, 0, s1, a)
+        second_m = _movable(g, st.occ, b)
         if not second_m:
             # RULES 3.4: one die only; the larger beats the smaller.
             _emit(g, 1, 3 if big_first else 2)
@@ -301,8 +305,8 @@ cdef void _search_pair(Generator* g, bint big_first) noexcept nogil:
             s2 = bg_msb(second_m)
             second_m &= ~((<uint32_t>1) << s2)
             if not (_repeats(g, s1, s2) if big_first else _repeats(g, s2, s1)):
-                _emit_step(g, 1, s2, b, 4)
-        _unstep(g, 0, s1, a)
+                _emit_step(g, &st, 1, s2, b, 4)
+        _unstep(g, &st, 0, s1, a)
 
 
 cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
@@ -325,7 +329,6 @@ cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
         return 0
     g.blocked = bg_reverse24(opp_two)
     g.blots = bg_reverse24(opp_one)
-    g.hit = 0
     # The result is written from the next mover's view when swapping.
     g.me_at = 0 if swap else SLOTS
     g.them_at = SLOTS if swap else 0
