@@ -15,6 +15,7 @@ ctypedef struct Bits:
     # live in registers.
     uint32_t occ               # bit i: a checker of mine on index i (24 = bar)
     uint32_t hit               # blots hit on the current path
+    int hit_steps              # bit k: step k of the path hit
 
 ctypedef struct Generator:
     # Search state.  cur is the current result exactly as it will be written

@@ -140,32 +140,34 @@ cdef inline void _emit_step(Generator* g, Bits* st, int depth, int s, int d, int
 
 cdef inline void _step(Generator* g, Bits* st, int depth, int s, int d) noexcept nogil:
     # Move one checker from index s by d pips (off the board when s < d).
-    # Mispredicted branches are most of the cost here: updates are
-    # arithmetic where they can be.
+    # Mispredicted branches and stores are most of the cost here: updates
+    # are arithmetic where they can be, the path is kept only when asked.
     cdef int t = s - d
     cdef uint8_t* me = g.cur + g.me_at
+    cdef bint hit = False
     me[s] -= 1
     st.occ &= ~((<uint32_t>(me[s] == 0)) << s)   # branch-free: unpredictable
-    g.path[depth][0] = <int8_t>(s + 1)
-    g.path[depth][2] = 0
     if t >= 0:
-        g.path[depth][1] = <int8_t>(t + 1)
         me[t] += 1
         st.occ |= (<uint32_t>1) << t
         if ((g.blots & ~st.hit) >> t) & 1:      # RULES 3.3
+            hit = True
             st.hit |= (<uint32_t>1) << t
-            g.path[depth][2] = 1
+            st.hit_steps |= 1 << depth
             g.cur[g.them_at + POINTS - 1 - t] = 0
             g.cur[g.them_at + BAR] += 1
-    else:
-        g.path[depth][1] = 0
+    if g.moves != NULL:
+        g.path[depth][0] = <int8_t>(s + 1)
+        g.path[depth][1] = <int8_t>(t + 1 if t >= 0 else 0)
+        g.path[depth][2] = hit
 
 
 cdef inline void _unstep(Generator* g, Bits* st, int depth, int s, int d) noexcept nogil:
     cdef int t = s - d
     cdef uint8_t* me = g.cur + g.me_at
     if t >= 0:
-        if g.path[depth][2]:
+        if (st.hit_steps >> depth) & 1:
+            st.hit_steps &= ~(1 << depth)
             st.hit &= ~((<uint32_t>1) << t)
             g.cur[g.them_at + POINTS - 1 - t] = 1
             g.cur[g.them_at + BAR] -= 1
@@ -207,6 +209,7 @@ cdef void _search_doubles(Generator* g) noexcept nogil:
     cdef Bits st       # a local, so the compiler can keep it in registers
     st.occ = g.occupied
     st.hit = 0
+    st.hit_steps = 0
     m0 = _movable(g, st.occ, d)
     if not m0:
         _emit(g, 0, 0)
@@ -250,31 +253,28 @@ cdef inline bint _repeats(Generator* g, int sa, int sb) noexcept nogil:
     from sb gives a position already written; marks the pair as met.
 
     The result is start - sa - sb + landings, so two step pairs give one
-    position only (a) when they are the same pair, found in both orders;
-    (b) for the two paths of one checker, x by big then small or x by small
-    then big, when neither stop has a blot to hit; (c) when both steps bear
-    off and either die could take either checker.
+    position only (a) when they are the same pair, found in both orders
+    (the second order skips those before calling here); (b) for the two
+    paths of one checker, x by big then small or x by small then big, when
+    neither stop has a blot to hit; (c) when both steps bear off and either
+    die could take either checker.
     """
     cdef int big = g.big, small = g.small, x
-    cdef uint32_t no_hit
-    if _seen(g, sa, sb):
-        return True
+    cdef bint chain_big_first, chain_small_first, both_off
     g.pairs[sa] |= (<uint32_t>1) << sb
     g.pairs_by_small[sb] |= (<uint32_t>1) << sa
-    if sb == sa - big:                           # (b) x = sa, big first
-        x = sa
-        no_hit = not ((g.blots >> (x - big)) & 1) and not ((g.blots >> (x - small)) & 1)
-        if no_hit and _seen(g, x - small, x):
-            return True
-    elif sa == sb - small and sb - big >= 0:      # (b) x = sb, small first
-        x = sb
-        no_hit = not ((g.blots >> (x - big)) & 1) and not ((g.blots >> (x - small)) & 1)
-        if no_hit and _seen(g, x, x - big):
-            return True
-    elif sa < small and sb < small and sa != sb:  # (c) both off, dice swappable
-        if _seen(g, sb, sa):
-            return True
-    return False
+    # One rarely taken branch for the common case (computed branch-free).
+    chain_big_first = sb == sa - big
+    chain_small_first = (sa == sb - small) & (sb >= big)
+    both_off = (sa < small) & (sb < small) & (sa != sb)
+    if not (chain_big_first | chain_small_first | both_off):
+        return False
+    if chain_big_first or chain_small_first:      # (b)
+        x = sa if chain_big_first else sb
+        if (g.blots >> (x - big)) & 1 or (g.blots >> (x - small)) & 1:
+            return False
+        return _seen(g, x - small, x) if chain_big_first else _seen(g, x, x - big)
+    return _seen(g, sb, sa)                       # (c)
 
 
 cdef void _search_pair(Generator* g, bint big_first) noexcept nogil:
@@ -286,6 +286,7 @@ cdef void _search_pair(Generator* g, bint big_first) noexcept nogil:
     cdef Bits st
     st.occ = g.occupied
     st.hit = 0
+    st.hit_steps = 0
     first_m = _movable(g, st.occ, a)
     if not first_m:
         if big_first:
