@@ -20,32 +20,40 @@ __all__ = ["legal_positions", "validate_boards", "MAX_PLAYS"]
 #: Most distinct plays any roll can have, plus room: the kernel needs this
 #: much free space in ``children`` before each position.
 MAX_PLAYS = 3072
+_BAD_DICE = 100   # the kernel's problem code for dice outside 1 to 6
 
 
 def validate_boards(boards) -> np.ndarray:
     """Check a batch of boards (n, 2, 25) and return it as C-contiguous uint8."""
-    arr = np.asarray(boards)
-    if arr.ndim != 3 or arr.shape[1:] != (2, 25):
-        raise InvalidPositionError(f"boards must have shape (n, 2, 25), got {arr.shape}")
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-        raise InvalidPositionError(f"boards must hold integers, got dtype {arr.dtype}")
-    if arr.size and (arr.min() < 0 or arr.max() > 15):
-        bad = int(np.argmax(((arr < 0) | (arr > 15)).reshape(len(arr), -1).any(axis=1)))
-        raise InvalidPositionError(f"board {bad}: checker counts must be 0 to 15")
-    out = np.ascontiguousarray(arr, dtype=np.uint8)
+    out = _as_uint8_boards(boards)
     index, code = _board.first_invalid(out)
     if index >= 0:
         raise InvalidPositionError(f"board {index}: {_problem_message(code)}")
     return out
 
 
-def _validate_rolls(rolls, n: int) -> np.ndarray:
+def _as_uint8_boards(boards) -> np.ndarray:
+    # Shape, dtype and range; the per-board rules are checked by the kernel.
+    arr = np.asarray(boards)
+    if arr.ndim != 3 or arr.shape[1:] != (2, 25):
+        raise InvalidPositionError(f"boards must have shape (n, 2, 25), got {arr.shape}")
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise InvalidPositionError(f"boards must hold integers, got dtype {arr.dtype}")
+    # uint8 needs no range check: a slot above 15 makes its side's total
+    # exceed 15, which the kernel's check reports.
+    if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 15):
+        bad = int(np.argmax(((arr < 0) | (arr > 15)).reshape(len(arr), -1).any(axis=1)))
+        raise InvalidPositionError(f"board {bad}: checker counts must be 0 to 15")
+    return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
+def _as_uint8_rolls(rolls, n: int) -> np.ndarray:
     arr = np.asarray(rolls)
     if arr.shape != (n, 2):
         raise InvalidRollError(f"rolls must have shape ({n}, 2), got {arr.shape}")
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         raise InvalidRollError(f"rolls must hold integers, got dtype {arr.dtype}")
-    if arr.size and (arr.min() < 1 or arr.max() > 6):
+    if arr.dtype != np.uint8 and arr.size and (arr.min() < 1 or arr.max() > 6):
         raise InvalidRollError("dice must be 1 to 6")
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
@@ -72,8 +80,8 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     loops.  When they are too small, new arrays are made instead.
     """
     if validate:
-        b = validate_boards(boards)
-        r = _validate_rolls(rolls, len(b))
+        b = _as_uint8_boards(boards)
+        r = _as_uint8_rolls(rolls, len(b))
     else:
         b = np.ascontiguousarray(boards, dtype=np.uint8)
         r = np.ascontiguousarray(rolls, dtype=np.uint8)
@@ -90,7 +98,12 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     capacity = len(children)
     done = 0
     while True:
-        done = _movegen.generate_into(b, r, done, offsets, children, steps, not mover_view)
+        done, problem = _movegen.generate_into(b, r, done, offsets, children, steps,
+                                               not mover_view, validate)
+        if problem == _BAD_DICE:
+            raise InvalidRollError(f"roll {done}: dice must be 1 to 6, got {tuple(int(d) for d in r[done])}")
+        if problem:
+            raise InvalidPositionError(f"board {done}: {_problem_message(problem)}")
         if done == n:
             break
         # Grow geometrically, keeping what is written.

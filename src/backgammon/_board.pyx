@@ -3,22 +3,14 @@
 from libc.stdint cimport uint8_t
 
 
+cdef extern from "_bits.h":
+    int bg_check_board(const uint8_t* b) nogil
+
+
 cdef BoardProblem check_board(const uint8_t* board) noexcept nogil:
-    cdef int i, n0 = 0, n1 = 0
-    for i in range(SLOTS):
-        n0 += board[i]
-        n1 += board[SLOTS + i]
-    if n0 > CHECKERS:
-        return TOO_MANY_CHECKERS_OPPONENT
-    if n1 > CHECKERS:
-        return TOO_MANY_CHECKERS_ON_ROLL
-    if n0 == 0 and n1 == 0:
-        return NO_CHECKERS
-    # The opponent's checkers on my point i+1 sit at its index 23 - i.
-    for i in range(POINTS):
-        if board[SLOTS + i] and board[POINTS - 1 - i]:
-            return SHARED_POINT
-    return BOARD_OK
+    # Totals per side, then the opponent's checkers on my point i+1 (its
+    # index 23 - i) against mine, as bit masks.
+    return <BoardProblem>bg_check_board(board)
 
 
 def first_invalid(const uint8_t[:, :, ::1] boards):

@@ -15,58 +15,16 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 
-from backgammon._board cimport BAR, SLOTS, POINTS
+from backgammon._board cimport BAR, SLOTS, POINTS, BOARD_OK, check_board
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    #include <string.h>
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int bg_msb(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
-    #else
-    static inline int bg_msb(unsigned int x) { return 31 - __builtin_clz(x); }
-    #endif
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    /* Bits of a 25-byte row: nonzero (all 25), >= 2 and == 1 (first 24). */
-    static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
-        __m128i lo = _mm_loadu_si128((const __m128i*)p);
-        __m128i hi = _mm_loadu_si128((const __m128i*)(p + 9));
-        __m128i z = _mm_setzero_si128(), o = _mm_set1_epi8(1);
-        uint32_t nz = (uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(lo, z)) & 0xFFFF)
-                    | ((uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(hi, z)) & 0xFFFF) << 9);
-        uint32_t ge2 = (uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(lo, o), z)) & 0xFFFF)
-                     | ((uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(hi, o), z)) & 0xFFFF) << 9);
-        uint32_t eq1 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, o))
-                     | ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, o)) << 9);
-        *nonzero = nz & 0x1FFFFFFu; *two = ge2 & 0xFFFFFFu; *one = eq1 & 0xFFFFFFu;
-    }
-    #else
-    static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
-        uint32_t nz = 0, ge2 = 0, eq1 = 0; int i;
-        for (i = 0; i < 25; i++) nz |= (uint32_t)(p[i] != 0) << i;
-        for (i = 0; i < 24; i++) { ge2 |= (uint32_t)(p[i] >= 2) << i; eq1 |= (uint32_t)(p[i] == 1) << i; }
-        *nonzero = nz; *two = ge2; *one = eq1;
-    }
-    #endif
-    static const uint8_t bg_rev8[256] = {
-    #define R2(n) n, n + 2*64, n + 1*64, n + 3*64
-    #define R4(n) R2(n), R2(n + 2*16), R2(n + 1*16), R2(n + 3*16)
-    #define R6(n) R4(n), R4(n + 2*4 ), R4(n + 1*4 ), R4(n + 3*4 )
-        R6(0), R6(2), R6(1), R6(3)
-    #undef R2
-    #undef R4
-    #undef R6
-    };
-    /* Bit j -> bit 23 - j: the opponent's index j is my index 23 - j. */
-    static inline uint32_t bg_reverse24(uint32_t x) {
-        return ((uint32_t)bg_rev8[x & 255] << 16) | ((uint32_t)bg_rev8[(x >> 8) & 255] << 8) | bg_rev8[(x >> 16) & 255];
-    }
-    """
+cdef enum:
+    BAD_DICE = 100        # generate_into's problem code for dice outside 1..6
+
+cdef extern from "_bits.h":
     int bg_msb(unsigned int x) nogil
     void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) nogil
     uint32_t bg_reverse24(uint32_t x) nogil
+
 
 cdef enum:
     HOME_MASK = 0x3F    # my points 1..6
@@ -396,18 +354,22 @@ def count_plays(bytes board, int d1, int d2):
 def generate_into(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls,
                   Py_ssize_t start, int64_t[::1] offsets,
                   uint8_t[:, :, ::1] children, int8_t[:, :, ::1] moves,
-                  bint swap):
+                  bint swap, bint check=True):
     """Fill the CSR arrays from board ``start`` on, while room remains.
 
-    ``offsets[start]`` must be set.  Returns the index of the first board not
-    done; the caller grows ``children`` (and ``moves``, which may be None)
-    and calls again.  Runs without the GIL.
+    ``offsets[start]`` must be set.  Returns ``(stop, problem)``: ``stop`` is
+    the first board not done; the caller grows ``children`` (and ``moves``,
+    which may be None) and calls again.  With ``check``, each board and roll
+    is validated just before use (it is in cache then); ``problem`` is then
+    the board's BoardProblem code, or BAD_DICE, for board ``stop``, else 0.
+    Runs without the GIL.
     """
     cdef Py_ssize_t i = start, n = boards.shape[0], at
     cdef Py_ssize_t capacity = children.shape[0]
-    cdef int k
+    cdef int k, problem = 0
     cdef Generator* g
     cdef int8_t* mv = NULL
+    cdef const uint8_t* board
     if rolls.shape[0] != n or rolls.shape[1] != 2:
         raise ValueError("rolls must have shape (n, 2)")
     if offsets.shape[0] != n + 1:
@@ -426,14 +388,20 @@ def generate_into(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls,
             at = offsets[i]
             if at < 0 or capacity - at < MAX_PLAYS:
                 break
+            board = &boards[i, 0, 0]
+            if check:
+                problem = check_board(board)
+                if problem == BOARD_OK and not (1 <= rolls[i, 0] <= 6 and 1 <= rolls[i, 1] <= 6):
+                    problem = BAD_DICE
+                if problem != BOARD_OK:
+                    break
             if moves is not None:
-                mv = &moves[at, 0, 0] if at < capacity else NULL
-            k = generate(g, &boards[i, 0, 0], rolls[i, 0], rolls[i, 1],
-                         &children[at, 0, 0], mv, swap)
+                mv = &moves[at, 0, 0]
+            k = generate(g, board, rolls[i, 0], rolls[i, 1], &children[at, 0, 0], mv, swap)
             offsets[i + 1] = at + k
             i += 1
     free(g)
-    return i
+    return i, problem
 
 
 cdef uint64_t _perft(Generator* g, const uint8_t* board, int depth, uint8_t* levels) noexcept nogil:

@@ -1,0 +1,66 @@
+/* Bit tricks on the DESIGN.md board shared by the kernels (C, so that
+   SSE2 can be used where the machine has it, with a plain fallback). */
+#ifndef BACKGAMMON_BITS_H
+#define BACKGAMMON_BITS_H
+#include <stdint.h>
+#include <string.h>
+#if defined(_MSC_VER)
+#include <intrin.h>
+static __inline int bg_msb(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+#else
+static inline int bg_msb(unsigned int x) { return 31 - __builtin_clz(x); }
+#endif
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+/* Bits of a 25-byte row: nonzero (all 25), >= 2 and == 1 (first 24). */
+static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
+    __m128i lo = _mm_loadu_si128((const __m128i*)p);
+    __m128i hi = _mm_loadu_si128((const __m128i*)(p + 9));
+    __m128i z = _mm_setzero_si128(), o = _mm_set1_epi8(1);
+    uint32_t nz = (uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(lo, z)) & 0xFFFF)
+                | ((uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(hi, z)) & 0xFFFF) << 9);
+    uint32_t ge2 = (uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(lo, o), z)) & 0xFFFF)
+                 | ((uint32_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(hi, o), z)) & 0xFFFF) << 9);
+    uint32_t eq1 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, o))
+                 | ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, o)) << 9);
+    *nonzero = nz & 0x1FFFFFFu; *two = ge2 & 0xFFFFFFu; *one = eq1 & 0xFFFFFFu;
+}
+#else
+static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
+    uint32_t nz = 0, ge2 = 0, eq1 = 0; int i;
+    for (i = 0; i < 25; i++) nz |= (uint32_t)(p[i] != 0) << i;
+    for (i = 0; i < 24; i++) { ge2 |= (uint32_t)(p[i] >= 2) << i; eq1 |= (uint32_t)(p[i] == 1) << i; }
+    *nonzero = nz; *two = ge2; *one = eq1;
+}
+#endif
+static const uint8_t bg_rev8[256] = {
+#define R2(n) n, n + 2*64, n + 1*64, n + 3*64
+#define R4(n) R2(n), R2(n + 2*16), R2(n + 1*16), R2(n + 3*16)
+#define R6(n) R4(n), R4(n + 2*4 ), R4(n + 1*4 ), R4(n + 3*4 )
+    R6(0), R6(2), R6(1), R6(3)
+#undef R2
+#undef R4
+#undef R6
+};
+/* Bit j -> bit 23 - j: the opponent's index j is my index 23 - j. */
+static inline uint32_t bg_reverse24(uint32_t x) {
+    return ((uint32_t)bg_rev8[x & 255] << 16) | ((uint32_t)bg_rev8[(x >> 8) & 255] << 8) | bg_rev8[(x >> 16) & 255];
+}
+
+/* Checks of one 50-byte board (row 0 opponent, row 1 on roll): 0 when
+   valid, else 1 / 2 = that row has more than 15 checkers, 3 = both sides on
+   one point, 4 = no checkers at all.  Codes match _board.pxd. */
+static inline int bg_check_board(const uint8_t* b) {
+    uint32_t opp_nz, opp_two, opp_one, me_nz, me_two, me_one;
+    int n0 = 0, n1 = 0, i;
+    for (i = 0; i < 25; i++) { n0 += b[i]; n1 += b[25 + i]; }
+    if (n0 > 15) return 1;
+    if (n1 > 15) return 2;
+    if (n0 == 0 && n1 == 0) return 4;
+    bg_row_masks(b, &opp_nz, &opp_two, &opp_one);
+    bg_row_masks(b + 25, &me_nz, &me_two, &me_one);
+    if (me_nz & bg_reverse24(opp_nz & 0xFFFFFFu) & 0xFFFFFFu) return 3;
+    return 0;
+}
+
+#endif
