@@ -83,6 +83,26 @@ def test_perft_2_equals_gnubg(initial):
     assert bg.perft(initial, 0) == 1
 
 
+@pytest.mark.slow
+def test_perft_3_equals_gnubg(initial):
+    # Three plies: 4.26 million gnubg-nn generations.
+    total = 0
+    board = initial.array.tolist()
+    level = [board]
+    for _ in range(2):
+        nxt = []
+        for b in level:
+            for d1, d2 in bg.ROLLS:
+                for key in gnubg_nn.moves(b, d1, d2):
+                    child = gnubg_nn.board_from_position_key(key)
+                    nxt.append([list(child[1]), list(child[0])])
+        level = nxt
+    for b in level:
+        for d1, d2 in bg.ROLLS:
+            total += len(gnubg_nn.moves(b, d1, d2)) or 1
+    assert bg.perft(initial, 3) == total == 116_154_993
+
+
 def test_position_ids_equal_gnubg():
     boards, _ = random_positions(200_000, seed=99)
     mismatches = 0
