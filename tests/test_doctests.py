@@ -5,7 +5,7 @@ import importlib
 import pytest
 
 MODULES = ["backgammon", "backgammon.position", "backgammon.play", "backgammon.dice",
-           "backgammon.batch", "backgammon.perft", "backgammon.sample"]
+           "backgammon.batch", "backgammon.perft", "backgammon.sample", "backgammon.bearoff"]
 
 
 @pytest.mark.parametrize("name", MODULES)

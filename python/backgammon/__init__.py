@@ -7,7 +7,7 @@
 >>> bg.perft(pos, 1)
 447
 """
-from . import batch
+from . import batch, bearoff
 from .dice import (
     OPENING_ROLLS,
     ORDERED_ROLLS,
@@ -36,7 +36,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Position", "Play", "Plays", "Roll", "GameResult", "WinKind", "ON_ROLL", "OPPONENT",
     "ROLLS", "ROLL_ARRAY", "ROLL_PROBABILITIES", "ORDERED_ROLLS", "OPENING_ROLLS",
-    "roll_dice", "roll_batch", "perft", "batch", "format_steps",
+    "roll_dice", "roll_batch", "perft", "batch", "bearoff", "format_steps",
     "InvalidPositionError", "InvalidPositionIdError", "InvalidIdError", "InvalidRollError",
     "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError",
 ]
