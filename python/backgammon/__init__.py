@@ -26,10 +26,16 @@ from .errors import (
     InvalidPositionError,
     InvalidPositionIdError,
     InvalidRollError,
+    IllegalPlayError,
+    RulesError,
 )
+from .chouette import Chouette
+from .game import Ending, Event, Game, Outcome, Phase, Verdict
+from .match import Match
 from .perft import perft
 from .play import Play, Plays, format_steps
 from .position import ON_ROLL, OPPONENT, GameResult, Position, WinKind
+from .rules import Rules
 
 __version__ = "0.1.0"
 
@@ -38,5 +44,6 @@ __all__ = [
     "ROLLS", "ROLL_ARRAY", "ROLL_PROBABILITIES", "ORDERED_ROLLS", "OPENING_ROLLS",
     "roll_dice", "roll_batch", "perft", "batch", "bearoff", "format_steps",
     "InvalidPositionError", "InvalidPositionIdError", "InvalidIdError", "InvalidRollError",
-    "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError",
+    "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError", "RulesError", "IllegalPlayError",
+    "Rules", "Game", "Match", "Chouette", "Outcome", "Ending", "Phase", "Event", "Verdict",
 ]

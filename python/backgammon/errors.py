@@ -27,3 +27,12 @@ class IllegalMoveError(ValueError):
 
 class AmbiguousMoveError(ValueError):
     """Move text that fits several distinct legal plays."""
+
+
+class RulesError(ValueError):
+    """An action out of turn or against the rules of a game, match or chouette
+    (RULES 2, 6-9); the message names the rule."""
+
+
+class IllegalPlayError(RulesError, IllegalMoveError):
+    """A play that a game refuses: both a RulesError and an IllegalMoveError."""

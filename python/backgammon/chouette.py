@@ -1,0 +1,172 @@
+"""Chouette: one player, the box, against a team led by the captain (RULES 9).
+
+>>> c = Chouette(["Ann", "Bob", "Cy"], seed=3)
+>>> c.order                       # box, captain, then the rest of the line
+['Ann', 'Cy', 'Bob']
+>>> g = c.new_game(); g.roll((6, 1)); g.play("13/7 8/7")    # the box (player 0) opens
+>>> g.resign(1); g.accept_resignation(); c.settle()         # the team resigns a single
+{'Ann': 2, 'Bob': -1, 'Cy': -1}
+>>> c.box, c.captain               # the team lost: the box stays, the captain goes to the end
+('Ann', 'Bob')
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import RulesError
+from .game import Game, Phase
+from .rules import Rules
+
+__all__ = ["Chouette", "BOX", "TEAM"]
+
+#: In each chouette game player 0 is the box and player 1 the team.
+BOX, TEAM = 0, 1
+
+
+class Chouette:
+    """A chouette of three or more players at ``stake`` per point.
+
+    ``order`` is the box, the captain, then the others in line.  Each game
+    is a ``Game`` with the box as player 0 and the team (moved by the
+    captain) as player 1.  Cube actions of the team and answers to the box's
+    doubles go through ``team_doubles``/``answer_box_double`` here, since
+    each team member decides alone; ``settle()`` pays out and rotates.
+    ``ledger`` holds each player's running total; it always sums to zero.
+    """
+
+    def __init__(self, players, stake: int = 1, rules: Rules | None = None, seed=None):
+        players = list(players)
+        if len(players) < 3 or len(set(players)) != len(players):
+            raise RulesError("a chouette needs three or more distinct players (RULES 9.1)")
+        if not isinstance(stake, int) or stake < 1:
+            raise RulesError(f"the stake is a whole number of units >= 1, not {stake!r}")
+        self.stake = stake
+        self.rules = rules if rules is not None else Rules()
+        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.opening_rolls: dict = {}
+        self.order = self._rank(players)
+        self.ledger = {p: 0 for p in players}
+        self.game: Game | None = None
+        self.in_game: list = []          # team members still in the current game
+
+    def _rank(self, players):
+        # RULES 9.1: one die each, highest first; tied players roll again
+        # among themselves for their places.
+        rolls = {p: int(self._rng.integers(1, 7)) for p in players}
+        self.opening_rolls.update(rolls)
+        ranked = []
+        for value in sorted(set(rolls.values()), reverse=True):
+            tied = [p for p in players if rolls[p] == value]
+            ranked.extend(tied if len(tied) == 1 else self._rank(tied))
+        return ranked
+
+    @property
+    def box(self):
+        return self.order[0]
+
+    @property
+    def captain(self):
+        return self.order[1]
+
+    @property
+    def team(self) -> list:
+        return self.order[1:]
+
+    def new_game(self) -> Game:
+        if self.game is not None and not self.game.is_over():
+            raise RulesError("the current game is not over")
+        if self.game is not None and self.in_game:
+            raise RulesError("settle() the finished game first")
+        self.game = Game(rules=self.rules, seed=self._rng)
+        self.in_game = list(self.team)
+        return self.game
+
+    # -- the cube ---------------------------------------------------------------------
+    def answer_box_double(self, takers) -> None:
+        """The box has doubled (``game.double()`` on its turn): each member
+        answers alone (RULES 9.3).  Members not in ``takers`` pay the box the
+        current stake and leave the game; the rest play on at the new value.
+        """
+        game = self._need_double(BOX)
+        takers = set(takers)
+        unknown = takers - set(self.in_game)
+        if unknown:
+            raise RulesError(f"{sorted(unknown)} are not in this game")
+        value = game.cube_value
+        for member in [m for m in self.in_game if m not in takers]:
+            self._pay(member, self.box, self.stake * value)
+            self.in_game.remove(member)
+        if self.in_game:
+            game.take()
+        else:
+            game.drop()
+            self.in_game = []
+
+    def team_doubles(self, agreeing) -> None:
+        """The team doubles the box: only when every member still in the
+        game agrees (RULES 9.3)."""
+        game = self.game
+        if game is None or game.on_roll != TEAM:
+            raise RulesError("the team doubles on its own turn")
+        missing = set(self.in_game) - set(agreeing)
+        if missing:
+            raise RulesError(f"the team doubles only when every member agrees; {sorted(missing)} did not (RULES 9.3)")
+        game.double()
+
+    def answer_team_double(self, take: bool) -> None:
+        """The box takes or passes the team's double; on a pass it pays each
+        member still in the game the current stake (RULES 9.3, 9.4)."""
+        game = self._need_double(TEAM)
+        if take:
+            game.take()
+            return
+        value = game.cube_value
+        for member in self.in_game:
+            self._pay(self.box, member, self.stake * value)
+        self.in_game = []
+        game.drop()
+
+    def _need_double(self, doubler: int) -> Game:
+        game = self.game
+        if game is None or game.phase is not Phase.DOUBLED or game.on_roll != doubler:
+            who = "box" if doubler == BOX else "team"
+            raise RulesError(f"the {who} has not doubled")
+        return game
+
+    # -- the end of a game ----------------------------------------------------------------
+    def settle(self) -> dict:
+        """Pay out the finished game and rotate (RULES 9.2, 9.4); returns
+        this game's payments by player."""
+        game = self.game
+        if game is None or not game.is_over():
+            raise RulesError("the game is not over")
+        before = dict(self.ledger)
+        outcome = game.outcome
+        box = self.box
+        # Members who passed have paid already; a pass of the team's double
+        # by the box has paid everyone.  Otherwise each member still in the
+        # game settles with the box at the final value (RULES 9.4).
+        if not (outcome.ending.value == "dropped double" and outcome.winner == TEAM):
+            for member in self.in_game:
+                amount = self.stake * outcome.points
+                if outcome.winner == TEAM:
+                    self._pay(box, member, amount)
+                else:
+                    self._pay(member, box, amount)
+        self.in_game = []
+        self._rotate(team_won=outcome.winner == TEAM)
+        return {p: self.ledger[p] - before[p] for p in self.ledger}
+
+    def _rotate(self, team_won: bool) -> None:
+        box, captain, rest = self.order[0], self.order[1], self.order[2:]
+        if team_won:      # RULES 9.2: the captain takes the box
+            self.order = [captain] + rest + [box]
+        else:             # the box stays; the captain goes to the end
+            self.order = [box] + rest + [captain]
+
+    def _pay(self, payer, payee, amount: int) -> None:
+        self.ledger[payer] -= amount
+        self.ledger[payee] += amount
+
+    def __repr__(self) -> str:
+        return f"<Chouette box {self.box}, captain {self.captain}, line {self.order[2:]}>"

@@ -1,0 +1,468 @@
+"""A game of backgammon as a state machine: the opening roll, turns, the
+doubling cube, resignations and scoring (RULES 2, 6, 7), on top of the
+move generator, which alone decides which plays are legal.
+
+>>> g = Game(seed=1)
+>>> g.roll((6, 4))            # the opening: player 0 rolled 6, player 1 rolled 4
+>>> g.on_roll, g.dice
+(0, (6, 4))
+>>> g.play("24/18 13/9")
+>>> g.on_roll, g.can_double().allowed
+(1, True)
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from .dice import to_dice
+from .errors import AmbiguousMoveError, IllegalMoveError, IllegalPlayError, InvalidMoveError, RulesError
+from .play import Play
+from .position import OPPONENT, Position, WinKind
+from .rules import Rules
+
+__all__ = ["Game", "Phase", "Ending", "Outcome", "Event", "Verdict"]
+
+
+class Phase(enum.Enum):
+    OPENING = "opening"      # before the opening roll (RULES 2.2)
+    TURN = "turn"            # on roll, not yet rolled: may double, resign or roll
+    DOUBLED = "doubled"      # a double waits for take, drop or beaver
+    BEAVERED = "beavered"    # a beaver or raccoon waits to be accepted or answered
+    PLAY = "play"            # the dice are rolled: a play is due
+    RESIGNED = "resigned"    # a resignation waits to be accepted or rejected
+    OVER = "over"
+
+
+class Ending(enum.Enum):
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    DROP = "dropped double"
+    RESIGNATION = "resignation"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``points`` = ``multiplier`` x ``cube_value``, after
+    every option (Jacoby, backgammon counted as gammon)."""
+
+    winner: int
+    ending: Ending
+    cube_value: int
+    multiplier: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of ``game.history``: ``kind`` is opening, roll, play,
+    double, take, drop, beaver, raccoon, resign, accept or reject; ``value``
+    holds dice, play notation or a resignation level."""
+
+    kind: str
+    player: int
+    value: object = None
+
+
+class Verdict(NamedTuple):
+    """Whether an action is allowed, and the rule that forbids it if not."""
+
+    allowed: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.allowed
+
+
+_KIND_ENDING = {WinKind.SINGLE: Ending.SINGLE, WinKind.GAMMON: Ending.GAMMON, WinKind.BACKGAMMON: Ending.BACKGAMMON}
+
+
+class Game:
+    """One game between player 0 and player 1.
+
+    Drive it with ``roll``, ``play`` (or ``move``/``undo``/``commit``),
+    ``double``/``take``/``drop``/``beaver``/``raccoon`` and
+    ``resign``/``accept_resignation``/``reject_resignation``.  Any action
+    out of turn or against the rules raises ``RulesError`` naming the rule
+    and leaves the game unchanged.  ``match`` is the ``Match`` this game
+    belongs to, if any; ``seed`` seeds the dice.
+    """
+
+    def __init__(self, rules: Rules | None = None, match=None, seed=None):
+        self.rules = rules if rules is not None else (match.rules if match is not None else Rules())
+        if not isinstance(self.rules, Rules):
+            raise RulesError("rules must be a backgammon.Rules")
+        self.match = match
+        self.crawford = False
+        self.score = (0, 0)
+        self.length = 0
+        if match is not None:
+            self.rules.check_match_play() if match.length else None
+            self.crawford, self.score, self.length = match._start(self)
+        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._position = Position.initial()
+        self.on_roll: int | None = None
+        self.dice: tuple[int, int] | None = None
+        self.cube_value = 1
+        self.cube_owner: int | None = None
+        self.phase = Phase.OPENING
+        self.outcome: Outcome | None = None
+        self.history: list[Event] = []
+        self._cube_turned = False
+        self._automatic_doubles = 0
+        self._decider: int | None = None
+        self._doubler: int | None = None
+        self._redoubles = 0
+        self._resign: tuple[int, int, Phase] | None = None
+        self._opening_turn = False
+        self._steps: list[tuple[int, int, bool]] = []
+        self._partial: np.ndarray | None = None
+
+    # -- queries ------------------------------------------------------------------
+    @property
+    def position(self) -> Position:
+        """The position from the view of the side on roll (RULES 1.1)."""
+        return self._position
+
+    @property
+    def money(self) -> bool:
+        return self.length == 0
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal_plays(self):
+        """The legal plays of the rolled dice."""
+        self._need(Phase.PLAY, "there are no dice to play")
+        return self._position.legal_plays(self.dice)
+
+    @property
+    def turn(self) -> int | None:
+        """Who must act now: the side on roll, or the side answering a
+        double or a resignation."""
+        if self.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RESIGNED):
+            return self._decider
+        return self.on_roll
+
+    def can_double(self) -> Verdict:
+        """Whether the side on roll may double now, and why not (RULES 7, 8)."""
+        if self.phase is Phase.OVER:
+            return Verdict(False, "the game is over")
+        if self.phase is Phase.OPENING:
+            return Verdict(False, "no double before the opening roll (RULES 2.2, 7.2)")
+        if self.phase is Phase.PLAY:
+            return Verdict(False, "the dice are already rolled: double before rolling (RULES 7.2)")
+        if self.phase is not Phase.TURN:
+            return Verdict(False, "a double or resignation is waiting for an answer")
+        if self.crawford:
+            return Verdict(False, "no doubling in the Crawford game (RULES 8.2)")
+        if self.cube_owner is not None and self.cube_owner != self.on_roll:
+            return Verdict(False, "the opponent owns the cube: only the owner may double (RULES 7.1)")
+        if self.length and self.score[self.on_roll] + self.cube_value >= self.length:
+            return Verdict(False, "dead cube: winning this game at the current cube already wins the match (RULES 8.3)")
+        if self.cube_value * 2 > self.rules.cube_limit:
+            return Verdict(False, f"the cube is at its limit of {self.rules.cube_limit} (RULES 7.4)")
+        return Verdict(True)
+
+    # -- the dice ---------------------------------------------------------------------
+    def roll(self, dice=None) -> None:
+        """Roll (or set, for replaying records) the dice.
+
+        The opening roll is one die each, ``dice = (player 0's, player 1's)``;
+        ties are rolled again, and with automatic doubles in money play each
+        tie doubles the centred cube (RULES 2.2, 7.5).
+        """
+        if self.phase is Phase.OPENING:
+            d = self._dice(dice)
+            self.history.append(Event("opening", -1, d))
+            if d[0] == d[1]:
+                if (self.money and self._automatic_doubles < self.rules.automatic_doubles
+                        and self.cube_value * 2 <= self.rules.cube_limit):
+                    self._automatic_doubles += 1
+                    self.cube_value *= 2
+                return
+            self.on_roll = 0 if d[0] > d[1] else 1
+            self.dice = (max(d), min(d))
+            self.phase = Phase.PLAY
+            self._opening_turn = True
+            self._pass_if_blocked()
+            return
+        if self.phase is Phase.PLAY and self._opening_turn and self.rules.opening_reroll and not self._steps:
+            d = self._dice(dice)   # RULES 2.2 option: both dice afresh, once
+            self.history.append(Event("roll", self.on_roll, d))
+            self._opening_turn = False
+            self.dice = d
+            self._pass_if_blocked()
+            return
+        self._need(Phase.TURN, "the dice are rolled once per turn, before the play (RULES 2.3)")
+        d = self._dice(dice)
+        self.history.append(Event("roll", self.on_roll, d))
+        self.dice = d
+        self.phase = Phase.PLAY
+        self._pass_if_blocked()
+
+    def _dice(self, dice) -> tuple[int, int]:
+        if dice is None:
+            d = self._rng.integers(1, 7, size=2)
+            return int(d[0]), int(d[1])
+        return to_dice(dice)
+
+    def _pass_if_blocked(self) -> None:
+        plays = self._position.legal_plays(self.dice)
+        if len(plays) == 1 and not plays[0].moves:   # RULES 3.4: the turn is forfeited
+            self.history.append(Event("play", self.on_roll, ""))
+            self._advance(plays[0])
+
+    # -- plays --------------------------------------------------------------------------
+    def play(self, play) -> None:
+        """Play a whole turn: a ``Play`` or its notation, checked by the core."""
+        self._need(Phase.PLAY, "roll before playing (RULES 2.3)")
+        if self._steps:
+            raise RulesError("finish the checker moves with commit() or take them back with undo()")
+        chosen = self._resolve(play)
+        self.history.append(Event("play", self.on_roll, str(chosen)))
+        self._advance(chosen)
+
+    def _resolve(self, play) -> Play:
+        try:
+            if isinstance(play, Play):
+                return self._position.legal_plays(self.dice)[self._index_of(play)]
+            return self._position.parse_play(play, self.dice)
+        except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as e:
+            raise IllegalPlayError(str(e)) from None
+
+    def _index_of(self, play: Play) -> int:
+        plays = self._position.legal_plays(self.dice)
+        i = plays._index_of(play.position.to_bytes())
+        if i < 0:
+            raise IllegalMoveError(f"{play} is not a legal play of {self.dice[0]}-{self.dice[1]} here (RULES 3-5)")
+        return i
+
+    def move(self, frm: int, to: int) -> None:
+        """Move one checker one die's worth (points from the mover's side,
+        25 = bar, 0 = off); ``commit`` checks the whole play."""
+        self._need(Phase.PLAY, "roll before moving (RULES 2.3)")
+        if not (isinstance(frm, int) and isinstance(to, int) and 0 <= to < frm <= 25):
+            raise RulesError(f"a checker moves forward from 25 (bar) .. 1 to 24 .. 0 (off), not {frm}/{to} (RULES 3.1)")
+        board = self._partial if self._partial is not None else self._position.array.astype(np.int16)
+        if board[1, frm - 1] == 0:
+            where = "on the bar" if frm == 25 else f"on point {frm}"
+            raise RulesError(f"no checker of yours {where} (RULES 3.1)")
+        left = list(self.dice) * (2 if self.dice[0] == self.dice[1] else 1)
+        for _, _, _, die in self._steps:
+            left.remove(die)
+        die = frm - to
+        if to == 0:
+            fits = [d for d in left if d >= die]
+            die = min(fits) if fits else die
+        if die not in left:
+            raise RulesError(f"{frm}/{to if to else 'off'} does not match an unused die of {self.dice[0]}-{self.dice[1]} (RULES 3.1)")
+        board = board.copy()
+        board[1, frm - 1] -= 1
+        hit = False
+        if to:
+            board[1, to - 1] += 1
+            if board[0, 24 - to] == 1:   # a blot goes to the bar (RULES 3.3)
+                board[0, 24 - to] = 0
+                board[0, 24] += 1
+                hit = True
+            elif board[0, 24 - to] > 1:
+                raise RulesError(f"point {to} is closed (RULES 3.2)")
+        self._partial = board
+        self._steps.append((frm, to, hit, die))
+
+    @property
+    def partial_position(self) -> Position:
+        """The position after the checker moves made so far this turn."""
+        return self._position if self._partial is None else Position._from_bytes(self._partial.astype(np.uint8).tobytes())
+
+    def undo(self) -> None:
+        """Take back this turn's checker moves."""
+        self._need(Phase.PLAY, "there is nothing to take back")
+        self._steps = []
+        self._partial = None
+
+    def commit(self) -> None:
+        """End the turn with the moves made, if they form a legal play."""
+        self._need(Phase.PLAY, "roll and move before committing")
+        text = " ".join(f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}{'*' if h else ''}"
+                        for f, t, h, _ in self._steps)
+        chosen = self._resolve(text)
+        self._steps = []
+        self._partial = None
+        self.history.append(Event("play", self.on_roll, str(chosen)))
+        self._advance(chosen)
+
+    def _advance(self, play: Play) -> None:
+        after = play.position
+        result = after.result()
+        mover = self.on_roll
+        self._opening_turn = False
+        if result is not None:
+            # The mover is row 0 of the position after its play.
+            winner = mover if result.winner == OPPONENT else 1 - mover
+            self._position = after
+            self.on_roll = 1 - mover
+            self._finish(winner, _KIND_ENDING[result.kind], self._multiplier(int(result.kind)))
+            return
+        self._position = after
+        self.on_roll = 1 - mover
+        self.dice = None
+        self.phase = Phase.TURN
+
+    def _multiplier(self, level: int) -> int:
+        if self.rules.backgammon_counts_as_gammon:
+            level = min(level, 2)                    # RULES 6.4 option
+        if self.money and self.rules.jacoby and not self._cube_turned:
+            level = 1                                # RULES 7.5 Jacoby
+        return level
+
+    def _finish(self, winner: int, ending: Ending, multiplier: int, cube: int | None = None) -> None:
+        cube = self.cube_value if cube is None else cube
+        self.outcome = Outcome(winner, ending, cube, multiplier, multiplier * cube)
+        self.phase = Phase.OVER
+        self.dice = None
+        if self.match is not None:
+            self.match._finish(self, self.outcome)
+
+    # -- the cube -------------------------------------------------------------------------
+    def double(self) -> None:
+        """The side on roll offers a double (RULES 7.1, 7.2)."""
+        verdict = self.can_double()
+        if not verdict:
+            raise RulesError(verdict.reason)
+        self.history.append(Event("double", self.on_roll))
+        self._doubler = self.on_roll
+        self._decider = 1 - self.on_roll
+        self._redoubles = 0
+        self.phase = Phase.DOUBLED
+
+    def take(self) -> None:
+        """Take the double (or accept a beaver or raccoon): the cube doubles
+        and the taker owns it (RULES 7.3)."""
+        if self.phase is Phase.DOUBLED:
+            self.cube_value *= 2
+            self.cube_owner = self._decider
+        elif self.phase is not Phase.BEAVERED:
+            raise RulesError("there is no double to take")
+        self.history.append(Event("take", self._decider))
+        self._cube_turned = True
+        self.phase = Phase.TURN
+
+    def drop(self) -> None:
+        """Pass the double: the doubler wins the value before the double (RULES 7.3, 8.5)."""
+        if self.phase is Phase.BEAVERED:
+            raise RulesError("a beaver or raccoon cannot be passed; take() accepts it (RULES 7.5)")
+        self._need(Phase.DOUBLED, "there is no double to pass")
+        self.history.append(Event("drop", self._decider))
+        self._finish(self._doubler, Ending.DROP, 1)
+
+    def beaver(self) -> None:
+        """The doubled side takes and at once redoubles, keeping the cube (RULES 7.5)."""
+        doubled = 1 - self._doubler if self._doubler is not None else None
+        self._redouble("beaver", doubled, 4 if self.phase is Phase.DOUBLED else 2)
+
+    def raccoon(self) -> None:
+        """The doubler redoubles a beaver, taking the cube (RULES 7.5)."""
+        if self.phase is not Phase.BEAVERED:
+            raise RulesError("a raccoon answers a beaver (RULES 7.5)")
+        self._redouble("raccoon", self._doubler, 2)
+
+    def _redouble(self, kind: str, who, factor: int) -> None:
+        if self.phase not in (Phase.DOUBLED, Phase.BEAVERED) or self._decider != who:
+            raise RulesError(f"no {kind} now: it answers a double (beaver) or a beaver (raccoon) (RULES 7.5)")
+        if not self.money:
+            raise RulesError("beavers and raccoons are money-play options, not used in matches (RULES 8.4)")
+        if self._redoubles >= self.rules.beavers:
+            allowed = self.rules.beavers
+            raise RulesError(f"these rules allow {allowed} beaver{'s' if allowed != 1 else ''} and raccoons per double (RULES 7.5)")
+        if self.cube_value * factor > self.rules.cube_limit:
+            raise RulesError(f"a {kind} would pass the cube limit of {self.rules.cube_limit} (RULES 7.4)")
+        self.history.append(Event(kind, who))
+        self.cube_value *= factor
+        self.cube_owner = who
+        self._cube_turned = True
+        self._redoubles += 1
+        self._decider = 1 - who
+        self.phase = Phase.BEAVERED
+
+    # -- resignation ----------------------------------------------------------------------
+    def resign(self, level: int) -> None:
+        """The side on roll offers to resign a single (1), gammon (2) or
+        backgammon (3) (RULES 6.5)."""
+        if self.phase not in (Phase.TURN, Phase.PLAY):
+            raise RulesError("a resignation is offered on one's own turn, with no decision pending (RULES 6.5)")
+        if level not in (1, 2, 3):
+            raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)")
+        self.history.append(Event("resign", self.on_roll, level))
+        self._resign = (self.on_roll, level, self.phase)
+        self._decider = 1 - self.on_roll
+        self.phase = Phase.RESIGNED
+
+    def accept_resignation(self) -> None:
+        """The opponent scores the offered level times the cube (RULES 6.5, 8.5)."""
+        self._need(Phase.RESIGNED, "no resignation has been offered")
+        resigner, level, _ = self._resign
+        self.history.append(Event("accept", self._decider))
+        self._finish(1 - resigner, Ending.RESIGNATION, self._multiplier(level))
+
+    def reject_resignation(self) -> None:
+        """Play on as before the offer."""
+        self._need(Phase.RESIGNED, "no resignation has been offered")
+        self.history.append(Event("reject", self._decider))
+        self.phase = self._resign[2]
+        self._resign = None
+
+    @property
+    def resignation(self) -> int:
+        """The level of a pending resignation, or 0."""
+        return self._resign[1] if self.phase is Phase.RESIGNED else 0
+
+    # -- records ----------------------------------------------------------------------------
+    @classmethod
+    def replay(cls, events, rules: Rules | None = None, match=None) -> "Game":
+        """Rebuild a game from its ``history``."""
+        game = cls(rules=rules, match=match)
+        actions = {"double": game.double, "take": game.take, "drop": game.drop, "beaver": game.beaver,
+                   "raccoon": game.raccoon, "accept": game.accept_resignation,
+                   "reject": game.reject_resignation}
+        for event in events:
+            kind = event.kind
+            if kind in ("opening", "roll"):
+                game.roll(event.value)
+            elif kind == "play":
+                if event.value == "" and game.phase is not Phase.PLAY:
+                    continue   # a forfeited turn, replayed by the roll itself
+                game.play(event.value)
+            elif kind == "resign":
+                game.resign(event.value)
+            elif kind in actions:
+                actions[kind]()
+            else:
+                raise RulesError(f"unknown event {kind!r}")
+        return game
+
+    def match_id(self) -> str:
+        """The GNU Match ID of this game's current state."""
+        from .matchid import GameState, MatchState
+        state = {Phase.OPENING: GameState.NONE, Phase.OVER: GameState.OVER}.get(self.phase, GameState.PLAYING)
+        if self.outcome is not None:
+            state = {Ending.DROP: GameState.DROPPED, Ending.RESIGNATION: GameState.RESIGNED}.get(self.outcome.ending, GameState.OVER)
+        return MatchState(
+            cube_value=self.cube_value, cube_owner=self.cube_owner, on_roll=self.on_roll or 0,
+            crawford=self.crawford, game_state=state, turn=(self.turn if self.turn is not None else 0),
+            double_offered=self.phase is Phase.DOUBLED, resignation=self.resignation,
+            dice=self.dice if self.dice is not None and self.phase is Phase.PLAY else (0, 0),
+            match_length=self.length, score=tuple(self.score),
+        ).to_match_id()
+
+    def _need(self, phase: Phase, why: str) -> None:
+        if self.phase is not phase:
+            raise RulesError(f"{why} (now: {self.phase.value})")
+
+    def __repr__(self) -> str:
+        return f"<Game {self.phase.value}, player {self.on_roll} on roll, cube {self.cube_value}>"

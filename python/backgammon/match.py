@@ -1,0 +1,93 @@
+"""A match to N points, or a money session (RULES 8).
+
+>>> m = Match(3)
+>>> g = m.new_game()
+>>> g.roll((3, 1)); g.play("8/5 6/5"); g.resign(1)
+>>> g.accept_resignation()
+>>> m.score, m.winner
+((1, 0), None)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import RulesError
+from .game import Game
+from .rules import Rules
+
+__all__ = ["Match"]
+
+
+class Match:
+    """Games to ``length`` points (0: a money session that tallies points).
+
+    ``new_game()`` starts the next game with the right cube state: the
+    Crawford game (RULES 8.2), the dead cube (RULES 8.3).
+    """
+
+    def __init__(self, length: int, rules: Rules | None = None, seed=None):
+        if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length < 2 ** 15:
+            raise RulesError(f"a match length is a whole number of points from 1 (0 for money), not {length!r} (RULES 8.1)")
+        self.rules = rules if rules is not None else Rules()
+        if length:
+            self.rules.check_match_play()
+        self.length = length
+        self.games: list[Game] = []
+        self._score = [0, 0]
+        self._crawford_reached = False   # a side has reached length - 1
+        self._next_crawford = False
+        self._seeds = np.random.SeedSequence(seed)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return tuple(self._score)
+
+    @property
+    def winner(self) -> int | None:
+        """The side that reached or passed the length (RULES 8.1)."""
+        if self.length:
+            for side in (0, 1):
+                if self._score[side] >= self.length:
+                    return side
+        return None
+
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def is_crawford_game(self) -> bool:
+        """The current (or next) game is the Crawford game (RULES 8.2)."""
+        if self.games and not self.games[-1].is_over():
+            return self.games[-1].crawford
+        return self._next_crawford
+
+    @property
+    def is_post_crawford(self) -> bool:
+        """The Crawford game has been played; the cube is back (RULES 8.2)."""
+        return self._crawford_reached and not self.is_crawford_game
+
+    def new_game(self) -> Game:
+        """The next game, seeded from the match's seed."""
+        return Game(rules=self.rules, match=self, seed=np.random.default_rng(self._seeds.spawn(1)[0]))
+
+    # -- called by Game -----------------------------------------------------------------
+    def _start(self, game: Game):
+        if self.is_over():
+            raise RulesError(f"the match is over: player {self.winner} won {self._score[0]}-{self._score[1]} (RULES 8.1)")
+        if self.games and not self.games[-1].is_over():
+            raise RulesError("the current game is not over yet")
+        crawford = self._next_crawford
+        self._next_crawford = False
+        self.games.append(game)
+        return crawford, self.score, self.length
+
+    def _finish(self, game: Game, outcome) -> None:
+        self._score[outcome.winner] += outcome.points          # RULES 8.5
+        if self.length and not self._crawford_reached and not self.is_over():
+            if self._score[outcome.winner] == self.length - 1:
+                self._crawford_reached = True                  # RULES 8.2
+                self._next_crawford = True
+
+    def __repr__(self) -> str:
+        kind = f"{self.length}-point match" if self.length else "money session"
+        return f"<Match {kind}, score {self._score[0]}-{self._score[1]}>"

@@ -1,0 +1,134 @@
+"""Chouette (RULES 9): ranking, box and team, each member's cube answers,
+the rotation and a ledger that always sums to zero."""
+import pytest
+
+import backgammon as bg
+from backgammon.chouette import BOX, TEAM
+from backgammon.errors import RulesError
+from backgammon.game import Phase
+
+
+def team_on_turn(g):
+    g.roll((1, 3))          # the box (player 0) loses the opening: the team moves
+    g.play("8/5 6/5")
+    g.roll((2, 1))
+    g.play("13/11 24/23")   # the box's turn is done; the team is on turn
+    assert g.on_roll == TEAM and g.phase is Phase.TURN
+
+
+def box_on_turn(g):
+    g.roll((3, 1))
+    g.play("8/5 6/5")
+    g.roll((2, 1))
+    g.play("13/11 24/23")
+    assert g.on_roll == BOX and g.phase is Phase.TURN
+
+
+def test_opening_ranking_by_one_die():
+    # RULES 9.1: highest die is the box, next the captain, the rest in order.
+    c = bg.Chouette(["A", "B", "C", "D", "E"], seed=1)
+    rolls = c.opening_rolls
+    assert sorted(c.order) == ["A", "B", "C", "D", "E"]
+    dice = [rolls[p] for p in c.order]
+    assert dice == sorted(dice, reverse=True) or len(set(dice)) < len(dice)
+    assert c.box == c.order[0] and c.captain == c.order[1] and c.team == c.order[1:]
+    assert bg.Chouette(["A", "B", "C", "D", "E"], seed=1).order == c.order   # seeded
+    with pytest.raises(RulesError, match="three or more"):
+        bg.Chouette(["A", "B"])
+
+
+def test_session_rotations_and_ledger():
+    c = bg.Chouette(["A", "B", "C", "D"], stake=2, seed=4)
+    box, captain, second, third = c.order
+
+    # 1. The team loses a single: the box stays, the captain goes to the end.
+    g = c.new_game()
+    team_on_turn(g)
+    g.resign(1)
+    g.accept_resignation()
+    paid = c.settle()
+    assert paid == {box: 6, captain: -2, second: -2, third: -2}
+    assert c.order == [box, second, third, captain]
+    assert sum(c.ledger.values()) == 0
+
+    # 2. The box doubles: `second` (captain now) and `third` take, `captain` drops
+    #    and pays the stake at the cube before the double; then the team wins.
+    g = c.new_game()
+    box_on_turn(g)
+    g.double()
+    c.answer_box_double(takers=[second, third])
+    assert c.in_game == [second, third] and g.cube_value == 2 and g.cube_owner == TEAM
+    assert c.ledger[captain] == -2 - 2
+    g.roll((2, 1)); g.play("13/11 24/23")     # the box plays on
+    g.roll((2, 1)); g.play("13/11 24/23")     # the team's turn ends
+    g.resign(1)                                # the box resigns a single at cube 2
+    g.accept_resignation()
+    paid = c.settle()
+    assert paid == {box: -8, captain: 0, second: 4, third: 4}
+    # The team won: the captain becomes the box, the old box goes to the end.
+    assert c.order == [second, third, captain, box]
+    assert sum(c.ledger.values()) == 0
+
+    # 3. The team doubles only when all agree; the box passes and pays everyone.
+    box, captain, second, third = c.order
+    g = c.new_game()
+    team_on_turn(g)
+    with pytest.raises(RulesError, match="every member agrees"):
+        c.team_doubles([captain, second])
+    assert g.phase is Phase.TURN
+    c.team_doubles([captain, second, third])
+    before = dict(c.ledger)
+    c.answer_team_double(take=False)
+    assert g.is_over() and g.outcome.winner == TEAM
+    paid = c.settle()
+    assert {p: c.ledger[p] - before[p] for p in c.ledger} == {box: -6, captain: 2, second: 2, third: 2}
+    assert paid[box] == 0       # the pass paid already; settling adds nothing
+    assert c.order == [captain, second, third, box]
+    assert sum(c.ledger.values()) == 0
+
+    # 4. The box doubles and every member passes: the box wins the game.
+    box, captain, second, third = c.order
+    g = c.new_game()
+    box_on_turn(g)
+    g.double()
+    c.answer_box_double(takers=[])
+    assert g.is_over() and g.outcome.winner == BOX
+    c.settle()
+    assert c.order == [box, second, third, captain]
+    assert sum(c.ledger.values()) == 0
+
+    # 5. The team doubles, the box takes, and the team loses at cube 2.
+    box, captain, second, third = c.order
+    g = c.new_game()
+    team_on_turn(g)
+    c.team_doubles(c.in_game)
+    c.answer_team_double(take=True)
+    assert g.cube_owner == BOX and g.cube_value == 2
+    g.roll((2, 1)); g.play("13/11 24/23")
+    g.roll((2, 1)); g.play("13/11 24/23")
+    g.resign(2)                                 # the team resigns a gammon
+    g.accept_resignation()
+    paid = c.settle()
+    assert paid == {box: 24, captain: -8, second: -8, third: -8}
+    assert c.order == [box, second, third, captain]
+    assert sum(c.ledger.values()) == 0
+
+
+def test_chouette_order_of_actions():
+    c = bg.Chouette(["A", "B", "C"], seed=2)
+    g = c.new_game()
+    with pytest.raises(RulesError, match="not over"):
+        c.new_game()
+    with pytest.raises(RulesError, match="not over"):
+        c.settle()
+    with pytest.raises(RulesError, match="has not doubled"):
+        c.answer_box_double([])
+    box_on_turn(g)
+    with pytest.raises(RulesError, match="team doubles on its own turn"):
+        c.team_doubles(c.in_game)
+    g.double()
+    with pytest.raises(RulesError, match="not in this game"):
+        c.answer_box_double(["nobody"])
+    with pytest.raises(RulesError, match="team has not doubled"):
+        c.answer_team_double(take=True)
+    assert g.phase is Phase.DOUBLED and sum(c.ledger.values()) == 0

@@ -1,0 +1,376 @@
+"""Games: opening, turns, the cube, resignations, scoring (RULES 2, 6, 7)."""
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon.errors import IllegalMoveError, RulesError
+from backgammon.game import Ending, Event, Game, Phase
+from backgammon.rules import Rules
+
+from conftest import make
+
+
+def opened(rules=None, dice=(3, 1)):
+    """A game after the opening roll won by player 0 with ``dice``."""
+    g = Game(rules=rules)
+    g.roll(dice)
+    return g
+
+
+def start_turn(g, play="8/5 6/5"):
+    """Player 0 plays the opening; player 1 is on roll, before rolling."""
+    g.play(play)
+    assert g.phase is Phase.TURN and g.on_roll == 1
+    return g
+
+
+# -- opening (RULES 2.2) ---------------------------------------------------------------
+
+def test_opening_roll_decides_who_starts():
+    g = Game()
+    g.roll((2, 5))
+    assert g.on_roll == 1 and g.dice == (5, 2) and g.phase is Phase.PLAY
+    assert g.history == [Event("opening", -1, (2, 5))]
+
+
+def test_opening_ties_are_rolled_again():
+    g = Game()
+    g.roll((4, 4))
+    assert g.phase is Phase.OPENING and g.cube_value == 1   # no automatic doubles
+    g.roll((1, 6))
+    assert g.on_roll == 1 and g.dice == (6, 1)
+
+
+def test_seeded_games_repeat():
+    a, b = Game(seed=9), Game(seed=9)
+    for g in (a, b):
+        g.roll()
+    assert a.dice == b.dice and a.on_roll == b.on_roll
+    assert a.dice[0] != a.dice[1]           # the opening is never a double
+
+
+def test_automatic_doubles_stay_centred_and_count_to_the_limit():
+    # RULES 7.5: each opening tie doubles the cube, centred, up to the count.
+    g = Game(rules=Rules(automatic_doubles=2, cube_limit=64))
+    for _ in range(3):
+        g.roll((5, 5))
+    assert g.cube_value == 4 and g.cube_owner is None
+    g.roll((5, 2))
+    g.play("13/8 13/11")
+    assert g.cube_value == 4 and g.can_double()  # centred: the other side may double
+    limited = Game(rules=Rules(automatic_doubles=5, cube_limit=2))
+    for _ in range(3):
+        limited.roll((1, 1))
+    assert limited.cube_value == 2
+
+
+def test_opening_reroll_option():
+    # RULES 2.2 option: the winner may roll both dice afresh, once.
+    g = Game(rules=Rules(opening_reroll=True))
+    g.roll((6, 1))
+    g.roll((4, 4))
+    assert g.dice == (4, 4) and g.on_roll == 0
+    with pytest.raises(RulesError):
+        g.roll((2, 1))
+    plain = opened()
+    with pytest.raises(RulesError, match="once per turn"):
+        plain.roll((2, 1))
+
+
+# -- turns and plays (RULES 2.3, 3) --------------------------------------------------------
+
+def test_turns_alternate_and_positions_turn_round():
+    g = opened()
+    before = g.position
+    g.play("8/5 6/5")
+    assert g.on_roll == 1 and g.position == before.play("8/5 6/5", (3, 1))
+    g.roll((6, 6))
+    assert g.dice == (6, 6)
+    g.play("24/18(2) 13/7(2)")
+    assert g.on_roll == 0
+
+
+def test_illegal_play_is_a_rules_error_and_changes_nothing():
+    g = opened()
+    history = list(g.history)
+    with pytest.raises(RulesError, match="both dice"):
+        g.play("24/21")
+    with pytest.raises(IllegalMoveError):
+        g.play("24/21")
+    assert g.history == history and g.phase is Phase.PLAY and g.dice == (3, 1)
+
+
+def test_blocked_turn_passes_by_itself():
+    # RULES 3.4, 4.4: player 1 on the bar against a closed board.
+    g = opened()
+    g.play("8/5 6/5")
+    g._position = make(me={6: 14}, me_bar=1, opp={1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 12: 3})
+    g.roll((6, 5))
+    assert g.on_roll == 0 and g.phase is Phase.TURN
+    assert g.history[-1] == Event("play", 1, "")
+
+
+def test_partial_moves_undo_and_commit():
+    g = opened(dice=(6, 1))
+    g.move(13, 7)
+    assert g.partial_position.array[1][6] == 1
+    g.undo()
+    g.move(13, 7)
+    g.move(8, 7)
+    g.commit()
+    assert g.history[-1] == Event("play", 0, "13/7 8/7") and g.on_roll == 1
+    g.roll((2, 1))
+    g.move(13, 11)
+    with pytest.raises(RulesError, match="does not match"):
+        g.move(6, 1)
+    with pytest.raises(RulesError, match="commit"):
+        g.play("13/11 6/5")
+    g.move(24, 23)
+    g.commit()
+    assert g.on_roll == 0
+
+
+def test_commit_refuses_an_incomplete_play():
+    g = opened(dice=(6, 1))
+    g.move(13, 7)
+    with pytest.raises(RulesError, match="both dice"):
+        g.commit()
+    assert g.phase is Phase.PLAY
+
+
+def test_out_of_turn_actions():
+    g = Game()
+    for action in (g.double, g.take, g.drop, g.beaver, g.raccoon, g.accept_resignation, g.commit):
+        with pytest.raises(RulesError):
+            action()
+    with pytest.raises(RulesError):
+        g.play("8/5 6/5")
+    g.roll((3, 1))
+    with pytest.raises(RulesError, match="already rolled"):
+        g.double()
+    with pytest.raises(RulesError):
+        g.resign(4)
+
+
+# -- the cube (RULES 7) --------------------------------------------------------------
+
+def test_taken_double_gives_the_cube_to_the_taker():
+    # RULES 7.1, 7.3
+    g = start_turn(opened())
+    g.double()
+    assert g.phase is Phase.DOUBLED and g.turn == 0
+    g.take()
+    assert g.cube_value == 2 and g.cube_owner == 0 and g.on_roll == 1
+    g.roll((2, 1))
+    g.play("13/11 24/23")
+    assert g.can_double()            # the owner may redouble
+    g.double()
+    g.take()
+    assert g.cube_value == 4 and g.cube_owner == 1
+    g.roll((3, 1))
+    g.play("8/5 6/5")                # player 0 (who doubled) moves
+    assert g.on_roll == 1 and g.can_double()
+    g.roll((3, 1))
+    g.play("8/5 6/5")
+    verdict = g.can_double()         # player 0 no longer owns it
+    assert g.on_roll == 0 and not verdict and "owns the cube" in verdict.reason
+    with pytest.raises(RulesError, match="owns the cube"):
+        g.double()
+
+
+def test_dropped_double_scores_the_value_before():
+    # RULES 7.3, 8.5
+    g = start_turn(opened())
+    g.double()
+    g.take()
+    g.roll((2, 1))
+    g.play("13/11 24/23")
+    g.double()
+    g.drop()
+    o = g.outcome
+    assert o.winner == 0 and o.ending is Ending.DROP and o.points == 2 and o.cube_value == 2
+
+
+def test_shut_out_player_may_still_double():
+    # RULES 7.2
+    g = start_turn(opened())
+    g._position = make(me={6: 14}, me_bar=1, opp={1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 12: 3})
+    assert g.can_double()
+    g.double()
+    assert g.phase is Phase.DOUBLED
+
+
+def test_cube_limit():
+    # RULES 7.4
+    g = start_turn(opened(Rules(cube_limit=2)))
+    g.double()
+    g.take()
+    g.roll((2, 1))
+    g.play("13/11 24/23")
+    verdict = g.can_double()
+    assert not verdict and "limit of 2" in verdict.reason
+
+
+def test_beaver_and_raccoon():
+    # RULES 7.5: a beaver takes and redoubles keeping the cube; a raccoon
+    # redoubles back; each counts against the allowance.
+    g = start_turn(opened(Rules(beavers=2)))
+    g.double()                       # player 1 doubles
+    g.beaver()                       # player 0 beavers: cube 4, player 0 owns
+    assert g.cube_value == 4 and g.cube_owner == 0 and g.phase is Phase.BEAVERED and g.turn == 1
+    with pytest.raises(RulesError, match="cannot be passed"):
+        g.drop()
+    g.raccoon()                      # player 1 raccoons: cube 8, player 1 owns
+    assert g.cube_value == 8 and g.cube_owner == 1 and g.turn == 0
+    with pytest.raises(RulesError, match="allow 2"):
+        g.beaver()
+    g.take()
+    assert g.phase is Phase.TURN and g.on_roll == 1 and g.cube_value == 8
+    one = start_turn(opened(Rules(beavers=1)))
+    one.double()
+    one.beaver()
+    with pytest.raises(RulesError, match="allow 1"):
+        one.raccoon()
+    none = start_turn(opened())
+    none.double()
+    with pytest.raises(RulesError, match="allow 0"):
+        none.beaver()
+
+
+def test_beaver_not_in_a_match():
+    m = bg.Match(5)
+    g = m.new_game()
+    g.roll((3, 1))
+    start_turn(g)
+    g.double()
+    with pytest.raises(RulesError, match="money"):
+        g.beaver()
+
+
+# -- scoring (RULES 6) -------------------------------------------------------------------
+
+def finished(position, rules=None, cube=1, turned=False):
+    """Player 0 (on roll, 1-1) bears off the last checker from ``position``."""
+    g = Game(rules=rules)
+    g.roll((2, 1))
+    g.play("13/11 24/23")
+    g.roll((2, 1))
+    g.play("13/11 24/23")
+    g._position = position
+    g.cube_value = cube
+    g._cube_turned = turned
+    g.roll((1, 1))
+    g.play(str(position.legal_plays((1, 1))[0]))
+    return g.outcome
+
+
+def test_single_gammon_backgammon():
+    # RULES 6.2-6.4, from the final position.
+    assert finished(make(me={1: 1}, opp={6: 3})).points == 1
+    assert finished(make(me={1: 1}, opp={12: 15})).ending is Ending.GAMMON
+    o = finished(make(me={1: 1}, opp={20: 15}))     # the loser still in the winner's home board
+    assert o.ending is Ending.BACKGAMMON and o.points == 3
+    assert finished(make(me={1: 1}, opp={20: 15}), cube=4).points == 12
+
+
+def test_backgammon_counts_as_gammon_option():
+    # RULES 6.4 option
+    o = finished(make(me={1: 1}, opp={20: 15}), rules=Rules(backgammon_counts_as_gammon=True))
+    assert o.ending is Ending.BACKGAMMON and o.multiplier == 2 and o.points == 2
+
+
+def test_jacoby():
+    # RULES 7.5: gammons count single unless a double was taken.
+    jacoby = Rules(jacoby=True)
+    assert finished(make(me={1: 1}, opp={12: 15}), rules=jacoby).points == 1
+    assert finished(make(me={1: 1}, opp={12: 15}), rules=jacoby, cube=2, turned=True).points == 4
+    # Automatic doubles do not turn the cube.
+    assert finished(make(me={1: 1}, opp={12: 15}), rules=jacoby, cube=2, turned=False).points == 2
+
+
+def test_resignation_scoring():
+    # RULES 6.5: level x cube, after the options.
+    g = start_turn(opened())
+    g.double()
+    g.take()
+    g.resign(2)
+    assert g.resignation == 2 and g.turn == 0      # player 1 resigns; player 0 answers
+    g.reject_resignation()
+    assert g.phase is Phase.TURN
+    g.resign(3)
+    g.accept_resignation()
+    assert g.outcome.winner == 0 and g.outcome.points == 6 and g.outcome.ending is Ending.RESIGNATION
+    g = start_turn(opened(Rules(backgammon_counts_as_gammon=True)))
+    g.resign(3)
+    g.accept_resignation()
+    assert g.outcome.points == 2
+
+
+def test_replay_rebuilds_the_game():
+    rng = np.random.default_rng(5)
+    g = Game(rules=Rules(beavers=1), seed=5)
+    while not g.is_over():
+        act(g, rng)
+    again = Game.replay(g.history, rules=Rules(beavers=1))
+    assert again.history == g.history and again.outcome == g.outcome and again.position == g.position
+
+
+def act(g, rng, cube=True):
+    """One random legal action; returns its name."""
+    if g.phase is Phase.OPENING:
+        g.roll(); return "roll"
+    if g.phase is Phase.TURN:
+        if cube and g.can_double() and rng.random() < 0.05:
+            g.double(); return "double"
+        if rng.random() < 0.002:
+            g.resign(int(rng.integers(1, 4))); return "resign"
+        g.roll(); return "roll"
+    if g.phase is Phase.DOUBLED:
+        r = rng.random()
+        if r < 0.2:
+            g.drop(); return "drop"
+        if r < 0.3 and g.money and g._redoubles < g.rules.beavers and g.cube_value * 4 <= g.rules.cube_limit:
+            g.beaver(); return "beaver"
+        g.take(); return "take"
+    if g.phase is Phase.BEAVERED:
+        if g.turn == g._doubler and g._redoubles < g.rules.beavers and g.cube_value * 2 <= g.rules.cube_limit and rng.random() < 0.5:
+            g.raccoon(); return "raccoon"
+        g.take(); return "take"
+    if g.phase is Phase.RESIGNED:
+        if rng.random() < 0.5:
+            g.accept_resignation(); return "accept"
+        g.reject_resignation(); return "reject"
+    plays = g.legal_plays()
+    g.play(plays[int(rng.integers(len(plays)))]); return "play"
+
+
+def check_invariants(g):
+    a = g.position.array
+    assert a[0].sum() <= 15 and a[1].sum() <= 15
+    assert g.cube_value & (g.cube_value - 1) == 0 and g.cube_value <= g.rules.cube_limit
+    assert g.cube_owner in (None, 0, 1)
+    if g.is_over():
+        o = g.outcome
+        assert o.points == o.multiplier * o.cube_value and 1 <= o.multiplier <= 3
+        if o.ending in (Ending.SINGLE, Ending.GAMMON, Ending.BACKGAMMON):
+            result = g.position.result()
+            assert result is not None and o.ending.value == result.kind.name.lower()
+            # The winner has borne off everything.
+            assert g.position.borne_off()[1] == 15
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(beavers=3, jacoby=True, automatic_doubles=2, cube_limit=64),
+                                   Rules(backgammon_counts_as_gammon=True, cube_limit=8)])
+def test_thousands_of_random_money_games(rules):
+    rng = np.random.default_rng(11)
+    endings = set()
+    for seed in range(700):
+        g = Game(rules=rules, seed=seed)
+        steps = 0
+        while not g.is_over():
+            act(g, rng)
+            check_invariants(g)
+            steps += 1
+            assert steps < 5000
+        endings.add(g.outcome.ending)
+    assert {Ending.SINGLE, Ending.DROP} <= endings

@@ -1,0 +1,147 @@
+"""Matches: scores, the Crawford rule, the dead cube, money sessions (RULES 8)."""
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon.errors import RulesError
+from backgammon.game import Ending, Phase
+from backgammon.rules import Rules
+
+from test_game import act, check_invariants
+
+
+def to_turn_of(g, player):
+    """Play the opening so that ``player`` is on roll before rolling."""
+    g.roll((3, 1) if player == 1 else (1, 3))
+    g.play("8/5 6/5")
+    assert g.on_roll == player and g.phase is Phase.TURN
+
+
+def resign_to(g, winner, level=1):
+    """The loser (on turn) resigns ``level``; the winner accepts."""
+    assert g.on_roll == 1 - winner and g.phase is Phase.TURN
+    g.resign(level)
+    g.accept_resignation()
+
+
+def test_five_point_match_game_by_game():
+    # RULES 8.1-8.3, 8.5: 1:0, 1:2, 3:2, 4:2, the Crawford game, 4:3, then the
+    # leader at 4 may not double (dead cube) but the trailer may; 5:3.
+    m = bg.Match(5)
+    g = m.new_game()                         # game 1: player 0 wins a single
+    to_turn_of(g, 1)
+    resign_to(g, 0)
+    assert m.score == (1, 0)
+
+    g = m.new_game()                         # game 2: player 1 wins a gammon
+    to_turn_of(g, 0)
+    resign_to(g, 1, level=2)
+    assert m.score == (1, 2)
+
+    g = m.new_game()                         # game 3: doubled, taken, won by player 0
+    to_turn_of(g, 1)
+    g.double()
+    g.take()
+    g.roll((2, 1)); g.play("13/11 24/23")
+    g.roll((2, 1)); g.play("13/11 24/23")
+    resign_to(g, 0)
+    assert g.outcome.points == 2 and m.score == (3, 2)
+
+    g = m.new_game()                         # game 4: player 0 reaches 4 = N - 1
+    to_turn_of(g, 1)
+    resign_to(g, 0)
+    assert m.score == (4, 2) and not m.is_post_crawford
+
+    g = m.new_game()                         # game 5: the Crawford game
+    assert m.is_crawford_game and g.crawford
+    to_turn_of(g, 0)
+    for _ in range(2):                       # neither side may double
+        verdict = g.can_double()
+        assert not verdict and "Crawford" in verdict.reason
+        with pytest.raises(RulesError, match="Crawford"):
+            g.double()
+        g.roll((2, 1)); g.play("13/11 24/23")
+    resign_to(g, 1)
+    assert m.score == (4, 3)
+
+    g = m.new_game()                         # game 6: post-Crawford
+    assert m.is_post_crawford and not m.is_crawford_game and not g.crawford
+    to_turn_of(g, 0)
+    verdict = g.can_double()                 # the leader's double is dead
+    assert not verdict and "dead cube" in verdict.reason
+    g.roll((2, 1)); g.play("13/11 24/23")
+    assert g.on_roll == 1 and g.can_double()  # the trailer may double, and does not
+    g.roll((2, 1)); g.play("13/11 24/23")
+    assert not g.can_double()                # the leader still may not
+    g.roll((2, 1)); g.play("13/11 24/23")
+    resign_to(g, 0)
+    assert m.score == (5, 3)
+    assert m.winner == 0 and m.is_over()
+    with pytest.raises(RulesError, match="match is over"):
+        m.new_game()
+
+
+def test_crawford_only_once():
+    # RULES 8.2: only the first time a side reaches N - 1.
+    m = bg.Match(3)
+    for winner in (0, 1):                    # 1:0, 1:1
+        g = m.new_game(); to_turn_of(g, 1 - winner); resign_to(g, winner)
+    g = m.new_game(); to_turn_of(g, 0); resign_to(g, 1)     # 1:2 -> Crawford next
+    assert m.is_crawford_game
+    g = m.new_game(); to_turn_of(g, 1); resign_to(g, 0)     # Crawford game: 2:2
+    assert not m.is_crawford_game and m.is_post_crawford
+    g = m.new_game()
+    assert not g.crawford
+
+
+def test_money_options_refused_in_matches():
+    # RULES 8.4
+    for rules in (Rules(jacoby=True), Rules(beavers=1), Rules(automatic_doubles=1)):
+        with pytest.raises(RulesError, match="money play"):
+            bg.Match(7, rules=rules)
+    bg.Match(0, rules=Rules(jacoby=True, beavers=1))        # a money session is fine
+
+
+def test_bad_lengths():
+    for bad in (-1, 1.5, "7", True):
+        with pytest.raises(RulesError):
+            bg.Match(bad)
+
+
+def test_one_game_at_a_time():
+    m = bg.Match(5)
+    m.new_game()
+    with pytest.raises(RulesError, match="not over"):
+        m.new_game()
+
+
+def test_money_session_tallies():
+    m = bg.Match(0, rules=Rules(jacoby=True))
+    for winner in (0, 0, 1):
+        g = m.new_game(); to_turn_of(g, 1 - winner); resign_to(g, winner, level=2)
+    assert m.score == (2, 1)       # Jacoby: gammons single, cube not turned
+    assert m.winner is None and not m.is_crawford_game
+
+
+@pytest.mark.parametrize("length", [1, 3, 5, 7])
+def test_random_matches_keep_the_invariants(length):
+    rng = np.random.default_rng(length)
+    for seed in range(60 if length < 7 else 25):
+        m = bg.Match(length, seed=seed)
+        crawford_games = 0
+        while not m.is_over():
+            before = m.score
+            g = m.new_game()
+            crawford_games += g.crawford
+            while not g.is_over():
+                act(g, rng)
+                check_invariants(g)
+                if g.crawford:
+                    assert not g.can_double()
+                if g.phase is Phase.TURN and g.can_double():
+                    assert m.score[g.on_roll] + g.cube_value < length
+            after = m.score
+            assert after[0] >= before[0] and after[1] >= before[1]     # scores only grow
+            assert sum(after) - sum(before) == g.outcome.points
+        assert crawford_games <= 1
+        assert max(m.score) >= length and m.winner == int(np.argmax(m.score))
