@@ -5,7 +5,9 @@ import importlib
 import pytest
 
 MODULES = ["backgammon", "backgammon.position", "backgammon.play", "backgammon.dice",
-           "backgammon.batch", "backgammon.perft", "backgammon.sample", "backgammon.bearoff"]
+           "backgammon.batch", "backgammon.perft", "backgammon.sample", "backgammon.bearoff",
+           "backgammon.game", "backgammon.match", "backgammon.chouette", "backgammon.rules",
+           "backgammon.rollouts", "backgammon.matchid", "backgammon.met"]
 
 
 @pytest.mark.parametrize("name", MODULES)

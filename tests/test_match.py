@@ -145,3 +145,30 @@ def test_random_matches_keep_the_invariants(length):
             assert sum(after) - sum(before) == g.outcome.points
         assert crawford_games <= 1
         assert max(m.score) >= length and m.winner == int(np.argmax(m.score))
+
+
+def test_game_match_ids_equal_gnubg():
+    # game.match_id() for states met in random matches equals gnubg's own
+    # encoding of the same cube and position information.
+    import gnubg
+    from backgammon.matchid import MatchState
+    rng = np.random.default_rng(3)
+    checked = 0
+    for seed in range(12):
+        m = bg.Match(5, seed=seed)
+        while not m.is_over() and checked < 400:
+            g = m.new_game()
+            while not g.is_over():
+                act(g, rng)
+                if g.phase in (Phase.TURN, Phase.PLAY, Phase.DOUBLED):
+                    owner = -1 if g.cube_owner is None else g.cube_owner
+                    ci = gnubg.cubeinfo(g.cube_value, owner, g.on_roll, 5, tuple(g.score), int(g.crawford), 0)
+                    dice = g.dice if g.phase is Phase.PLAY else (0, 0)
+                    pi = gnubg.posinfo(g.on_roll, 0, int(g.phase is Phase.DOUBLED), 1, dice)
+                    if g.phase is Phase.DOUBLED:
+                        pi["turn"] = 1 - g.on_roll
+                    theirs = gnubg.matchid(ci, pi)
+                    assert g.match_id() == theirs, (g, theirs)
+                    assert MatchState.from_match_id(theirs).to_match_id() == theirs
+                    checked += 1
+    assert checked >= 300

@@ -32,9 +32,12 @@ from .errors import (
 from .chouette import Chouette
 from .game import Ending, Event, Game, Outcome, Phase, Verdict
 from .match import Match
+from .matchid import GameState, MatchState
+from .met import MatchEquityTable, money_cash_point, money_take_point
 from .perft import perft
 from .play import Play, Plays, format_steps
 from .position import ON_ROLL, OPPONENT, GameResult, Position, WinKind
+from .rollouts import RolloutResult, VectorGames, rollout
 from .rules import Rules
 
 __version__ = "0.1.0"
@@ -46,4 +49,6 @@ __all__ = [
     "InvalidPositionError", "InvalidPositionIdError", "InvalidIdError", "InvalidRollError",
     "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError", "RulesError", "IllegalPlayError",
     "Rules", "Game", "Match", "Chouette", "Outcome", "Ending", "Phase", "Event", "Verdict",
+    "MatchState", "GameState", "MatchEquityTable", "money_take_point", "money_cash_point",
+    "rollout", "RolloutResult", "VectorGames",
 ]

@@ -1,11 +1,13 @@
 """The ``backgammon`` command line.
 
+    backgammon rollout --games 10000       roll out the opening (the main job)
     backgammon moves 4HPwATDgc/ABMA 31     the legal plays of a roll
     backgammon perft --depth 2             count the game tree
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 
@@ -45,9 +47,47 @@ def _perft(args) -> int:
     return 0
 
 
+def _rollout(args) -> int:
+    from .rollouts import POLICIES, rollout
+    pos = Position.from_id(args.position)
+    if args.games <= 0:
+        raise ValueError(f"--games must be positive, not {args.games}")
+    if args.policy not in POLICIES:
+        raise ValueError(f"unknown policy {args.policy!r}: choose from {', '.join(POLICIES)}")
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be positive, not {args.workers}")
+    if args.truncate is not None and args.truncate < 0:
+        raise ValueError(f"--truncate must be >= 0, not {args.truncate}")
+    result = rollout(pos, games=args.games, policy=args.policy, seed=args.seed, workers=args.workers,
+                     truncate=args.truncate, progress=not args.json and sys.stderr.isatty())
+    if args.json:
+        print(json.dumps({"position": pos.to_id(), "policy": args.policy, "seed": args.seed, **result.to_dict()}))
+        return 0
+    print(f"Rollout of {pos.to_id()}: {result.games:,} games, policy {args.policy}, seed {args.seed}")
+    rows = [("win", result.win, result.win_se), ("win gammon", result.win_gammon, result.win_gammon_se),
+            ("win backgammon", result.win_backgammon, result.win_backgammon_se),
+            ("lose gammon", result.lose_gammon, result.lose_gammon_se),
+            ("lose backgammon", result.lose_backgammon, result.lose_backgammon_se)]
+    print(f"{'':18}{'chance':>9}{'std err':>10}")
+    for name, value, se in rows:
+        print(f"{name:18}{value:9.4f}{se:10.4f}")
+    print(f"{'cubeless equity':18}{result.equity:+9.4f}{result.equity_se:10.4f}")
+    print(f"{result.games_per_second:,.0f} games/s ({result.seconds:.2f} s)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="backgammon", description="A fast backgammon engine core.")
     sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("rollout", help="roll out a position: chances, equity and standard errors")
+    p.add_argument("position", nargs="?", default=INITIAL_ID, help="GNU Position ID (default: the opening)")
+    p.add_argument("--games", type=int, default=1296, help="games to play (default 1296)")
+    p.add_argument("--policy", default="pubeval", help="pubeval (default) or random")
+    p.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default 0): same seed, same result")
+    p.add_argument("--truncate", type=int, default=None, help="stop at bear-off races from this ply on")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_rollout)
     p = sub.add_parser("moves", help="list the legal plays of a roll from a position")
     p.add_argument("position", help="GNU Position ID (the opening is 4HPwATDgc/ABMA)")
     p.add_argument("roll", help="the dice, e.g. 31 or 3-1")

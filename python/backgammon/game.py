@@ -457,7 +457,7 @@ class Game:
             crawford=self.crawford, game_state=state, turn=(self.turn if self.turn is not None else 0),
             double_offered=self.phase is Phase.DOUBLED, resignation=self.resignation,
             dice=self.dice if self.dice is not None and self.phase is Phase.PLAY else (0, 0),
-            match_length=self.length, score=tuple(self.score),
+            match_length=self.length, score=tuple(self.score), jacoby=self.money and self.rules.jacoby,
         ).to_match_id()
 
     def _need(self, phase: Phase, why: str) -> None:

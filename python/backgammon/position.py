@@ -206,18 +206,9 @@ class Position:
         return Position._from_bytes(self._board[25:] + self._board[:25])
 
     def is_race(self) -> bool:
-        """True when no checker can meet an opposing one any more.
-
-        My rearmost checker is on my point ``back`` (bar = 25); the
-        opponent's rearmost stands on my point ``25 - their back`` (their
-        bar = my 0).  Contact remains while mine is behind theirs.
-        """
-        b = self._board
-        mine = [i for i in range(25) if b[25 + i]]
-        theirs = [i for i in range(25) if b[i]]
-        if not mine or not theirs:
-            return True
-        return mine[-1] + 1 < 24 - theirs[-1]
+        """True when no checker can meet an opposing one any more: every
+        checker of the side on roll has passed every opposing checker."""
+        return _board.is_race(self._board)
 
     def is_game_over(self) -> bool:
         """True when a side has borne off all 15 checkers (RULES 6.1)."""

@@ -17,3 +17,6 @@ cdef enum BoardProblem:
     NO_CHECKERS = 4
 
 cdef BoardProblem check_board(const uint8_t* board) noexcept nogil
+
+cdef bint no_contact(const uint8_t* board) noexcept nogil
+cdef bint both_home(const uint8_t* board) noexcept nogil

@@ -13,6 +13,42 @@ cdef BoardProblem check_board(const uint8_t* board) noexcept nogil:
     return <BoardProblem>bg_check_board(board)
 
 
+cdef bint no_contact(const uint8_t* board) noexcept nogil:
+    """True when no checker can meet an opposing one again (a race).
+
+    My rearmost checker stands on my point back + 1 (bar: 25); the
+    opponent's rearmost on my point 24 - its back index (its bar: my 0).
+    """
+    cdef int i, mine = -1, theirs = -1
+    for i in range(SLOTS - 1, -1, -1):
+        if board[SLOTS + i]:
+            mine = i
+            break
+    for i in range(SLOTS - 1, -1, -1):
+        if board[i]:
+            theirs = i
+            break
+    if mine < 0 or theirs < 0:
+        return True
+    return mine + 1 < POINTS - theirs
+
+
+cdef bint both_home(const uint8_t* board) noexcept nogil:
+    """True when every checker of both sides is on its home points 1..6."""
+    cdef int i
+    for i in range(6, SLOTS):
+        if board[i] or board[SLOTS + i]:
+            return False
+    return True
+
+
+def is_race(const uint8_t[::1] board):
+    """no_contact for one 50-byte board."""
+    if board.shape[0] != 2 * SLOTS:
+        raise ValueError("a board is 50 bytes")
+    return no_contact(&board[0])
+
+
 def first_invalid(const uint8_t[:, :, ::1] boards):
     """Return ``(index, problem)`` of the first invalid board, or ``(-1, 0)``.
 

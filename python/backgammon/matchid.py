@@ -1,0 +1,315 @@
+"""GNU Backgammon Match IDs: the cube, the score and the state of play.
+
+A Match ID packs a :class:`MatchState` into 9 bytes, fields least
+significant bit first, written as 12 characters of standard Base64 without
+padding (REFERENCES.md, "GNU Match ID").  Together with a Position ID it
+describes a moment of a match, as in gnubg's ``positionid:matchid``.
+
+>>> state = MatchState(match_length=5)
+>>> state.to_match_id()
+'MAGgAAAAAAAE'
+>>> MatchState.from_match_id("MAGgAAAAAAAE") == state
+True
+>>> MatchState.from_match_id("QYkqASAAIAAA").score     # gnubg docs: 9-point match, 2-4
+(2, 4)
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import dataclasses
+import enum
+import operator
+from dataclasses import dataclass
+
+from .errors import InvalidIdError
+
+__all__ = ["MatchState", "GameState", "InvalidMatchStateError", "InvalidMatchIdError",
+           "MAX_CUBE", "MAX_FIELD"]
+
+#: Largest cube a Match ID can hold: 4 bits of log2.
+MAX_CUBE = 2 ** 15
+#: Largest match length or score: 15-bit fields.
+MAX_FIELD = 2 ** 15 - 1
+
+# (name, bit offset, width) of each field, REFERENCES.md "GNU Match ID".
+# Bit 66 is gnubg's "Jacoby off" flag, written by gnubg 1.x but not in the
+# older layout; bits 67-71 are unused.
+_CUBE = (0, 4)
+_OWNER = (4, 2)
+_ON_ROLL = (6, 1)
+_CRAWFORD = (7, 1)
+_GAME_STATE = (8, 3)
+_TURN = (11, 1)
+_DOUBLED = (12, 1)
+_RESIGNATION = (13, 2)
+_DIE1 = (15, 3)
+_DIE2 = (18, 3)
+_LENGTH = (21, 15)
+_SCORE0 = (36, 15)
+_SCORE1 = (51, 15)
+_NO_JACOBY = (66, 1)
+_CENTRED = 3  # cube owner code for a centred cube
+_UNUSED_BITS = ((1 << 72) - 1) ^ ((1 << 67) - 1)
+
+
+class InvalidMatchStateError(ValueError):
+    """Field values that are not a state of a backgammon match or money game."""
+
+
+class InvalidMatchIdError(InvalidMatchStateError, InvalidIdError):
+    """A malformed GNU Match ID."""
+
+
+class GameState(enum.IntEnum):
+    """gnubg's state of the current game, as stored in bits 8-10."""
+
+    NONE = 0       # no game started
+    PLAYING = 1
+    OVER = 2       # won by bearing off (RULES 6.1)
+    RESIGNED = 3   # ended by an accepted resignation (RULES 6.5)
+    DROPPED = 4    # ended by a dropped double (RULES 7.3)
+
+
+def _finished(gs: GameState) -> bool:
+    return gs in (GameState.OVER, GameState.RESIGNED, GameState.DROPPED)
+
+
+def _as_int(name: str, value) -> int:
+    # operator.index takes ints, bools and numpy integers, never floats or text.
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise InvalidMatchStateError(f"{name} must be an integer, not {type(value).__name__}") from None
+
+
+def _as_flag(name: str, value) -> bool:
+    if _as_int(name, value) not in (0, 1):
+        raise InvalidMatchStateError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _as_side(name: str, value) -> int:
+    side = _as_int(name, value)
+    if side not in (0, 1):
+        raise InvalidMatchStateError(f"{name} must be player 0 or 1, got {value!r}")
+    return side
+
+
+def _as_pair(name: str, value) -> tuple[int, int]:
+    try:
+        items = tuple(value)
+    except TypeError:
+        raise InvalidMatchStateError(f"{name} must be a pair of integers, not {type(value).__name__}") from None
+    if len(items) != 2:
+        raise InvalidMatchStateError(f"{name} must be a pair of integers, got {len(items)} values")
+    return _as_int(name, items[0]), _as_int(name, items[1])
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Everything a GNU Match ID records, validated and normalised.
+
+    Players are 0 and 1 as in gnubg.  ``on_roll`` is the player whose turn it
+    is to move; ``turn`` the player who must decide now (the doubled side
+    while a double is offered, the opponent of a resigning side); it defaults
+    to ``on_roll``.  ``dice`` are stored higher die first, as gnubg writes
+    them (3-1 and 1-3 are one roll, RULES 2.1); ``(0, 0)`` means not rolled.
+    ``match_length`` 0 is money play, where ``score`` is the session score.
+    ``jacoby`` is gnubg's Jacoby setting (RULES 7.5), which gnubg 1.x stores
+    even in matches, where it has no effect (RULES 8.4); IDs from older
+    gnubg versions lack the flag and read as ``jacoby=True``.
+
+    Besides each field's range, the state must be possible: no Crawford game
+    in money play; in a match at most one player has reached the length, and
+    only once the game has ended (RULES 8.1); a Crawford game not yet ended
+    has one player at length - 1, the other behind, and no cube action
+    (RULES 8.2).  :meth:`replace` validates again and keeps ``turn`` as is.
+
+    >>> s = MatchState(cube_value=2, cube_owner=1, dice=(1, 3), match_length=7, score=(3, 1))
+    >>> s.dice, s.turn, s.to_match_id()
+    ((3, 1), 0, 'EYHlADAACAAE')
+    """
+
+    cube_value: int = 1
+    cube_owner: int | None = None
+    on_roll: int = 0
+    crawford: bool = False
+    game_state: GameState = GameState.PLAYING
+    turn: int | None = None
+    double_offered: bool = False
+    resignation: int = 0
+    dice: tuple[int, int] = (0, 0)
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    jacoby: bool = False
+
+    def __post_init__(self) -> None:
+        def put(name, value):  # the dataclass is frozen
+            object.__setattr__(self, name, value)
+
+        cube = _as_int("cube_value", self.cube_value)
+        if cube < 1 or cube & (cube - 1):
+            raise InvalidMatchStateError(f"the cube value must be a power of two (RULES 7.4), got {cube}")
+        if cube > MAX_CUBE:
+            raise InvalidMatchStateError(f"a Match ID holds cube values up to {MAX_CUBE}, got {cube}")
+        put("cube_value", cube)
+        if self.cube_owner is not None:
+            put("cube_owner", _as_side("cube_owner (None when centred)", self.cube_owner))
+        put("on_roll", _as_side("on_roll", self.on_roll))
+        put("turn", self.on_roll if self.turn is None else _as_side("turn", self.turn))
+        put("crawford", _as_flag("crawford", self.crawford))
+        put("double_offered", _as_flag("double_offered", self.double_offered))
+        put("jacoby", _as_flag("jacoby", self.jacoby))
+        game_state = _as_int("game_state", self.game_state)
+        if not 0 <= game_state <= 4:
+            raise InvalidMatchStateError("the game state must be 0-4 (NONE, PLAYING, OVER, RESIGNED, DROPPED), "
+                                         f"got {game_state}")
+        put("game_state", GameState(game_state))
+        resignation = _as_int("resignation", self.resignation)
+        if not 0 <= resignation <= 3:
+            raise InvalidMatchStateError("resignation must be 0 (none), 1 (single), 2 (gammon) "
+                                         f"or 3 (backgammon), got {resignation}")
+        put("resignation", resignation)
+
+        d1, d2 = _as_pair("dice", self.dice)
+        if (d1, d2) != (0, 0) and not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise InvalidMatchStateError(f"dice must be two values from 1 to 6, or (0, 0) when not rolled; got {(d1, d2)}")
+        put("dice", (max(d1, d2), min(d1, d2)))
+
+        length = _as_int("match_length", self.match_length)
+        if not 0 <= length <= MAX_FIELD:
+            raise InvalidMatchStateError(f"the match length must be 0 (money) to {MAX_FIELD}, got {length}")
+        put("match_length", length)
+        score = _as_pair("score", self.score)
+        if not all(0 <= s <= MAX_FIELD for s in score):
+            raise InvalidMatchStateError(f"scores must be 0 to {MAX_FIELD}, got {score}")
+        put("score", score)
+        self._check_match(length, score)
+
+    def _check_match(self, length: int, score: tuple[int, int]) -> None:
+        """The cross-field rules: match length, score and the Crawford game."""
+        if length == 0:
+            if self.crawford:
+                raise InvalidMatchStateError("money play has no Crawford game (RULES 8.2)")
+            return
+        won = [s >= length for s in score]
+        if all(won):
+            raise InvalidMatchStateError(f"both players cannot have reached the match length {length}: score {score}")
+        if any(won) and not _finished(self.game_state):
+            raise InvalidMatchStateError(f"the {length}-point match is already won at {score}; "
+                                         f"no game can be {self.game_state.name}")
+        if self.crawford and not _finished(self.game_state):
+            # RULES 8.2: the leader has just reached length - 1; the trailer is behind.
+            if sorted(score)[1] != length - 1 or sorted(score)[0] == length - 1:
+                raise InvalidMatchStateError(f"a Crawford game needs one player at {length - 1} of {length} "
+                                             f"and the other behind, got {score}")
+            if self.game_state == GameState.PLAYING and (
+                    self.cube_value != 1 or self.cube_owner is not None or self.double_offered):
+                raise InvalidMatchStateError("the Crawford game is played without the cube (RULES 8.2): "
+                                             "it must stay centred at 1 and no double can be offered")
+
+    # -- text ------------------------------------------------------------------
+    @classmethod
+    def from_match_id(cls, match_id: str) -> "MatchState":
+        """From a 12-character GNU Match ID (a ``Match ID:`` prefix is allowed).
+
+        Dice written lower die first (as older gnubg did) are accepted and
+        stored higher first, so ``to_match_id`` gives back the input exactly
+        for every ID gnubg 1.x writes.
+
+        >>> old = MatchState.from_match_id("MIGsAAAAAAAA")   # dice written 1-3
+        >>> old.dice, old.to_match_id()
+        ((3, 1), 'MIGlAAAAAAAA')
+        """
+        if not isinstance(match_id, str):
+            raise InvalidMatchIdError(f"a Match ID is a string, not {type(match_id).__name__}")
+        text = match_id.strip()
+        if text.lower().startswith("match id:"):
+            text = text[len("match id:"):].strip()
+        if len(text) != 12:
+            raise InvalidMatchIdError(f"a Match ID has 12 characters, {text!r} has {len(text)}")
+        try:
+            raw = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            raise InvalidMatchIdError(f"{text!r} is not Base64") from None
+        if len(raw) != 9:  # padding '=' inside the 12 characters shortens it
+            raise InvalidMatchIdError(f"{text!r} is not 9 bytes of Base64 without padding")
+        bits = int.from_bytes(raw, "little")
+
+        def get(field: tuple[int, int]) -> int:
+            at, width = field
+            return (bits >> at) & ((1 << width) - 1)
+
+        if bits & _UNUSED_BITS:
+            raise InvalidMatchIdError(f"{text!r} has bits set past the last field (bits 67-71 are unused)")
+        owner = get(_OWNER)
+        if owner == 2:
+            raise InvalidMatchIdError(f"{text!r}: cube owner code 2 is none of 0, 1 and 3 (centred)")
+        game_state = get(_GAME_STATE)
+        if game_state > GameState.DROPPED:
+            raise InvalidMatchIdError(f"{text!r}: game state {game_state} is none of 0-4")
+        dice = get(_DIE1), get(_DIE2)
+        if max(dice) > 6:
+            raise InvalidMatchIdError(f"{text!r}: dice {dice} are not values from 1 to 6")
+        try:
+            return cls(
+                cube_value=1 << get(_CUBE),
+                cube_owner=None if owner == _CENTRED else owner,
+                on_roll=get(_ON_ROLL),
+                crawford=bool(get(_CRAWFORD)),
+                game_state=GameState(game_state),
+                turn=get(_TURN),
+                double_offered=bool(get(_DOUBLED)),
+                resignation=get(_RESIGNATION),
+                dice=dice,
+                match_length=get(_LENGTH),
+                score=(get(_SCORE0), get(_SCORE1)),
+                jacoby=not get(_NO_JACOBY),
+            )
+        except InvalidMatchStateError as e:
+            raise InvalidMatchIdError(f"{text!r}: {e}") from None
+
+    def to_match_id(self) -> str:
+        """The 12-character GNU Match ID, exactly as gnubg 1.x writes it."""
+        fields = (
+            (_CUBE, self.cube_value.bit_length() - 1),
+            (_OWNER, _CENTRED if self.cube_owner is None else self.cube_owner),
+            (_ON_ROLL, self.on_roll),
+            (_CRAWFORD, int(self.crawford)),
+            (_GAME_STATE, int(self.game_state)),
+            (_TURN, self.turn),
+            (_DOUBLED, int(self.double_offered)),
+            (_RESIGNATION, self.resignation),
+            (_DIE1, self.dice[0]),
+            (_DIE2, self.dice[1]),
+            (_LENGTH, self.match_length),
+            (_SCORE0, self.score[0]),
+            (_SCORE1, self.score[1]),
+            (_NO_JACOBY, int(not self.jacoby)),
+        )
+        bits = 0
+        for (at, _width), value in fields:
+            bits |= value << at
+        return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
+
+    # -- views -----------------------------------------------------------------
+    @property
+    def is_money(self) -> bool:
+        """True for money play (match length 0)."""
+        return self.match_length == 0
+
+    @property
+    def away(self) -> tuple[int, int] | None:
+        """Points each player still needs (RULES 8.1), or None in money play.
+
+        >>> MatchState(match_length=7, score=(3, 5)).away
+        (4, 2)
+        """
+        if self.match_length == 0:
+            return None
+        return self.match_length - self.score[0], self.match_length - self.score[1]
+
+    def replace(self, **changes) -> "MatchState":
+        """A copy with some fields changed, validated again."""
+        return dataclasses.replace(self, **changes)

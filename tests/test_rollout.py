@@ -1,0 +1,196 @@
+"""Evaluators, the game loop and rollouts."""
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import gnubg_nn
+
+import backgammon as bg
+from backgammon import rollouts as ro
+from backgammon.rollouts import VectorGames, rollout
+from backgammon.sample import random_positions
+
+from conftest import make
+
+
+def test_pubeval_equals_gnubg_nn():
+    boards, _ = random_positions(20_000, seed=8)
+    ours = ro.pubeval(boards)
+    theirs = np.array([gnubg_nn.pub_eval_score(b) for b in boards.tolist()])
+    # gnubg-nn scores the side of row 0 (the side that just played) in float32.
+    assert np.abs(ours - theirs).max() < 1e-4
+
+
+def test_pubeval_prefers_a_win_and_uses_race_weights():
+    won = make(me={3: 4}, opp={})                  # the side of row 0 has borne off
+    assert ro.pubeval(won.array[None])[0] == np.inf
+    pos = bg.Position.initial()
+    contact = ro.pubeval(pos.array[None], race=[False])[0]
+    race = ro.pubeval(pos.array[None], race=[True])[0]
+    assert contact != race
+
+
+def test_tesauro_inputs():
+    x = ro.tesauro_inputs(bg.Position.initial().array[None])
+    assert x.shape == (1, 198) and x.dtype == np.float32
+    # Side on roll: 2 on its 24-point, 5 on 13 (1, 1, 1, (5 - 3) / 2).
+    assert x[0, 4 * 23: 4 * 24].tolist() == [1, 1, 0, 0]
+    assert x[0, 4 * 12: 4 * 13].tolist() == [1, 1, 1, 1.0]
+    assert x[0, 96] == 0 and x[0, 97] == 0 and x[0, 196] == 1 and x[0, 197] == 0
+    assert x[0, 98:196].sum() == x[0, :98].sum()   # symmetric start
+
+
+def test_stratified_first_roll_is_exact():
+    # Two checkers on the 6-point come off in one roll only with 3-3 .. 6-6;
+    # otherwise the opponent, on its ace point, wins at once.  36 stratified
+    # games see each first roll once: exactly 4 wins.
+    pos = make(me={6: 2}, opp={1: 1})
+    r = rollout(pos, games=36, policy="random", seed=1, workers=1)
+    assert r.win == pytest.approx(4 / 36, abs=1e-12)
+    r = rollout(pos, games=36 * 50, policy="random", seed=1, workers=1, stratify=False)
+    assert r.win != pytest.approx(4 / 36, abs=1e-12)
+
+
+def test_rollout_of_a_known_race():
+    # One checker each on the 6-point: every play is forced; exactly 0.8125.
+    pos = make(me={6: 1}, opp={6: 1})
+    r = rollout(pos, games=20_000, seed=2, workers=1, stratify=False)
+    assert abs(r.win - 0.8125) < 3 * r.win_se
+    assert r.win_gammon == 0 and r.lose_gammon == 0
+    exact = bg.bearoff.two_sided().win_probability(pos)
+    assert exact == pytest.approx(0.8125, abs=1e-4)
+
+
+def test_truncation_uses_the_bearoff_tables():
+    pos = make(me={6: 3, 5: 2}, opp={6: 2, 4: 3})
+    exact = bg.bearoff.race_win_probability(pos)
+    full = rollout(pos, games=20_000, seed=3, workers=1)
+    cut = rollout(pos, games=2_000, seed=3, workers=1, truncate=0)
+    assert abs(full.win - exact) < 0.02
+    # Cut at the first ply, each game averages the table over one roll.
+    assert abs(cut.win - exact) < 4 * cut.win_se + 0.01 and cut.win_se < full.win_se
+
+
+def test_gammon_chances_from_the_tables():
+    # Win, win gammon and lose gammon of the side on roll from the one-sided
+    # distributions: I win when I need no more rolls (I roll first); I win a
+    # gammon when all mine are off before its first; it wins a gammon when
+    # all its checkers are off before my first.
+    db = bg.bearoff.one_sided()
+    for me, opp in [({6: 15}, {1: 2}), ({1: 3}, {6: 15}), ({5: 8, 2: 7}, {6: 9, 3: 6})]:
+        pos = make(me=me, opp=opp)
+        est = bg._rollout.bearoff_estimates(np.ascontiguousarray(pos.array[None]), db.table, db.gammon_table)[0]
+        dm, do = db.distribution(pos, bg.ON_ROLL), db.distribution(pos, bg.OPPONENT)
+        gm, go = db.gammon_distribution(pos, bg.ON_ROLL), db.gammon_distribution(pos, bg.OPPONENT)
+        win = sum(dm[i] * do[i:].sum() for i in range(32))
+        wg = sum(dm[i] * go[i:].sum() for i in range(32)) if sum(opp.values()) == 15 else 0.0
+        lg = sum(do[j] * gm[j + 1:].sum() for j in range(32)) if sum(me.values()) == 15 else 0.0
+        assert est == pytest.approx([win, wg, lg], abs=1e-9)
+    assert est[0] > 0 and 0 < bg._rollout.bearoff_estimates(
+        np.ascontiguousarray(make(me={6: 15}, opp={1: 2}).array[None]), db.table, db.gammon_table)[0, 2] < 1
+    # In a rollout cut at the first ply: the opponent on its ace point wins
+    # for sure, a gammon whenever no checker of mine came off.
+    r = rollout(make(me={6: 15}, opp={1: 2}), games=1296, seed=4, workers=1, truncate=0)
+    assert r.win == 0.0 and 0 < r.lose_gammon < 1 and r.lose_backgammon == 0
+
+
+def test_same_seed_same_result_whatever_the_workers():
+    pos = bg.Position.initial()
+    one = rollout(pos, games=5000, seed=11, workers=1)
+    two = rollout(pos, games=5000, seed=11, workers=2)
+    with ThreadPoolExecutor(3) as pool:
+        threads = rollout(pos, games=5000, seed=11, executor=pool)
+    with ProcessPoolExecutor(2) as pool:
+        procs = rollout(pos, games=5000, seed=11, executor=pool)
+    for r in (two, threads, procs):
+        assert r.win == one.win and r.equity == one.equity and r.equity_se == one.equity_se
+    other = rollout(pos, games=5000, seed=12, workers=1)
+    assert other.equity != one.equity
+
+
+def test_dask_local_cluster_equals_local():
+    distributed = pytest.importorskip("dask.distributed")   # the test extra installs it
+    pos = bg.Position.initial()
+    local = rollout(pos, games=3000, seed=5, workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        remote = rollout(pos, games=3000, seed=5, executor=client.get_executor())
+    assert remote.win == local.win and remote.equity == local.equity
+
+
+def test_pubeval_beats_random():
+    r = rollout(bg.Position.initial(), games=2000, policy=("pubeval", "random"), seed=6, workers=1)
+    assert r.win >= 0.85
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(games=0), "positive"), (dict(games=-3), "positive"), (dict(games=2.5), "positive"),
+    (dict(policy="gnubg"), "unknown policy"), (dict(policy=("pubeval",)), "unknown policy"),
+    (dict(truncate=-1), "truncate"), (dict(workers=0), "workers"),
+])
+def test_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        rollout(**kwargs)
+
+
+def test_bad_positions():
+    with pytest.raises(TypeError):
+        rollout("4HPwATDgc/ABMA")
+    with pytest.raises(ValueError, match="game is over"):
+        rollout(make(me={}, opp={1: 1}))
+
+
+def test_results_are_consistent():
+    r = rollout(games=2592, seed=7, workers=1)
+    assert 0 <= r.win_backgammon <= r.win_gammon <= r.win <= 1
+    assert 0 <= r.lose_backgammon <= r.lose_gammon <= r.lose
+    eq = 2 * r.win - 1 + r.win_gammon - r.lose_gammon + r.win_backgammon - r.lose_backgammon
+    assert r.equity == pytest.approx(eq)
+    assert r.games_per_second > 0 and r.to_dict()["games"] == 2592
+
+
+# -- lockstep games -----------------------------------------------------------------------
+
+def race_evaluator(calls):
+    """A small numpy evaluator: fewer pips for the side that played is better."""
+    points = np.arange(1, 26)
+
+    def evaluate(boards):
+        calls.append(len(boards))
+        return -(boards[:, 0] * points).sum(axis=1).astype(float)
+    return evaluate
+
+
+def test_rollout_with_an_evaluator():
+    calls = []
+    r = rollout(games=600, seed=9, evaluator=race_evaluator(calls))
+    assert r.games == 600 and 0.3 < r.win < 0.7
+    assert len(calls) > 50 and all(n > 0 for n in calls)   # once per ply for all games
+    again = rollout(games=600, seed=9, evaluator=race_evaluator([]))
+    assert again.equity == r.equity
+    # pubeval through the lockstep machinery plays like the built-in policy.
+    lockstep = rollout(games=1296, seed=9, evaluator=ro.pubeval)
+    builtin = rollout(games=1296 * 4, seed=9, workers=1)
+    assert abs(lockstep.equity - builtin.equity) < 4 * (lockstep.equity_se + builtin.equity_se)
+
+
+def test_vector_games_api():
+    vg = VectorGames(8, seed=1)
+    offsets, children, inputs = vg.candidates(encode=True)
+    assert offsets.shape == (9,) and children.shape == (offsets[-1], 2, 25)
+    assert inputs.shape == (len(children), 198)
+    with pytest.raises(ValueError, match="one index per game"):
+        vg.advance(np.full(8, 10_000))
+    plies, finished = 0, []
+    while len(finished) < 20:
+        offsets, children = vg.candidates()
+        ended, results = vg.advance(np.zeros(8, dtype=int))
+        finished.extend(results)
+        plies += 1
+        assert plies < 10_000
+    assert all(r[0] in (0, 1) for r in finished)
+    with pytest.raises(ValueError, match="candidates"):
+        vg.advance(np.zeros(8, dtype=int))
+    with pytest.raises(ValueError):
+        VectorGames(0)
