@@ -20,6 +20,24 @@ NAMES = {
     "test_gnubg_nn_moves_per_call": "gnubg-nn moves() per call",
     "test_open_spiel_legal_actions_per_call": "open-spiel legal_actions() per call (own states)",
     "test_perft_3": "backgammon perft(3) generations",
+    "test_self_play[random]": "backgammon random self-play games",
+    "test_self_play[pubeval]": "backgammon pubeval self-play games",
+    "test_rollout_workers[1]": "backgammon rollout, 1 worker, games",
+    "test_rollout_workers[2]": "backgammon rollout, 2 workers, games",
+    "test_gnubg_nn_random_self_play": "gnubg-nn random self-play from Python, games",
+    "test_open_spiel_random_self_play": "open-spiel random self-play from Python, games",
+    "test_build_one_sided": "one-sided bear-off table builds",
+    "test_build_two_sided_6": "two-sided (6) bear-off table builds",
+    "test_one_sided_batch_lookup[index]": "one-sided bear-off indices from a batch",
+    "test_one_sided_batch_lookup[expected_rolls]": "one-sided expected rolls from a batch",
+    "test_one_sided_batch_lookup[distribution]": "one-sided distributions from a batch",
+}
+
+# Published figures of peers that cannot run here (games per second, one core).
+PUBLISHED = {
+    "OpenSpiel C++ random self-play (published)": ("test_self_play[random]", 1_100),
+    "BackgammonNet.jl random self-play (published)": ("test_self_play[random]", 4_700),
+    "bgsage C++ pubeval self-play (measured in REFERENCES.md)": ("test_self_play[pubeval]", 1_000),
 }
 
 
@@ -40,6 +58,16 @@ def main() -> int:
     for name, rate in rates.items():
         print(f"{NAMES.get(name, name):<52}{rate:>14,.0f}")
     print()
+    print()
+    for ours, peer in (("test_self_play[random]", "test_gnubg_nn_random_self_play"),
+                       ("test_self_play[random]", "test_open_spiel_random_self_play")):
+        if ours in rates and peer in rates:
+            print(f"{NAMES[ours]} / {NAMES[peer]}: {rates[ours] / rates[peer]:.1f}x")
+    for label, (ours, figure) in PUBLISHED.items():
+        if ours in rates:
+            print(f"{NAMES[ours]} / {label}: {rates[ours] / figure:.1f}x")
+    if "test_rollout_workers[1]" in rates and "test_rollout_workers[2]" in rates:
+        print(f"rollout speed-up with 2 workers: {rates['test_rollout_workers[2]'] / rates['test_rollout_workers[1]']:.2f}x")
     for peer in ("test_gnubg_nn_moves_per_call", "test_open_spiel_legal_actions_per_call"):
         if peer not in rates:
             print(f"{NAMES[peer]}: not installed, no ratio")
