@@ -194,3 +194,13 @@ def test_vector_games_api():
         vg.advance(np.zeros(8, dtype=int))
     with pytest.raises(ValueError):
         VectorGames(0)
+
+
+def test_race_chances_evaluator():
+    boards = np.stack([make(me={6: 1}, opp={6: 1}).array, make(me={6: 15}, opp={1: 2}).array])
+    chances = ro.race_chances(boards)
+    assert chances.shape == (2, 3)
+    assert chances[0].tolist() == pytest.approx([0.8125, 0, 0], abs=1e-4)
+    assert chances[1, 0] < 0.5 and chances[1, 2] > 0
+    with pytest.raises(bg.bearoff.OutsideDatabaseError, match="outside the home board"):
+        ro.race_chances(bg.Position.initial().array[None])

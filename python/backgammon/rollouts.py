@@ -23,7 +23,7 @@ import numpy as np
 from . import _rollout, bearoff
 from .position import Position
 
-__all__ = ["rollout", "RolloutResult", "VectorGames", "POLICIES", "pubeval", "tesauro_inputs"]
+__all__ = ["rollout", "RolloutResult", "VectorGames", "POLICIES", "pubeval", "tesauro_inputs", "race_chances"]
 
 POLICIES = {"random": 0, "pubeval": 1}
 CHUNK = 1296    # games per chunk: one full cycle of the first two stratified rolls
@@ -55,6 +55,24 @@ def tesauro_inputs(boards) -> np.ndarray:
     and (n - 3) / 2 beyond), bar / 2, borne off / 15; then (1, 0) for the
     turn."""
     return _rollout.tesauro_inputs(_boards(boards))
+
+
+def race_chances(boards) -> np.ndarray:
+    """The race evaluator: exact chances of the side on roll (row 1) to win,
+    win a gammon and lose a gammon, (n, 3), for boards where both sides are
+    bearing off, from the two-sided table when both fit in it and the
+    one-sided distributions otherwise.
+
+    >>> board = np.zeros((1, 2, 25), dtype=np.uint8); board[0, :, 5] = 1   # one on each 6-point
+    >>> race_chances(board).round(4).tolist()
+    [[0.8125, 0.0, 0.0]]
+    """
+    b = _boards(boards)
+    outside = b[:, :, 6:].sum(axis=(1, 2)) > 0
+    if outside.any():
+        raise bearoff.OutsideDatabaseError(f"board {int(np.argmax(outside))}: a checker is outside the home board or on the bar")
+    tables = _tables()
+    return _rollout.bearoff_estimates(b, **tables)
 
 
 def _boards(boards) -> np.ndarray:
