@@ -34,19 +34,19 @@ cdef Generator* new_generator() noexcept nogil:
     return <Generator*>calloc(1, sizeof(Generator))
 
 
-cdef inline bint _better(Generator* g, int score) noexcept nogil:
+cdef inline bint _better(Bits* st, int score) noexcept nogil:
     # RULES 3.4: keep only results of the best score seen; a better one
     # discards what was kept.
-    if score < g.best:
+    if score < st.best:
         return False
-    if score > g.best:
-        g.count = 0
-        g.best = score
-    return g.count < MAX_PLAYS   # always true for valid boards
+    if score > st.best:
+        st.count = 0
+        st.best = score
+    return st.count < MAX_PLAYS   # always true for valid boards
 
 
-cdef inline void _write_moves(Generator* g, int depth) noexcept nogil:
-    cdef int8_t* mv = g.moves + <Py_ssize_t>g.count * MOVE_BYTES
+cdef inline void _write_moves(Generator* g, Bits* st, int depth) noexcept nogil:
+    cdef int8_t* mv = st.moves + <Py_ssize_t>st.count * MOVE_BYTES
     cdef int k
     for k in range(4):
         if k < depth:
@@ -59,15 +59,15 @@ cdef inline void _write_moves(Generator* g, int depth) noexcept nogil:
             mv[3 * k + 2] = 0
 
 
-cdef inline void _emit(Generator* g, int depth, int score) noexcept nogil:
+cdef inline void _emit(Generator* g, Bits* st, int depth, int score) noexcept nogil:
     # The current position is a result (no further step is possible).
-    if not _better(g, score):
+    if not _better(st, score):
         return
-    if g.children != NULL:
-        memcpy(g.children + <Py_ssize_t>g.count * BOARD_BYTES, g.cur, BOARD_BYTES)
-    if g.moves != NULL:
-        _write_moves(g, depth)
-    g.count += 1
+    if st.children != NULL:
+        memcpy(st.children + <Py_ssize_t>st.count * BOARD_BYTES, g.cur, BOARD_BYTES)
+    if st.moves != NULL:
+        _write_moves(g, st, depth)
+    st.count += 1
 
 
 cdef inline void _emit_step(Generator* g, Bits* st, int depth, int s, int d, int score) noexcept nogil:
@@ -76,24 +76,24 @@ cdef inline void _emit_step(Generator* g, Bits* st, int depth, int s, int d, int
     cdef int t = s - d
     cdef uint32_t hit = ((g.blots & ~st.hit) >> (t & 31)) & 1    # 0 when t = -1 (off)
     cdef uint8_t* child
-    if not _better(g, score):
+    if not _better(st, score):
         return
-    if g.children != NULL:
-        child = g.children + <Py_ssize_t>g.count * BOARD_BYTES
+    if st.children != NULL:
+        child = st.children + <Py_ssize_t>st.count * BOARD_BYTES
         # Only stores into the child: reading back bytes just written to
         # memory not yet in cache would stall on each result.
         memcpy(child, g.cur, BOARD_BYTES)
-        child[g.me_at + s] = g.cur[g.me_at + s] - 1
+        child[st.me_at + s] = g.cur[st.me_at + s] - 1
         if t >= 0:
-            child[g.me_at + t] = g.cur[g.me_at + t] + 1
-            child[g.them_at + POINTS - 1 - t] = g.cur[g.them_at + POINTS - 1 - t] - <uint8_t>hit
-            child[g.them_at + BAR] = g.cur[g.them_at + BAR] + <uint8_t>hit
-    if g.moves != NULL:
+            child[st.me_at + t] = g.cur[st.me_at + t] + 1
+            child[st.them_at + POINTS - 1 - t] = g.cur[st.them_at + POINTS - 1 - t] - <uint8_t>hit
+            child[st.them_at + BAR] = g.cur[st.them_at + BAR] + <uint8_t>hit
+    if st.moves != NULL:
         g.path[depth][0] = <int8_t>(s + 1)
         g.path[depth][1] = <int8_t>(t + 1 if t >= 0 else 0)
         g.path[depth][2] = hit
-        _write_moves(g, depth + 1)
-    g.count += 1
+        _write_moves(g, st, depth + 1)
+    st.count += 1
 
 
 cdef inline void _step(Generator* g, Bits* st, int depth, int s, int d) noexcept nogil:
@@ -101,7 +101,7 @@ cdef inline void _step(Generator* g, Bits* st, int depth, int s, int d) noexcept
     # Mispredicted branches and stores are most of the cost here: updates
     # are arithmetic where they can be, the path is kept only when asked.
     cdef int t = s - d
-    cdef uint8_t* me = g.cur + g.me_at
+    cdef uint8_t* me = g.cur + st.me_at
     cdef bint hit = False
     me[s] -= 1
     st.occ &= ~((<uint32_t>(me[s] == 0)) << s)   # branch-free: unpredictable
@@ -112,9 +112,9 @@ cdef inline void _step(Generator* g, Bits* st, int depth, int s, int d) noexcept
             hit = True
             st.hit |= (<uint32_t>1) << t
             st.hit_steps |= 1 << depth
-            g.cur[g.them_at + POINTS - 1 - t] = 0
-            g.cur[g.them_at + BAR] += 1
-    if g.moves != NULL:
+            g.cur[st.them_at + POINTS - 1 - t] = 0
+            g.cur[st.them_at + BAR] += 1
+    if st.moves != NULL:
         g.path[depth][0] = <int8_t>(s + 1)
         g.path[depth][1] = <int8_t>(t + 1 if t >= 0 else 0)
         g.path[depth][2] = hit
@@ -122,13 +122,13 @@ cdef inline void _step(Generator* g, Bits* st, int depth, int s, int d) noexcept
 
 cdef inline void _unstep(Generator* g, Bits* st, int depth, int s, int d) noexcept nogil:
     cdef int t = s - d
-    cdef uint8_t* me = g.cur + g.me_at
+    cdef uint8_t* me = g.cur + st.me_at
     if t >= 0:
         if (st.hit_steps >> depth) & 1:
             st.hit_steps &= ~(1 << depth)
             st.hit &= ~((<uint32_t>1) << t)
-            g.cur[g.them_at + POINTS - 1 - t] = 1
-            g.cur[g.them_at + BAR] -= 1
+            g.cur[st.them_at + POINTS - 1 - t] = 1
+            g.cur[st.them_at + BAR] -= 1
         me[t] -= 1
         st.occ &= ~((<uint32_t>(me[t] == 0)) << t)
     me[s] += 1
@@ -156,7 +156,7 @@ cdef inline uint32_t _movable(Generator* g, uint32_t occ, int d) noexcept nogil:
     return m
 
 
-cdef void _search_doubles(Generator* g) noexcept nogil:
+cdef void _search_doubles(Generator* g, Bits* io) noexcept nogil:
     # Sources never increase along a path, so every multiset of steps is met
     # once; and distinct multisets give distinct positions (how many steps
     # leave each point follows from the result, from the highest point
@@ -164,35 +164,31 @@ cdef void _search_doubles(Generator* g) noexcept nogil:
     # hottest loop of the package.
     cdef int d = g.die, s0, s1, s2, s3
     cdef uint32_t m0, m1, m2, m3
-    cdef Bits st       # a local, so the compiler can keep it in registers
-    st.occ = g.occupied
-    st.hit = 0
-    st.hit_steps = 0
+    cdef Bits st = io[0]   # a local copy, so the compiler keeps it in registers
     m0 = _movable(g, st.occ, d)
     if not m0:
-        _emit(g, 0, 0)
-        return
+        _emit(g, &st, 0, 0)
     while m0:
         s0 = bg_msb(m0)
         m0 &= ~((<uint32_t>1) << s0)
         _step(g, &st, 0, s0, d)
         m1 = _movable(g, st.occ, d) & ((<uint32_t>2 << s0) - 1)
         if not m1:
-            _emit(g, 1, 2)
+            _emit(g, &st, 1, 2)
         while m1:
             s1 = bg_msb(m1)
             m1 &= ~((<uint32_t>1) << s1)
             _step(g, &st, 1, s1, d)
             m2 = _movable(g, st.occ, d) & ((<uint32_t>2 << s1) - 1)
             if not m2:
-                _emit(g, 2, 4)
+                _emit(g, &st, 2, 4)
             while m2:
                 s2 = bg_msb(m2)
                 m2 &= ~((<uint32_t>1) << s2)
                 _step(g, &st, 2, s2, d)
                 m3 = _movable(g, st.occ, d) & ((<uint32_t>2 << s2) - 1)
                 if not m3:
-                    _emit(g, 3, 6)
+                    _emit(g, &st, 3, 6)
                 while m3:
                     s3 = bg_msb(m3)
                     m3 &= ~((<uint32_t>1) << s3)
@@ -200,6 +196,8 @@ cdef void _search_doubles(Generator* g) noexcept nogil:
                 _unstep(g, &st, 2, s2, d)
             _unstep(g, &st, 1, s1, d)
         _unstep(g, &st, 0, s0, d)
+    io.count = st.count
+    io.best = st.best
 
 
 cdef inline bint _seen(Generator* g, int sa, int sb) noexcept nogil:
@@ -235,37 +233,32 @@ cdef inline bint _repeats(Generator* g, int sa, int sb) noexcept nogil:
     return _seen(g, sb, sa)                       # (c)
 
 
-cdef void _search_pair(Generator* g, bint big_first) noexcept nogil:
+cdef void _search_pair(Generator* g, Bits* io, bint big_first) noexcept nogil:
     # Play one die, then the other; each two-dice result is written once.
     cdef int a = g.big if big_first else g.small
     cdef int b = g.small if big_first else g.big
     cdef uint32_t first_m, second_m
     cdef int s1, s2
-    cdef Bits st
-    st.occ = g.occupied
-    st.hit = 0
-    st.hit_steps = 0
+    cdef Bits* st = io
     first_m = _movable(g, st.occ, a)
-    if not first_m:
-        if big_first:
-            _emit(g, 0, 0)         # no die can be played: the turn passes
-        return
+    if not first_m and big_first:
+        _emit(g, st, 0, 0)             # no die can be played: the turn passes
     while first_m:
         s1 = bg_msb(first_m)
         first_m &= ~((<uint32_t>1) << s1)
-        _step(g, &st, 0, s1, a)
+        _step(g, st, 0, s1, a)
         second_m = _movable(g, st.occ, b)
         if not second_m:
             # RULES 3.4: one die only; the larger beats the smaller.
-            _emit(g, 1, 3 if big_first else 2)
+            _emit(g, st, 1, 3 if big_first else 2)
         elif not big_first:
             second_m &= ~g.pairs_by_small[s1]   # pairs the first order found
         while second_m:
             s2 = bg_msb(second_m)
             second_m &= ~((<uint32_t>1) << s2)
             if not (_repeats(g, s1, s2) if big_first else _repeats(g, s2, s1)):
-                _emit_step(g, &st, 1, s2, b, 4)
-        _unstep(g, &st, 0, s1, a)
+                _emit_step(g, st, 1, s2, b, 4)
+        _unstep(g, st, 0, s1, a)
 
 
 cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
@@ -279,6 +272,7 @@ cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
     finished game (a side with no checkers) or dice outside 1..6 give none.
     """
     cdef uint32_t opp_any, opp_two, opp_one, unused_two, unused_one
+    cdef Bits st
     cdef const uint8_t* mine = board + SLOTS
     if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
         return 0
@@ -289,25 +283,29 @@ cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
     g.blocked = bg_reverse24(opp_two)
     g.blots = bg_reverse24(opp_one)
     # The result is written from the next mover's view when swapping.
-    g.me_at = 0 if swap else SLOTS
-    g.them_at = SLOTS if swap else 0
-    memcpy(g.cur + g.me_at, mine, SLOTS)
-    memcpy(g.cur + g.them_at, board, SLOTS)
-    g.children = children
-    g.moves = moves
-    g.count = 0
-    g.best = -1
+    st.me_at = 0 if swap else SLOTS
+    st.them_at = SLOTS if swap else 0
+    memcpy(g.cur + st.me_at, mine, SLOTS)
+    memcpy(g.cur + st.them_at, board, SLOTS)
+    st.children = children
+    st.moves = moves
+    st.count = 0
+    st.best = -1
+    st.occ = g.occupied
+    st.hit = 0
+    st.hit_steps = 0
     if d1 == d2:
         g.die = d1
-        _search_doubles(g)
+        _search_doubles(g, &st)
     else:
         g.big = d1 if d1 > d2 else d2
         g.small = d1 + d2 - g.big
         memset(g.pairs, 0, sizeof(g.pairs))
         memset(g.pairs_by_small, 0, sizeof(g.pairs_by_small))
-        _search_pair(g, True)
-        _search_pair(g, False)
-    return g.count
+        _search_pair(g, &st, True)
+        _search_pair(g, &st, False)
+    g.best = st.best
+    return st.count
 
 
 cdef int dice_used(Generator* g) noexcept nogil:
