@@ -101,7 +101,8 @@ class Game:
         self.score = (0, 0)
         self.length = 0
         if match is not None:
-            self.rules.check_match_play() if match.length else None
+            if match.length:
+                self.rules.check_match_play()
             self.crawford, self.score, self.length = match._start(self)
         self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self._position = Position.initial()
