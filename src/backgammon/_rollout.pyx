@@ -170,50 +170,39 @@ ctypedef struct Tables:
     int two_sided_checkers
 
 
+cdef double _sooner(const uint16_t* first, const uint16_t* second, int lag) noexcept nogil:
+    # P(an event of roll count ~ first happens at roll i and one ~ second at
+    # roll j >= i + lag), the two independent; tables in 65535ths.
+    cdef int i, j
+    cdef double p = 0.0, tail
+    for i in range(ROLLS_KEPT):
+        tail = 0.0
+        for j in range(i + lag, ROLLS_KEPT):
+            tail += second[j]
+        p += first[i] * tail
+    return p / (65535.0 * 65535.0)
+
+
 cdef void _bearoff_estimate(const Tables* t, const uint8_t* board, double* out) noexcept nogil:
     # Chances for the side on roll (row 1) when both sides bear off:
     # out = win, win gammon, lose gammon (no backgammons are possible).
+    # The side on roll rolls first, so it finishes first on equal counts.
     cdef const uint8_t* opp = board
     cdef const uint8_t* me = board + SLOTS
     cdef int32_t a = position_index(me), b = position_index(opp)
-    cdef int i, j, n_me = 0, n_opp = 0
-    cdef double p_win = 0.0, tail, wg = 0.0, lg = 0.0
+    cdef int i, n_me = 0, n_opp = 0
     cdef const uint16_t* dm = t.one_sided + <Py_ssize_t>a * ROLLS_KEPT
     cdef const uint16_t* do = t.one_sided + <Py_ssize_t>b * ROLLS_KEPT
-    cdef const uint16_t* gm = t.gammon + <Py_ssize_t>a * ROLLS_KEPT
-    cdef const uint16_t* go = t.gammon + <Py_ssize_t>b * ROLLS_KEPT
     for i in range(6):
         n_me += me[i]
         n_opp += opp[i]
     if t.two_sided != NULL and n_me <= t.two_sided_checkers and n_opp <= t.two_sided_checkers:
-        p_win = (t.two_sided[(<Py_ssize_t>a * t.two_sided_positions + b) * 4] / 32767.5) * 0.5
+        out[0] = t.two_sided[(<Py_ssize_t>a * t.two_sided_positions + b) * 4] / 65535.0
     else:
-        # I win if I need no more rolls than the opponent (I roll first).
-        for i in range(ROLLS_KEPT):
-            tail = 0.0
-            for j in range(i, ROLLS_KEPT):
-                tail += do[j]
-            p_win += dm[i] * tail
-        p_win /= 65535.0 * 65535.0
-    if n_opp == 15:
-        # Gammon: all mine off (roll i) before its first (its roll j >= i).
-        for i in range(ROLLS_KEPT):
-            tail = 0.0
-            for j in range(i, ROLLS_KEPT):
-                tail += go[j]
-            wg += dm[i] * tail
-        wg /= 65535.0 * 65535.0
-    if n_me == 15:
-        # It bears all off on its roll j before my first off on my roll i > j.
-        for j in range(ROLLS_KEPT):
-            tail = 0.0
-            for i in range(j + 1, ROLLS_KEPT):
-                tail += gm[i]
-            lg += do[j] * tail
-        lg /= 65535.0 * 65535.0
-    out[0] = p_win
-    out[1] = wg
-    out[2] = lg
+        out[0] = _sooner(dm, do, 0)          # all mine off no later than all its
+    # Gammons: all of one side off before the other's first checker.
+    out[1] = _sooner(dm, t.gammon + <Py_ssize_t>b * ROLLS_KEPT, 0) if n_opp == 15 else 0.0
+    out[2] = _sooner(do, t.gammon + <Py_ssize_t>a * ROLLS_KEPT, 1) if n_me == 15 else 0.0
 
 
 # -- the game loop -----------------------------------------------------------------
