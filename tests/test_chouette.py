@@ -26,13 +26,15 @@ def box_on_turn(g):
 
 def test_opening_ranking_by_one_die():
     # RULES 9.1: highest die is the box, next the captain, the rest in order.
-    c = bg.Chouette(["A", "B", "C", "D", "E"], seed=1)
+    c = bg.Chouette(["A", "B", "C", "D", "E"], seed=0)
     rolls = c.opening_rolls
     assert sorted(c.order) == ["A", "B", "C", "D", "E"]
+    # Higher first die first; ties settled by the re-rolls that follow.
     dice = [rolls[p] for p in c.order]
-    assert dice == sorted(dice, reverse=True) or len(set(dice)) < len(dice)
+    assert dice == sorted(dice, reverse=True)
+    assert any(len(r) > 1 for r in rolls.values())     # this seed has a tie
     assert c.box == c.order[0] and c.captain == c.order[1] and c.team == c.order[1:]
-    assert bg.Chouette(["A", "B", "C", "D", "E"], seed=1).order == c.order   # seeded
+    assert bg.Chouette(["A", "B", "C", "D", "E"], seed=0).order == c.order   # seeded
     with pytest.raises(RulesError, match="three or more"):
         bg.Chouette(["A", "B"])
 
@@ -77,13 +79,43 @@ def test_session_rotations_and_ledger():
         c.team_doubles([captain, second])
     assert g.phase is Phase.TURN
     c.team_doubles([captain, second, third])
-    before = dict(c.ledger)
     c.answer_team_double(take=False)
-    assert g.is_over() and g.outcome.winner == TEAM
-    paid = c.settle()
-    assert {p: c.ledger[p] - before[p] for p in c.ledger} == {box: -6, captain: 2, second: 2, third: 2}
-    assert paid[box] == 0       # the pass paid already; settling adds nothing
+    assert g.is_over() and g.outcome.winner == TEAM and g.outcome.points == 1
+    paid = c.settle()     # the box pays each member the value before the double
+    assert paid == {box: -6, captain: 2, second: 2, third: 2}
     assert c.order == [captain, second, third, box]
+    assert sum(c.ledger.values()) == 0
+    with pytest.raises(RulesError, match="settled already"):
+        c.settle()
+
+    # 3b. The same pass made on the game itself is paid the same way.
+    box, captain, second, third = c.order
+    g = c.new_game()
+    team_on_turn(g)
+    c.team_doubles(c.in_game)
+    g.drop()
+    assert c.settle() == {box: -6, captain: 2, second: 2, third: 2}
+    assert c.order == [captain, second, third, box]
+
+    # 3c. The captain passes the box's double: the next member still in
+    #     takes over and wins the box; the old captain goes to the end.
+    box, captain, second, third = c.order
+    g = c.new_game()
+    box_on_turn(g)
+    g.double()
+    start = dict(c.ledger)
+    c.answer_box_double(takers=[second, third])
+    assert c.ledger[captain] == start[captain] - 2 and c.ledger[box] == start[box] + 2
+    assert c.captain == second and c.order == [box, second, third, captain]
+    g.roll((2, 1)); g.play("13/11 24/23")
+    g.roll((2, 1)); g.play("13/11 24/23")
+    g.resign(1)
+    g.accept_resignation()
+    before = dict(c.ledger)
+    paid = c.settle()                 # the captain paid 2 when it passed
+    assert paid == {box: -8, captain: 0, second: 4, third: 4}
+    assert before[captain] - c.ledger[captain] == 0
+    assert c.order == [second, third, captain, box]
     assert sum(c.ledger.values()) == 0
 
     # 4. The box doubles and every member passes: the box wins the game.
@@ -112,6 +144,19 @@ def test_session_rotations_and_ledger():
     assert paid == {box: 24, captain: -8, second: -8, third: -8}
     assert c.order == [box, second, third, captain]
     assert sum(c.ledger.values()) == 0
+
+
+def test_new_game_needs_settling():
+    c = bg.Chouette(["A", "B", "C"], seed=2)
+    g = c.new_game()
+    box_on_turn(g)
+    g.double()
+    c.answer_box_double([])          # everyone passes: the game is over
+    with pytest.raises(RulesError, match="settle"):
+        c.new_game()
+    box = c.box
+    c.settle()
+    assert c.box == box and c.new_game()
 
 
 def test_chouette_order_of_actions():

@@ -374,3 +374,19 @@ def test_thousands_of_random_money_games(rules):
             assert steps < 5000
         endings.add(g.outcome.ending)
     assert {Ending.SINGLE, Ending.DROP} <= endings
+
+
+def test_partial_moves_end_with_the_game():
+    g = opened(dice=(6, 1))
+    g.move(13, 7)
+    g.resign(1)
+    g.accept_resignation()
+    assert g.partial_position == g.position
+
+
+def test_resignation_levels_are_whole_numbers():
+    g = opened()
+    for bad in (True, 1.0, "1", 0, 4):
+        with pytest.raises(RulesError, match="resign"):
+            g.resign(bad)
+    assert g.phase is Phase.PLAY

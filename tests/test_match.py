@@ -108,6 +108,23 @@ def test_bad_lengths():
             bg.Match(bad)
 
 
+def test_match_seeds():
+    # An int, a SeedSequence or a Generator seeds the games' dice.
+    for seed in (3, np.random.SeedSequence(3), np.random.default_rng(3)):
+        m = bg.Match(3, seed=seed)
+        g = m.new_game()
+        while g.phase is Phase.OPENING:     # ties are rolled again
+            g.roll()
+        assert g.dice is not None
+    a, b = bg.Match(3, seed=4).new_game(), bg.Match(3, seed=4).new_game()
+    for g in (a, b):
+        for _ in range(5):
+            g.roll()
+            if g.phase is not Phase.OPENING:
+                break
+    assert a.history == b.history
+
+
 def test_one_game_at_a_time():
     m = bg.Match(5)
     m.new_game()
@@ -129,10 +146,13 @@ def test_random_matches_keep_the_invariants(length):
     for seed in range(60 if length < 7 else 25):
         m = bg.Match(length, seed=seed)
         crawford_games = 0
+        crawford_due = False        # a side reached length - 1 with the match going on
         while not m.is_over():
             before = m.score
             g = m.new_game()
             crawford_games += g.crawford
+            assert g.crawford == (crawford_due and crawford_games == 1 and g is m.games[-1]
+                                  and not any(x.crawford for x in m.games[:-1]))
             while not g.is_over():
                 act(g, rng)
                 check_invariants(g)
@@ -143,7 +163,15 @@ def test_random_matches_keep_the_invariants(length):
             after = m.score
             assert after[0] >= before[0] and after[1] >= before[1]     # scores only grow
             assert sum(after) - sum(before) == g.outcome.points
-        assert crawford_games <= 1
+            reached = [s for s in (0, 1) if after[s] == length - 1 and before[s] < length - 1]
+            if reached and not m.is_over() and crawford_games == 0 and not crawford_due:
+                crawford_due = True
+            elif crawford_due and g.crawford:
+                crawford_due = False
+        # RULES 8.2: exactly one Crawford game when a side first reached N - 1
+        # and the match went on; none otherwise.
+        ever = any(x.crawford for x in m.games)
+        assert crawford_games == int(ever) and not crawford_due
         assert max(m.score) >= length and m.winner == int(np.argmax(m.score))
 
 

@@ -189,7 +189,14 @@ def test_vector_games_api():
         finished.extend(results)
         plies += 1
         assert plies < 10_000
-    assert all(r[0] in (0, 1) for r in finished)
+    for win, wg, wbg, lg, lbg in finished:
+        assert win in (0, 1) and wbg <= wg <= win        # gammons include backgammons
+        assert lbg <= lg <= 1 - win                      # losses only for the other side
+    # Truncated lockstep games end at bear-off races with the tables' chances.
+    vg = VectorGames(4, seed=2, position=make(me={6: 3, 5: 2}, opp={6: 2, 4: 3}), truncate=0)
+    vg.candidates()
+    ended, results = vg.advance(np.zeros(4, dtype=int))
+    assert ended.tolist() == [0, 1, 2, 3] and ((results[:, 0] > 0) & (results[:, 0] < 1)).any()
     with pytest.raises(ValueError, match="candidates"):
         vg.advance(np.zeros(8, dtype=int))
     with pytest.raises(ValueError):
@@ -204,3 +211,18 @@ def test_race_chances_evaluator():
     assert chances[1, 0] < 0.5 and chances[1, 2] > 0
     with pytest.raises(bg.bearoff.OutsideDatabaseError, match="outside the home board"):
         ro.race_chances(bg.Position.initial().array[None])
+
+
+def test_seeds_and_bad_evaluators():
+    for seed in (5, np.random.SeedSequence(5), np.random.default_rng(5)):
+        assert rollout(games=36, seed=seed, workers=1).games == 36
+    assert rollout(games=36, seed=5, workers=1).equity == rollout(games=36, seed=5, workers=1).equity
+    assert rollout(games=36, seed=5, workers=1, truncate=np.int64(3)).games == 36
+    with pytest.raises(ValueError, match="NaN"):
+        rollout(games=10, seed=1, evaluator=lambda b: np.full(len(b), np.nan))
+    with pytest.raises(ValueError, match="shape"):
+        rollout(games=10, seed=1, evaluator=lambda b: np.zeros(3))
+    with pytest.raises(TypeError):
+        VectorGames(2, position="x")
+    with pytest.raises(ValueError, match="game is over"):
+        VectorGames(2, position=make(me={}, opp={1: 1}))

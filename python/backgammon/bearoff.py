@@ -59,8 +59,8 @@ def position_index(points) -> int:
     >>> position_index((0, 0, 0, 0, 0, 0)), position_index((0, 0, 0, 0, 0, 1)), position_index((2, 0, 0, 0, 0, 0))
     (0, 6, 7)
     """
-    arr = _points_array(points)
-    return int(_bearoff.indices(arr[None])[0])
+    idx, _ = _side_indices(points, ONE_SIDED_CHECKERS, None, "one-sided table")
+    return int(idx[0])
 
 
 def _points_array(points) -> np.ndarray:
@@ -110,6 +110,11 @@ def _side_indices(obj, checkers: int, side: int | None = None, what: str = "tabl
             raise OutsideDatabaseError(f"expected 6 checker counts for points 1..6 (or a batch of shape (n, 6)), got {shown!r}")
         if obj.size and obj.min() < 0:
             raise OutsideDatabaseError("checker counts must not be negative")
+        # Per-point bounds first, so that the totals below cannot overflow.
+        if obj.size and obj.max() > checkers:
+            bad = int(np.argmax((obj > checkers).any(axis=1)))
+            raise OutsideDatabaseError(f"position {bad} has more than {checkers} checkers on a point; this {what} holds at most {checkers}")
+        obj = obj.astype(np.int64)
         totals = obj.sum(axis=1)
         if totals.size and totals.max() > checkers:
             bad = int(np.argmax(totals > checkers))
@@ -472,7 +477,7 @@ def one_sided() -> OneSidedDatabase:
 
 def two_sided(checkers: int = 6) -> TwoSidedDatabase:
     """The two-sided table for up to ``checkers`` a side, built on first use and cached."""
-    if not isinstance(checkers, int) or not 1 <= checkers <= MAX_TWO_SIDED_CHECKERS:
+    if isinstance(checkers, bool) or not isinstance(checkers, int) or not 1 <= checkers <= MAX_TWO_SIDED_CHECKERS:
         raise ValueError(f"two-sided tables hold 1 to {MAX_TWO_SIDED_CHECKERS} checkers a side, not {checkers!r}")
     key = ("ts", checkers)
     if key not in _memo:

@@ -43,17 +43,20 @@ class Chouette:
         self.stake = stake
         self.rules = rules if rules is not None else Rules()
         self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self.opening_rolls: dict = {}
+        #: Every die each player rolled for the ranking, ties re-rolled.
+        self.opening_rolls: dict = {p: () for p in players}
         self.order = self._rank(players)
         self.ledger = {p: 0 for p in players}
         self.game: Game | None = None
         self.in_game: list = []          # team members still in the current game
+        self._settled = True
 
     def _rank(self, players):
         # RULES 9.1: one die each, highest first; tied players roll again
         # among themselves for their places.
         rolls = {p: int(self._rng.integers(1, 7)) for p in players}
-        self.opening_rolls.update(rolls)
+        for p, die in rolls.items():
+            self.opening_rolls[p] += (die,)
         ranked = []
         for value in sorted(set(rolls.values()), reverse=True):
             tied = [p for p in players if rolls[p] == value]
@@ -75,10 +78,11 @@ class Chouette:
     def new_game(self) -> Game:
         if self.game is not None and not self.game.is_over():
             raise RulesError("the current game is not over")
-        if self.game is not None and self.in_game:
-            raise RulesError("settle() the finished game first")
+        if not self._settled:
+            raise RulesError("settle() the finished game first: it pays out and rotates (RULES 9.2)")
         self.game = Game(rules=self.rules, seed=self._rng)
         self.in_game = list(self.team)
+        self._settled = False
         return self.game
 
     # -- the cube ---------------------------------------------------------------------
@@ -97,10 +101,16 @@ class Chouette:
             self._pay(member, self.box, self.stake * value)
             self.in_game.remove(member)
         if self.in_game:
+            if self.captain not in self.in_game:
+                # The captain passed: the next member still in takes over,
+                # and the old captain goes to the end of the line.
+                old = self.order.pop(1)
+                self.order.remove(self.in_game[0])
+                self.order[1:1] = [self.in_game[0]]
+                self.order.append(old)
             game.take()
         else:
             game.drop()
-            self.in_game = []
 
     def team_doubles(self, agreeing) -> None:
         """The team doubles the box: only when every member still in the
@@ -119,12 +129,8 @@ class Chouette:
         game = self._need_double(TEAM)
         if take:
             game.take()
-            return
-        value = game.cube_value
-        for member in self.in_game:
-            self._pay(self.box, member, self.stake * value)
-        self.in_game = []
-        game.drop()
+        else:
+            game.drop()    # settle() pays each member the value before the double
 
     def _need_double(self, doubler: int) -> Game:
         game = self.game
@@ -143,17 +149,19 @@ class Chouette:
         before = dict(self.ledger)
         outcome = game.outcome
         box = self.box
-        # Members who passed have paid already; a pass of the team's double
-        # by the box has paid everyone.  Otherwise each member still in the
-        # game settles with the box at the final value (RULES 9.4).
-        if not (outcome.ending.value == "dropped double" and outcome.winner == TEAM):
-            for member in self.in_game:
-                amount = self.stake * outcome.points
-                if outcome.winner == TEAM:
-                    self._pay(box, member, amount)
-                else:
-                    self._pay(member, box, amount)
+        if self._settled:
+            raise RulesError("this game is settled already")
+        # Members who passed the box's double have paid already; each member
+        # still in settles with the box at the game's value (RULES 9.4),
+        # whether it ended by play, resignation or a passed double.
+        for member in self.in_game:
+            amount = self.stake * outcome.points
+            if outcome.winner == TEAM:
+                self._pay(box, member, amount)
+            else:
+                self._pay(member, box, amount)
         self.in_game = []
+        self._settled = True
         self._rotate(team_won=outcome.winner == TEAM)
         return {p: self.ledger[p] - before[p] for p in self.ledger}
 

@@ -327,6 +327,8 @@ class Game:
         self.outcome = Outcome(winner, ending, cube, multiplier, multiplier * cube)
         self.phase = Phase.OVER
         self.dice = None
+        self._steps = []
+        self._partial = None
         if self.match is not None:
             self.match._finish(self, self.outcome)
 
@@ -397,7 +399,7 @@ class Game:
         backgammon (3) (RULES 6.5)."""
         if self.phase not in (Phase.TURN, Phase.PLAY):
             raise RulesError("a resignation is offered on one's own turn, with no decision pending (RULES 6.5)")
-        if level not in (1, 2, 3):
+        if isinstance(level, bool) or not isinstance(level, int) or level not in (1, 2, 3):
             raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)")
         self.history.append(Event("resign", self.on_roll, level))
         self._resign = (self.on_roll, level, self.phase)

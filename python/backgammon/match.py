@@ -18,6 +18,16 @@ from .rules import Rules
 __all__ = ["Match"]
 
 
+def _seed_sequence(seed) -> np.random.SeedSequence:
+    """A SeedSequence from an int, a SeedSequence or a Generator (whose next
+    draw seeds it)."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int(seed.integers(0, 2 ** 63)))
+    return np.random.SeedSequence(seed)
+
+
 class Match:
     """Games to ``length`` points (0: a money session that tallies points).
 
@@ -36,7 +46,7 @@ class Match:
         self._score = [0, 0]
         self._crawford_reached = False   # a side has reached length - 1
         self._next_crawford = False
-        self._seeds = np.random.SeedSequence(seed)
+        self._seeds = _seed_sequence(seed)
 
     @property
     def score(self) -> tuple[int, int]:

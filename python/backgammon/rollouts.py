@@ -21,6 +21,7 @@ from importlib import resources
 import numpy as np
 
 from . import _rollout, bearoff
+from .match import _seed_sequence
 from .position import Position
 
 __all__ = ["rollout", "RolloutResult", "VectorGames", "POLICIES", "pubeval", "tesauro_inputs", "race_chances"]
@@ -171,8 +172,9 @@ def rollout(position: Position | None = None, games: int = 1296, policy="pubeval
         raise ValueError("the game is over in this position: nothing to roll out")
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
         raise ValueError(f"games must be a positive whole number, not {games!r}")
-    if truncate is not None and (isinstance(truncate, bool) or not isinstance(truncate, int) or truncate < 0):
+    if truncate is not None and (isinstance(truncate, bool) or not isinstance(truncate, (int, np.integer)) or truncate < 0):
         raise ValueError(f"truncate must be a number of plies >= 0 or None, not {truncate!r}")
+    truncate = None if truncate is None else int(truncate)
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a positive whole number, not {workers!r}")
     if not isinstance(chunk_size, int) or chunk_size < 1:
@@ -183,7 +185,7 @@ def rollout(position: Position | None = None, games: int = 1296, policy="pubeval
             raise ValueError("an evaluator runs its lockstep games in this process: no workers or executor")
         return _rollout_with_evaluator(position, games, evaluator, seed, stratify, truncate, progress)
     policies = _policy_code(policy)
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    root = _seed_sequence(seed)
     n_chunks = -(-games // chunk_size)
     seeds = root.spawn(n_chunks)
     start = position.to_bytes()
@@ -264,7 +266,14 @@ class VectorGames:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive whole number of games, not {n!r}")
         self.n = int(n)
-        self.start = (Position.initial() if position is None else position).array
+        position = Position.initial() if position is None else position
+        if not isinstance(position, Position):
+            raise TypeError("position must be a backgammon.Position")
+        if position.is_game_over():
+            raise ValueError("the game is over in this position: there is nothing to play")
+        if truncate is not None and (isinstance(truncate, bool) or not isinstance(truncate, (int, np.integer)) or truncate < 0):
+            raise ValueError(f"truncate must be a number of plies >= 0 or None, not {truncate!r}")
+        self.start = position.array
         self.stratify = stratify
         self.truncate = truncate
         self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -354,9 +363,12 @@ def _rollout_with_evaluator(position, games, evaluator, seed, stratify, truncate
     try:
         while sum(len(c) for c in collected) < games:
             offsets, children = vg.candidates()
-            values = np.asarray(evaluator(children), dtype=np.float64).reshape(-1)
+            values = np.asarray(evaluator(children), dtype=np.float64)
             if values.shape != (len(children),):
-                raise ValueError(f"the evaluator returned {values.shape} values for {len(children)} positions")
+                raise ValueError(f"the evaluator returned values of shape {values.shape} for {len(children)} positions; "
+                                 f"expected ({len(children)},)")
+            if np.isnan(values).any():
+                raise ValueError(f"the evaluator returned NaN for position {int(np.argmax(np.isnan(values)))} of the batch")
             choices = _argmax_segments(values, offsets)
             ended, results = vg.advance(choices)
             keep = active[ended]

@@ -346,10 +346,27 @@ def board_indices(const uint8_t[:, :, ::1] boards, int row, int checkers):
     return out
 
 
+cdef int _check_indices(const int32_t[::1] index, Py_ssize_t size) except -1:
+    # Python entry points never read outside a table, whatever they are given.
+    cdef Py_ssize_t i
+    cdef bint bad = False
+    with nogil:
+        for i in range(index.shape[0]):
+            if index[i] < 0 or index[i] >= size:
+                bad = True
+                break
+    if bad:
+        raise ValueError(f"index {index[i]} is outside a table of {size} positions")
+    return 0
+
+
 def gather_rows(const uint16_t[:, ::1] table, const int32_t[::1] index, double[:, ::1] out):
-    """out[i] = table[index[i]] / 65535 (the caller checked the indices)."""
+    """out[i] = table[index[i]] / 65535."""
     cdef Py_ssize_t i, k, n = index.shape[0], width = table.shape[1]
     cdef double scale = 1.0 / 65535.0
+    _check_indices(index, table.shape[0])
+    if out.shape[0] != n or out.shape[1] != width:
+        raise ValueError("out must have shape (len(index), table width)")
     with nogil:
         for i in range(n):
             for k in range(width):
@@ -357,8 +374,11 @@ def gather_rows(const uint16_t[:, ::1] table, const int32_t[::1] index, double[:
 
 
 def gather(const double[::1] values, const int32_t[::1] index, double[::1] out):
-    """out[i] = values[index[i]] (the caller checked the indices)."""
+    """out[i] = values[index[i]]."""
     cdef Py_ssize_t i, n = index.shape[0]
+    _check_indices(index, values.shape[0])
+    if out.shape[0] != n:
+        raise ValueError("out must have the length of index")
     with nogil:
         for i in range(n):
             out[i] = values[index[i]]
