@@ -57,6 +57,20 @@ def test_bearoff_lookups_only_raise_outside_database(x):
 
 
 @FUZZ
+@given(st.one_of(hnp.arrays(np.uint64, st.sampled_from([(6,), (2, 6), (1, 2, 25)])),
+                 hnp.arrays(np.int64, st.sampled_from([(6,), (2, 6), (1, 2, 25)])),
+                 hnp.arrays(np.uint8, st.sampled_from([(6,), (2, 6), (1, 2, 25)]))))
+def test_bearoff_lookups_with_extreme_integers(x):
+    # Wrapping totals must never reach the tables (this once read out of bounds).
+    db = bearoff.one_sided()
+    for lookup in (db.distribution, db.expected_rolls, bearoff.position_index, bearoff.two_sided().equities):
+        try:
+            lookup(x)
+        except (bearoff.OutsideDatabaseError, ValueError):
+            pass
+
+
+@FUZZ
 @given(st.integers(-3, 40), st.integers(-3, 40), st.booleans())
 def test_match_equity_lookups(away, opp_away, crawford):
     met = bg.MatchEquityTable.kazaross_xg2()
