@@ -221,18 +221,10 @@ class Position:
         >>> Position.initial().result() is None
         True
         """
-        b = self._board
-        if any(b[:25]) and any(b[25:]):
+        winner, kind = _board.results(self.array[None])
+        if winner[0] < 0:
             return None
-        winner = OPPONENT if not any(b[:25]) else ON_ROLL
-        loser = b[25:] if winner == OPPONENT else b[:25]
-        if sum(loser) < 15:
-            kind = WinKind.SINGLE
-        elif any(loser[18:25]):  # bar or the winner's home board
-            kind = WinKind.BACKGAMMON
-        else:
-            kind = WinKind.GAMMON
-        return GameResult(winner, kind)
+        return GameResult(int(winner[0]), WinKind(int(kind[0])))
 
     # -- plays -----------------------------------------------------------------
     def legal_plays(self, roll) -> "_play.Plays":

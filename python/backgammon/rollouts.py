@@ -20,7 +20,7 @@ from importlib import resources
 
 import numpy as np
 
-from . import _rollout, bearoff
+from . import _board, _rollout, bearoff
 from .match import _seed_sequence
 from .position import Position
 
@@ -69,7 +69,7 @@ def race_chances(boards) -> np.ndarray:
     [[0.8125, 0.0, 0.0]]
     """
     b = _boards(boards)
-    outside = b[:, :, 6:].sum(axis=(1, 2)) > 0
+    outside = ~_board.all_home(b)
     if outside.any():
         raise bearoff.OutsideDatabaseError(f"board {int(np.argmax(outside))}: a checker is outside the home board or on the bar")
     tables = _tables()
@@ -313,12 +313,12 @@ class VectorGames:
             raise ValueError("advance() takes one index per game, within that game's candidates")
         chosen = self._children[self._offsets[:-1] + choices]
         self._offsets = self._children = None
-        mover_off = chosen[:, 0].sum(axis=1) == 0
+        winner, kind = _board.results(chosen)
+        mover_off = winner == 0          # row 0: the side that just played
         results = np.zeros((self.n, 5))
         if mover_off.any():
-            loser = chosen[mover_off, 1]
-            gammon = loser.sum(axis=1) == 15
-            backgammon = gammon & (loser[:, 18:].sum(axis=1) > 0)
+            gammon = kind[mover_off] >= 2
+            backgammon = kind[mover_off] == 3
             us = self.turn[mover_off] == 0
             r = np.zeros((mover_off.sum(), 5))
             r[us, 0] = 1
@@ -332,7 +332,7 @@ class VectorGames:
         self.ply += 1
         ended = mover_off.copy()
         if self._tables is not None:
-            cut = ~ended & (self.ply >= self.truncate) & (self.boards[:, :, 6:].sum(axis=(1, 2)) == 0)
+            cut = ~ended & (self.ply >= self.truncate) & _board.all_home(self.boards)
             if cut.any():
                 est = _rollout.bearoff_estimates(np.ascontiguousarray(self.boards[cut]), **self._tables)
                 us = self.turn[cut] == 0

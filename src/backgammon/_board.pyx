@@ -1,6 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Validation of position arrays, one board or a batch, without the GIL."""
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, int8_t
+
+import numpy as np
 
 
 cdef extern from "_bits.h":
@@ -40,6 +42,63 @@ cdef bint both_home(const uint8_t* board) noexcept nogil:
         if board[i] or board[SLOTS + i]:
             return False
     return True
+
+
+cdef int loss_kind(const uint8_t* loser) noexcept nogil:
+    """How a side with the row ``loser`` loses when the other side is off
+    (RULES 6.2-6.4): 1 single, 2 gammon (none borne off), 3 backgammon (a
+    gammon with a checker on the bar or in the winner's home board, the
+    loser's points 19..24)."""
+    cdef int i, left = 0
+    for i in range(SLOTS):
+        left += loser[i]
+    if left < CHECKERS:
+        return 1
+    for i in range(18, SLOTS):
+        if loser[i]:
+            return 3
+    return 2
+
+
+def results(const uint8_t[:, :, ::1] boards):
+    """For each board (n, 2, 25): the row that has borne off all its
+    checkers (-1 while both have some) and how the other row loses (0 while
+    the game goes on)."""
+    cdef Py_ssize_t i, k, n = boards.shape[0]
+    cdef int a, b
+    if boards.shape[1] != 2 or boards.shape[2] != SLOTS:
+        raise ValueError("boards must have shape (n, 2, 25)")
+    winner = np.full(n, -1, dtype=np.int8)
+    kind = np.zeros(n, dtype=np.int8)
+    cdef int8_t[::1] w = winner
+    cdef int8_t[::1] t = kind
+    with nogil:
+        for i in range(n):
+            a = 0
+            b = 0
+            for k in range(SLOTS):
+                a += boards[i, 0, k]
+                b += boards[i, 1, k]
+            if a == 0 and b > 0:
+                w[i] = 0
+                t[i] = loss_kind(&boards[i, 1, 0])
+            elif b == 0 and a > 0:
+                w[i] = 1
+                t[i] = loss_kind(&boards[i, 0, 0])
+    return winner, kind
+
+
+def all_home(const uint8_t[:, :, ::1] boards):
+    """both_home for each board (n, 2, 25): a bool array."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    if boards.shape[1] != 2 or boards.shape[2] != SLOTS:
+        raise ValueError("boards must have shape (n, 2, 25)")
+    out = np.empty(n, dtype=np.bool_)
+    cdef uint8_t[::1] o = out.view(np.uint8)
+    with nogil:
+        for i in range(n):
+            o[i] = both_home(&boards[i, 0, 0])
+    return out
 
 
 def is_race(const uint8_t[::1] board):

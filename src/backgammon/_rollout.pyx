@@ -18,7 +18,7 @@ import numpy as np
 
 from numpy.random cimport bitgen_t
 
-from backgammon._board cimport SLOTS, BAR, POINTS, no_contact, both_home
+from backgammon._board cimport SLOTS, BAR, POINTS, no_contact, both_home, loss_kind
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._bearoff cimport position_index, ROLLS_KEPT, positions_up_to
 
@@ -232,9 +232,8 @@ cdef void _play_game(Generator* g, bitgen_t* rng, const uint8_t* start, int poli
     # result: win, win gammon, win backgammon, lose gammon, lose backgammon
     # for the side on roll at the start ("us", turn 0).
     cdef uint8_t board[64]
-    cdef int turn = 0, ply = 0, n, k, d1, d2, roll, i, left
+    cdef int turn = 0, ply = 0, n, k, d1, d2, roll, i, left, kind
     cdef const uint8_t* child
-    cdef const uint8_t* loser
     cdef double est[3]
     cdef bint gammon, backgammon
     memcpy(board, start, BOARD_BYTES)
@@ -259,16 +258,9 @@ cdef void _play_game(Generator* g, bitgen_t* rng, const uint8_t* start, int poli
             left += child[i]
         if left == 0:
             # The mover (row 0 now) bore off its last checker (RULES 6).
-            loser = child + SLOTS
-            left = 0
-            for i in range(SLOTS):
-                left += loser[i]
-            gammon = left == 15
-            backgammon = False
-            if gammon:
-                for i in range(18, SLOTS):
-                    if loser[i]:
-                        backgammon = True
+            kind = loss_kind(child + SLOTS)
+            gammon = kind >= 2
+            backgammon = kind == 3
             if turn == 0:
                 result[0] = 1.0
                 result[1] = gammon
