@@ -121,7 +121,7 @@ def test_partial_moves_undo_and_commit():
     assert g.history[-1] == Event("play", 0, "13/7 8/7") and g.on_roll == 1
     g.roll((2, 1))
     g.move(13, 11)
-    with pytest.raises(RulesError, match="does not match"):
+    with pytest.raises(RulesError, match="not a legal step"):
         g.move(6, 1)
     with pytest.raises(RulesError, match="commit"):
         g.play("13/11 6/5")
@@ -390,3 +390,41 @@ def test_resignation_levels_are_whole_numbers():
         with pytest.raises(RulesError, match="resign"):
             g.resign(bad)
     assert g.phase is Phase.PLAY
+
+
+def test_partial_moves_follow_the_move_generator():
+    # Every legal play of random positions, made step by step, commits to
+    # the same position; a step the rules forbid on its own is refused.
+    from backgammon.sample import random_positions
+    boards, rolls = random_positions(300, seed=12)
+    for board, roll in zip(boards, rolls):
+        pos = bg.Position.from_array(board)
+        for play in pos.legal_plays(tuple(int(d) for d in roll))[:5]:
+            if not play.moves:
+                continue
+            g = Game()
+            g.roll((3, 1)); g.play("8/5 6/5"); g.roll((3, 1)); g.play("8/5 6/5")
+            g._position = pos
+            g.roll(tuple(int(d) for d in roll))
+            if g.phase is not Phase.PLAY:
+                continue
+            for frm, to in play.moves:
+                g.move(frm, to)
+            assert g.partial_position == play.position.swapped()
+            g.commit()
+            assert g.position == play.position
+
+
+def test_partial_move_refusals():
+    # A closed point (RULES 3.2) and the bar first (RULES 4.1).
+    g = opened(dice=(6, 1))
+    g.play("13/7 8/7")
+    g.roll((6, 5))
+    with pytest.raises(RulesError, match="not a legal step"):
+        g.move(24, 18)                        # the opponent holds its 7-point = my 18
+    g._position = make(me={13: 5, 6: 9}, me_bar=1, opp={24: 2, 13: 13})
+    g._partial = None
+    with pytest.raises(RulesError, match="not a legal step"):
+        g.move(13, 7)
+    g.move(25, 20)
+    assert g.partial_position.array[1][24] == 0

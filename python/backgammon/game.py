@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _movegen
 from .dice import to_dice
 from .errors import AmbiguousMoveError, IllegalMoveError, IllegalPlayError, InvalidMoveError, RulesError
 from .play import Play
@@ -121,7 +122,7 @@ class Game:
         self._resign: tuple[int, int, Phase] | None = None
         self._opening_turn = False
         self._steps: list[tuple[int, int, bool]] = []
-        self._partial: np.ndarray | None = None
+        self._partial: Position | None = None
 
     # -- queries ------------------------------------------------------------------
     @property
@@ -245,41 +246,34 @@ class Game:
 
     def move(self, frm: int, to: int) -> None:
         """Move one checker one die's worth (points from the mover's side,
-        25 = bar, 0 = off); ``commit`` checks the whole play."""
+        25 = bar, 0 = off), if the move generator allows that step now;
+        ``commit`` checks that the steps make a whole legal play."""
         self._need(Phase.PLAY, "roll before moving (RULES 2.3)")
-        if not (isinstance(frm, int) and isinstance(to, int) and 0 <= to < frm <= 25):
+        if isinstance(frm, bool) or isinstance(to, bool) or not (isinstance(frm, int) and isinstance(to, int)) \
+                or not 0 <= to < frm <= 25:
             raise RulesError(f"a checker moves forward from 25 (bar) .. 1 to 24 .. 0 (off), not {frm}/{to} (RULES 3.1)")
-        board = self._partial if self._partial is not None else self._position.array.astype(np.int16)
-        if board[1, frm - 1] == 0:
+        board = self.partial_position
+        if board.array[1, frm - 1] == 0:
             where = "on the bar" if frm == 25 else f"on point {frm}"
             raise RulesError(f"no checker of yours {where} (RULES 3.1)")
         left = list(self.dice) * (2 if self.dice[0] == self.dice[1] else 1)
-        for _, _, _, die in self._steps:
+        for *_, die in self._steps:
             left.remove(die)
-        die = frm - to
-        if to == 0:
-            fits = [d for d in left if d >= die]
-            die = min(fits) if fits else die
-        if die not in left:
-            raise RulesError(f"{frm}/{to if to else 'off'} does not match an unused die of {self.dice[0]}-{self.dice[1]} (RULES 3.1)")
-        board = board.copy()
-        board[1, frm - 1] -= 1
-        hit = False
-        if to:
-            board[1, to - 1] += 1
-            if board[0, 24 - to] == 1:   # a blot goes to the bar (RULES 3.3)
-                board[0, 24 - to] = 0
-                board[0, 24] += 1
-                hit = True
-            elif board[0, 24 - to] > 1:
-                raise RulesError(f"point {to} is closed (RULES 3.2)")
-        self._partial = board
-        self._steps.append((frm, to, hit, die))
+        for die in sorted(set(left)):
+            done = _movegen.step(board.to_bytes(), frm, to, die)
+            if done is not None:
+                after, hit = done
+                self._partial = Position._from_bytes(after)
+                self._steps.append((frm, to, hit, die))
+                return
+        target = "off" if to == 0 else str(to)
+        raise RulesError(f"{'bar' if frm == 25 else frm}/{target} is not a legal step with the dice left "
+                         f"({', '.join(map(str, left)) or 'none'}) (RULES 3-5)")
 
     @property
     def partial_position(self) -> Position:
         """The position after the checker moves made so far this turn."""
-        return self._position if self._partial is None else Position._from_bytes(self._partial.astype(np.uint8).tobytes())
+        return self._position if self._partial is None else self._partial
 
     def undo(self) -> None:
         """Take back this turn's checker moves."""

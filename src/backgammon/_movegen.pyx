@@ -361,6 +361,41 @@ if _single == NULL or _single_children == NULL or _single_moves == NULL:
     raise MemoryError()
 
 
+def step(bytes board, int src, int dst, int die):
+    """One checker step of ``die`` pips from point ``src`` (25 = bar) to
+    ``dst`` (0 = off) on a 50-byte board (row 1 moves), if the rules allow
+    it on its own (RULES 3.1-3.3, 4.1-4.2, 5.1-5.3; whether the whole play
+    uses the dice it must is for the full play to say).  Returns the new
+    board and whether it hit, or None.
+    """
+    cdef Bits st
+    cdef uint32_t opp_any, opp_two, opp_one, unused_two, unused_one
+    cdef const uint8_t* b
+    cdef int s = src - 1
+    if PyBytes_GET_SIZE(board) != BOARD_BYTES:
+        raise ValueError("a board is 50 bytes")
+    if not (1 <= die <= 6 and 1 <= src <= 25 and 0 <= dst < src):
+        return None
+    if (s >= die and dst != s - die + 1) or (s < die and dst != 0):
+        return None                      # the step is not of die pips
+    b = <const uint8_t*>PyBytes_AS_STRING(board)
+    bg_row_masks(b + SLOTS, &_single.occupied, &unused_two, &unused_one)
+    bg_row_masks(b, &opp_any, &opp_two, &opp_one)
+    _single.blocked = bg_reverse24(opp_two)
+    _single.blots = bg_reverse24(opp_one)
+    st.occ = _single.occupied
+    st.hit = 0
+    st.hit_steps = 0
+    st.me_at = SLOTS
+    st.them_at = 0
+    st.moves = NULL
+    memcpy(_single.cur, b, BOARD_BYTES)
+    if not (_movable(_single, st.occ, die) >> s) & 1:
+        return None
+    _step(_single, &st, 0, s, die)
+    return PyBytes_FromStringAndSize(<char*>_single.cur, BOARD_BYTES), bool(st.hit_steps & 1)
+
+
 def plays(bytes board, int d1, int d2):
     """Plays of one 50-byte board: ``(n, children, moves, dice_used)``.
 
