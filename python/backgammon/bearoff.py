@@ -507,18 +507,16 @@ def race_win_probability(position: Position) -> float:
     """Cubeless chance that the side on roll wins a race in which both sides
     are bearing off: exact from the two-sided table when both fit in it,
     otherwise from the two one-sided distributions (the side on roll wins
-    when it needs no more rolls than the opponent).
+    when it needs no more rolls than the opponent).  The kernel that the
+    rollouts use computes it.
     """
+    from . import _rollout
     if not isinstance(position, Position):
         raise TypeError("race_win_probability needs a Position")
     os_db = one_sided()
-    me = os_db.index(position, ON_ROLL)
-    opp = os_db.index(position, OPPONENT)
+    os_db.index(position, ON_ROLL)       # says why a side is outside the table
+    os_db.index(position, OPPONENT)
     ts = two_sided()
-    counts = position.array[:, :POINTS].sum(axis=1)
-    if counts.max() <= ts.checkers:
-        return ts.win_probability(position)
-    mine = os_db.table[me] / 65535.0
-    theirs = os_db.table[opp] / 65535.0
-    at_least = np.cumsum(theirs[::-1])[::-1]     # P(opponent needs >= i rolls)
-    return float(np.dot(mine, at_least))
+    board = np.ascontiguousarray(position.array[None])
+    chances = _rollout.bearoff_estimates(board, os_db.table, os_db.gammon_table, ts.records, ts.checkers)
+    return float(chances[0, 0])
