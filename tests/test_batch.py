@@ -89,3 +89,27 @@ def test_unvalidated_garbage_never_overflows():
     offsets, children = batch.legal_positions(boards, rolls, validate=False, moves=False)
     assert offsets[-1] == len(children)
     assert (np.diff(offsets) <= batch.MAX_PLAYS).all()
+
+
+def test_move_lists_replay_to_their_results():
+    # RULES 3.5: each play's representative steps, made one at a time by the
+    # single-step rules, give exactly that play's position and hits.
+    from backgammon import _movegen
+    boards, rolls = random_positions(4_000, seed=23)
+    offsets, children, moves = batch.legal_positions(boards, rolls, mover_view=True, moves=True)
+    for i in range(len(boards)):
+        d1, d2 = (int(d) for d in rolls[i])
+        for j in range(offsets[i], offsets[i + 1]):
+            board = boards[i].tobytes()
+            dice = [d1] * 4 if d1 == d2 else [d1, d2]
+            for frm, to, hit in moves[j].tolist():
+                if frm < 0:
+                    break
+                # The exact die, else the smallest that bears off from frm.
+                die = min(dice, key=lambda d: (frm - d != to, d if to == 0 and frm - d < 0 else 99))
+                dice.remove(die)
+                done = _movegen.step(board, frm, to, die)
+                assert done is not None, (i, moves[j].tolist())
+                board, did_hit = done
+                assert did_hit == bool(hit)
+            assert board == children[j].tobytes()

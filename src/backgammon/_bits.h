@@ -47,6 +47,50 @@ static inline uint32_t bg_reverse24(uint32_t x) {
     return ((uint32_t)bg_rev8[x & 255] << 16) | ((uint32_t)bg_rev8[(x >> 8) & 255] << 8) | bg_rev8[(x >> 16) & 255];
 }
 
+/* Byte-wise sums of 64-byte boards (the search keeps results as the start
+   plus per-chain changes; uint8 wraparound makes -1 a byte of 255).
+   bg_add64 writes 64 bytes, bg_add50 exactly one 50-byte board. */
+#if defined(__SSE2__) || defined(_M_X64)
+static inline void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) {
+    int k;
+    for (k = 0; k < 64; k += 16)
+        _mm_storeu_si128((__m128i*)(out + k), _mm_add_epi8(_mm_loadu_si128((const __m128i*)(a + k)),
+                                                          _mm_loadu_si128((const __m128i*)(b + k))));
+}
+/* out = a + b + (c if flag else 0), branch-free (64 bytes). */
+static inline void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) {
+    int k;
+    __m128i mask = _mm_set1_epi8((char)-flag);
+    for (k = 0; k < 64; k += 16)
+        _mm_storeu_si128((__m128i*)(out + k),
+            _mm_add_epi8(_mm_add_epi8(_mm_loadu_si128((const __m128i*)(a + k)), _mm_loadu_si128((const __m128i*)(b + k))),
+                         _mm_and_si128(mask, _mm_loadu_si128((const __m128i*)(c + k)))));
+}
+static inline void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
+    int k;
+    uint16_t tail;
+    for (k = 0; k < 48; k += 16)
+        _mm_storeu_si128((__m128i*)(out + k), _mm_add_epi8(_mm_loadu_si128((const __m128i*)(a + k)),
+                                                          _mm_loadu_si128((const __m128i*)(b + k))));
+    tail = (uint16_t)(uint8_t)(a[48] + b[48]) | (uint16_t)((uint8_t)(a[49] + b[49]) << 8);
+    memcpy(out + 48, &tail, 2);
+}
+#else
+static inline void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) {
+    int k;
+    for (k = 0; k < 64; k++) out[k] = (uint8_t)(a[k] + b[k]);
+}
+static inline void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) {
+    int k;
+    uint8_t mask = (uint8_t)-flag;
+    for (k = 0; k < 64; k++) out[k] = (uint8_t)(a[k] + b[k] + (c[k] & mask));
+}
+static inline void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
+    int k;
+    for (k = 0; k < 50; k++) out[k] = (uint8_t)(a[k] + b[k]);
+}
+#endif
+
 /* Checks of one 50-byte board (row 0 opponent, row 1 on roll): 0 when
    valid, else 1 / 2 = that row has more than 15 checkers, 3 = both sides on
    one point, 4 = no checkers at all.  Codes match _board.pxd. */

@@ -24,10 +24,33 @@ cdef extern from "_bits.h":
     int bg_msb(unsigned int x) nogil
     void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) nogil
     uint32_t bg_reverse24(uint32_t x) nogil
+    void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
+    void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
+    void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) nogil
 
 
 cdef enum:
     HOME_MASK = 0x3F    # my points 1..6
+
+# The change to a result board (my row at 0 when swapped, else at 25) made
+# by my checker stepping from index s by d pips, and by hitting the blot on
+# my index t; bytes wrap, so 255 is -1.  Results are then sums of changes.
+cdef uint8_t _step_change[2][7][25][64]
+cdef uint8_t _hit_change[2][24][64]
+cdef uint8_t _no_change[64]
+cdef int _d, _i, _at
+memset(_no_change, 0, sizeof(_no_change))
+memset(_step_change, 0, sizeof(_step_change))
+memset(_hit_change, 0, sizeof(_hit_change))
+for _at in range(2):
+    for _i in range(POINTS):
+        _hit_change[_at][_i][(1 - _at) * SLOTS + POINTS - 1 - _i] = 255
+        _hit_change[_at][_i][(1 - _at) * SLOTS + BAR] = 1
+    for _d in range(1, 7):
+        for _i in range(_d, BAR + 1):
+            _step_change[_at][_d][_i][_at * SLOTS + _i] = 255
+            _step_change[_at][_d][_i][_at * SLOTS + _i - _d] = 1
+
 
 cdef Generator* new_generator() noexcept nogil:
     """A zeroed generator (free() it); NULL when out of memory."""
@@ -261,6 +284,110 @@ cdef void _search_pair(Generator* g, Bits* io, bint big_first) noexcept nogil:
         _unstep(g, st, 0, s1, a)
 
 
+cdef inline void _emit_sum(Bits* st, const uint8_t* a, const uint8_t* b,
+                           int s1, int d1, int hit1, int s2, int d2, int hit2) noexcept nogil:
+    # Write the result a + b (bytewise) of the steps s1 by d1 then s2 by d2.
+    cdef int8_t* mv
+    if st.children != NULL:
+        bg_add50(st.children + <Py_ssize_t>st.count * BOARD_BYTES, a, b)
+    if st.moves != NULL:
+        mv = st.moves + <Py_ssize_t>st.count * MOVE_BYTES
+        mv[0] = s1 + 1
+        mv[1] = s1 - d1 + 1
+        mv[2] = hit1
+        mv[3] = s2 + 1
+        mv[4] = s2 - d2 + 1
+        mv[5] = hit2
+        memset(mv + 6, -1, 6)
+        mv[8] = 0
+        mv[11] = 0
+    st.count += 1
+
+
+cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
+    """Non-doubles when nothing is on the bar and nothing can be borne off
+    this turn: every step is then a point-to-point move with fixed rules, so
+    each result is the start plus the change of the big step plus that of
+    the small one.  Returns False, writing nothing, when not so or when no
+    play uses both dice (the general search then keeps the best one-die
+    plays).
+
+    The step pairs (big from sa, small from sb) met big die first are all
+    the two-dice plays but the chains x -> x - small -> x - small - big
+    through a point holding none of mine.  Two step pairs give one result
+    only (see _repeats) as the two paths of one checker when neither stop
+    has a blot; where one checker stops on a point of mine, the pair is
+    found as big from x - small and small from x.
+    """
+    cdef int big = g.big, small = g.small, layout = st.me_at != 0
+    cdef const uint8_t* me = g.cur + st.me_at
+    cdef uint32_t occ = st.occ, rest = occ & ~(<uint32_t>HOME_MASK)
+    cdef uint32_t blocked = g.blocked, blots = g.blots
+    cdef uint32_t go_big = ~(blocked << big) & ~(((<uint32_t>1) << big) - 1)
+    cdef uint32_t go_small = ~(blocked << small) & ~(((<uint32_t>1) << small) - 1)
+    cdef uint32_t sources, second, chains, after
+    cdef int sa, sb, t, hit, x, y
+    cdef uint8_t p[64]
+    if (occ >> BAR) or not rest:
+        return False
+    # One checker outside that a single step may bring home: it could then
+    # bear off with the other die.
+    if not (rest & (rest - 1)) and me[bg_msb(rest)] == 1 and bg_msb(rest) < big + 6:
+        return False
+    sources = occ & go_big
+    # The small step from each index it may start from, with its hit.
+    second = (occ | (sources >> big)) & go_small
+    while second:
+        sb = bg_msb(second)
+        second &= ~((<uint32_t>1) << sb)
+        bg_add64_if(&g.small_change[sb][0], _no_change, &_step_change[layout][small][sb][0],
+                    &_hit_change[layout][sb - small][0], (blots >> (sb - small)) & 1)
+    st.count = 0
+    while sources:
+        sa = bg_msb(sources)
+        sources &= ~((<uint32_t>1) << sa)
+        t = sa - big
+        hit = (blots >> t) & 1
+        bg_add64_if(p, g.cur, &_step_change[layout][big][sa][0], &_hit_change[layout][t][0], hit)
+        after = (occ & ~((<uint32_t>(me[sa] == 1)) << sa)) | ((<uint32_t>1) << t)
+        second = after & go_small
+        # Big from sa with small from sa + small is the chain sa + small
+        # -> sa + small - big -> t, already met unless that stop has a blot
+        # or is closed.
+        sb = sa + small
+        if sb < BAR and not ((blocked | blots) >> (sb - big)) & 1:
+            second &= ~((<uint32_t>1) << sb)
+        # Landing twice on the blot hit by the big step hits it once.
+        if hit and (second >> (t + small)) & 1:
+            second &= ~((<uint32_t>1) << (t + small))
+            _emit_sum(st, p, &_step_change[layout][small][t + small][0], sa, big, 1, t + small, small, 0)
+        while second:
+            sb = bg_msb(second)
+            second &= ~((<uint32_t>1) << sb)
+            _emit_sum(st, p, &g.small_change[sb][0], sa, big, hit, sb, small, (blots >> (sb - small)) & 1)
+    # Small die first: only chains x -> y -> t with y empty of mine are new.
+    chains = occ & go_small & ~(occ << small)
+    while chains:
+        x = bg_msb(chains)
+        chains &= ~((<uint32_t>1) << x)
+        y = x - small
+        t = y - big
+        if t < 0 or (blocked >> t) & 1:
+            continue
+        # The same checker moved big first met this result unless a stop
+        # had a blot or x - big is closed.
+        if not ((blocked | blots) >> (x - big)) & 1 and not (blots >> y) & 1:
+            continue
+        bg_add64(p, g.cur, &g.small_change[x][0])
+        hit = (blots >> t) & 1
+        bg_add64_if(p, p, &_step_change[layout][big][y][0], &_hit_change[layout][t][0], hit)
+        _emit_sum(st, p, _no_change, x, small, (blots >> y) & 1, y, big, hit)
+    if st.count == 0:
+        return False
+    st.best = 4
+    return True
+
+
 cdef inline bint _two_outside(Generator* g, Bits* st) noexcept nogil:
     # Nothing on the bar, and two or more checkers outside the home board:
     # no step of this turn can enter or bear off.
@@ -334,6 +461,9 @@ cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
     else:
         g.big = d1 if d1 > d2 else d2
         g.small = d1 + d2 - g.big
+        if _quiet_pairs(g, &st):
+            g.best = st.best
+            return st.count
         memset(g.pairs, 0, sizeof(g.pairs))
         memset(g.pairs_by_small, 0, sizeof(g.pairs_by_small))
         _search_pair(g, &st, True)
