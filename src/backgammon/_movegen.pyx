@@ -24,6 +24,9 @@ cdef extern from "_bits.h":
     int bg_msb(unsigned int x) nogil
     void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) nogil
     uint32_t bg_reverse24(uint32_t x) nogil
+    int bg_popcount(unsigned int x) nogil
+    int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, uint32_t hot,
+                  const uint8_t* plain, const uint8_t* hit_change) nogil
     void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
     void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
     void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) nogil
@@ -179,6 +182,118 @@ cdef inline uint32_t _movable(Generator* g, uint32_t occ, int d) noexcept nogil:
     return m
 
 
+cdef inline void _emit_board(Generator* g, Bits* st, const uint8_t* a, const uint8_t* b,
+                             int depth, int score) noexcept nogil:
+    # The result a + b (bytewise), reached by the depth steps of g.path.
+    if not _better(st, score):
+        return
+    if st.children != NULL:
+        bg_add50(st.children + <Py_ssize_t>st.count * BOARD_BYTES, a, b)
+    if st.moves != NULL:
+        _write_moves(g, st, depth)
+    st.count += 1
+
+
+cdef inline const uint8_t* _quiet_step(Generator* g, Bits* st, uint8_t* out, const uint8_t* board,
+                                       uint32_t* occ, uint32_t* hit, int depth, int s) noexcept nogil:
+    # out = board after my checker on s steps g.die pips to t >= 0.
+    cdef int t = s - g.die
+    cdef uint32_t h = ((g.blots & ~hit[0]) >> t) & 1
+    cdef const uint8_t* change = &_step_change[st.me_at != 0][g.die][s][0] if (hit[0] >> t) & 1 else &g.small_change[s][0]
+    if out != NULL:
+        bg_add64(out, board, change)
+        occ[0] = (occ[0] & ~((<uint32_t>(board[st.me_at + s] == 1)) << s)) | ((<uint32_t>1) << t)
+        hit[0] |= h << t
+    if st.moves != NULL:
+        g.path[depth][0] = <int8_t>(s + 1)
+        g.path[depth][1] = <int8_t>(t + 1)
+        g.path[depth][2] = <int8_t>h
+    return change
+
+
+cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
+    """Doubles when nothing is on the bar and nothing can be borne off this
+    turn: _search_doubles with every step a point-to-point move, the boards
+    on the path kept whole and each result written as the last board plus
+    one step change.  False, writing nothing, when not so."""
+    cdef int d = g.die, layout = io.me_at != 0, need = 0, i, s0, s1, s2, s3
+    cdef const uint8_t* me = g.cur + io.me_at
+    cdef uint32_t rest = io.occ & ~(<uint32_t>HOME_MASK)
+    cdef uint32_t go = ~(g.blocked << d) & ~(((<uint32_t>1) << d) - 1) & 0xFFFFFF
+    cdef uint32_t reach
+    cdef uint32_t m0, m1, m2, m3, occ1, occ2, occ3, hit1, hit2, hit3, no_hit = 0
+    cdef uint8_t p1[64]
+    cdef uint8_t p2[64]
+    cdef uint8_t p3[64]
+    cdef const uint8_t* change
+    cdef Bits st = io[0]
+    if io.occ >> BAR:
+        return False
+    # Steps the checkers outside need to come home: with 4 or more none is
+    # borne off this turn.
+    while rest and need < 4:
+        i = bg_msb(rest)
+        rest &= ~((<uint32_t>1) << i)
+        need += me[i] * ((i - 6) // d + 1)
+    if need < 4:
+        return False
+    m0 = st.occ & go
+    if not m0:
+        return False
+    # Where the sources of any step can be: a checker moved at most 3 times.
+    reach = go & (st.occ | (st.occ >> d) | (st.occ >> (2 * d)) | (st.occ >> (3 * d)))
+    # Each step's change, with the hit when it lands on a blot (not yet hit).
+    while reach:
+        i = bg_msb(reach)
+        reach &= ~((<uint32_t>1) << i)
+        bg_add64_if(&g.small_change[i][0], _no_change, &_step_change[layout][d][i][0],
+                    &_hit_change[layout][i - d][0], (g.blots >> (i - d)) & 1)
+    while m0:
+        s0 = bg_msb(m0)
+        m0 &= ~((<uint32_t>1) << s0)
+        occ1 = st.occ
+        hit1 = 0
+        _quiet_step(g, &st, p1, g.cur, &occ1, &hit1, 0, s0)
+        m1 = occ1 & go & ((<uint32_t>2 << s0) - 1)
+        if not m1:
+            _emit_board(g, &st, p1, _no_change, 1, 2)
+        while m1:
+            s1 = bg_msb(m1)
+            m1 &= ~((<uint32_t>1) << s1)
+            occ2 = occ1
+            hit2 = hit1
+            _quiet_step(g, &st, p2, p1, &occ2, &hit2, 1, s1)
+            m2 = occ2 & go & ((<uint32_t>2 << s1) - 1)
+            if not m2:
+                _emit_board(g, &st, p2, _no_change, 2, 4)
+            while m2:
+                s2 = bg_msb(m2)
+                m2 &= ~((<uint32_t>1) << s2)
+                occ3 = occ2
+                hit3 = hit2
+                _quiet_step(g, &st, p3, p2, &occ3, &hit3, 2, s2)
+                m3 = occ3 & go & ((<uint32_t>2 << s2) - 1)
+                if not m3:
+                    _emit_board(g, &st, p3, _no_change, 3, 6)
+                elif st.moves == NULL and st.children != NULL and not ((hit3 << d) & m3) \
+                        and st.count <= MAX_PLAYS - 32:
+                    # The common case, results only: one tight loop.
+                    if st.best < 8:
+                        st.count = 0
+                        st.best = 8
+                    st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p3, m3,
+                                          0, &g.small_change[0][0], &g.small_change[0][0])
+                    m3 = 0
+                while m3:
+                    s3 = bg_msb(m3)
+                    m3 &= ~((<uint32_t>1) << s3)
+                    change = _quiet_step(g, &st, NULL, p3, &occ3, &hit3, 3, s3)
+                    _emit_board(g, &st, p3, change, 4, 8)
+    io.count = st.count
+    io.best = st.best
+    return True
+
+
 cdef void _search_doubles(Generator* g, Bits* io) noexcept nogil:
     # Sources never increase along a path, so every multiset of steps is met
     # once; and distinct multisets give distinct positions (how many steps
@@ -188,6 +303,8 @@ cdef void _search_doubles(Generator* g, Bits* io) noexcept nogil:
     cdef int d = g.die, s0, s1, s2, s3
     cdef uint32_t m0, m1, m2, m3
     cdef Bits st = io[0]   # a local copy, so the compiler keeps it in registers
+    if _quiet_doubles(g, io):
+        return
     m0 = _movable(g, st.occ, d)
     if not m0:
         _emit(g, &st, 0, 0)
@@ -361,6 +478,10 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
         if hit and (second >> (t + small)) & 1:
             second &= ~((<uint32_t>1) << (t + small))
             _emit_sum(st, p, &_step_change[layout][small][t + small][0], sa, big, 1, t + small, small, 0)
+        if st.moves == NULL and st.children != NULL:
+            st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p, second,
+                                  0, &g.small_change[0][0], &g.small_change[0][0])
+            second = 0
         while second:
             sb = bg_msb(second)
             second &= ~((<uint32_t>1) << sb)
