@@ -27,12 +27,25 @@ static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* t
                  | ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, o)) << 9);
     *nonzero = nz & 0x1FFFFFFu; *two = ge2 & 0xFFFFFFu; *one = eq1 & 0xFFFFFFu;
 }
+/* Sum of a 25-byte row. */
+static inline int bg_row_sum(const uint8_t* p) {
+    __m128i z = _mm_setzero_si128();
+    __m128i lo = _mm_sad_epu8(_mm_loadu_si128((const __m128i*)p), z);
+    __m128i hi = _mm_sad_epu8(_mm_srli_si128(_mm_loadu_si128((const __m128i*)(p + 9)), 7), z);
+    __m128i t = _mm_add_epi64(lo, hi);
+    return _mm_cvtsi128_si32(t) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(t, t));
+}
 #else
 static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
     uint32_t nz = 0, ge2 = 0, eq1 = 0; int i;
     for (i = 0; i < 25; i++) nz |= (uint32_t)(p[i] != 0) << i;
     for (i = 0; i < 24; i++) { ge2 |= (uint32_t)(p[i] >= 2) << i; eq1 |= (uint32_t)(p[i] == 1) << i; }
     *nonzero = nz; *two = ge2; *one = eq1;
+}
+static inline int bg_row_sum(const uint8_t* p) {
+    int n = 0, i;
+    for (i = 0; i < 25; i++) n += p[i];
+    return n;
 }
 #endif
 static const uint8_t bg_rev8[256] = {
@@ -138,8 +151,7 @@ static inline int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, uint32_t
    one point, 4 = no checkers at all.  Codes match _board.pxd. */
 static inline int bg_check_board(const uint8_t* b) {
     uint32_t opp_nz, opp_two, opp_one, me_nz, me_two, me_one;
-    int n0 = 0, n1 = 0, i;
-    for (i = 0; i < 25; i++) { n0 += b[i]; n1 += b[25 + i]; }
+    int n0 = bg_row_sum(b), n1 = bg_row_sum(b + 25);
     if (n0 > 15) return 1;
     if (n1 > 15) return 2;
     if (n0 == 0 && n1 == 0) return 4;
