@@ -16,6 +16,7 @@ HERE = Path(__file__).parent
 NAMES = {
     "test_batch_legal_positions": "backgammon batch.legal_positions",
     "test_batch_legal_positions_reused_buffer": "backgammon batch, reused buffer, trusted input",
+    "test_batch_legal_positions_reused_buffer_validated": "backgammon batch, reused buffer, validated",
     "test_legal_plays_per_call": "backgammon Position.legal_plays per call",
     "test_gnubg_nn_moves_per_call": "gnubg-nn moves() per call",
     "test_open_spiel_legal_actions_per_call": "open-spiel legal_actions() per call (own states)",
@@ -73,7 +74,8 @@ def main() -> int:
             print(f"{NAMES[peer]}: not installed, no ratio")
             continue
         for ours in ("test_legal_plays_per_call", "test_batch_legal_positions",
-                     "test_batch_legal_positions_reused_buffer"):
+                     "test_batch_legal_positions_reused_buffer",
+                     "test_batch_legal_positions_reused_buffer_validated"):
             if ours in rates:
                 print(f"{NAMES[ours]} / {NAMES[peer]}: {rates[ours] / rates[peer]:.1f}x")
     return 0

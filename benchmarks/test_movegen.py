@@ -27,6 +27,15 @@ def test_batch_legal_positions_reused_buffer(benchmark, pairs):
 
 
 @pytest.mark.benchmark(group="movegen")
+def test_batch_legal_positions_reused_buffer_validated(benchmark, pairs):
+    # The same loop with every board and roll checked (the default).
+    boards, rolls = pairs
+    out = np.empty((40 * len(boards), 2, 25), dtype=np.uint8)
+    benchmark.extra_info["items"] = len(boards)
+    benchmark(batch.legal_positions, boards, rolls, out=out)
+
+
+@pytest.mark.benchmark(group="movegen")
 def test_legal_plays_per_call(benchmark, pairs):
     boards, rolls = pairs
     positions = [bg.Position._from_bytes(b.tobytes()) for b in boards]

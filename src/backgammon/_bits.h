@@ -4,7 +4,6 @@
 #define BACKGAMMON_BITS_H
 #include <stdint.h>
 #include <string.h>
-#include <stddef.h>
 #if defined(_MSC_VER)
 #include <intrin.h>
 static __inline int bg_msb(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
@@ -91,21 +90,18 @@ static inline void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     memcpy(out + 48, &tail, 2);
 }
 /* The results p + change[s] for each bit s of m, highest first, written as
-   consecutive 50-byte boards from out; change[s] is hit_change[s] for the
-   bits of hot, else plain[s] (rows of 64 bytes).  Returns how many. */
-static inline int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, uint32_t hot,
-                            const uint8_t* plain, const uint8_t* hit_change) {
+   consecutive 50-byte boards from out (change: rows of 64 bytes).  Returns
+   how many. */
+static inline int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* change) {
     __m128i a0 = _mm_loadu_si128((const __m128i*)p), a1 = _mm_loadu_si128((const __m128i*)(p + 16));
     __m128i a2 = _mm_loadu_si128((const __m128i*)(p + 32)), a3 = _mm_loadu_si128((const __m128i*)(p + 48));
     int n = 0, s;
     const uint8_t* c;
-    ptrdiff_t diff = hit_change - plain;
     uint16_t tail;
     while (m) {
         s = bg_msb(m);
         m &= ~(1u << s);
-        /* Branch-free: whether a step hits is not predictable. */
-        c = plain + 64 * s + (diff & -(ptrdiff_t)((hot >> s) & 1));
+        c = change + 64 * s;
         _mm_storeu_si128((__m128i*)out, _mm_add_epi8(a0, _mm_loadu_si128((const __m128i*)c)));
         _mm_storeu_si128((__m128i*)(out + 16), _mm_add_epi8(a1, _mm_loadu_si128((const __m128i*)(c + 16))));
         _mm_storeu_si128((__m128i*)(out + 32), _mm_add_epi8(a2, _mm_loadu_si128((const __m128i*)(c + 32))));
@@ -130,15 +126,12 @@ static inline void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     int k;
     for (k = 0; k < 50; k++) out[k] = (uint8_t)(a[k] + b[k]);
 }
-static inline int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, uint32_t hot,
-                            const uint8_t* plain, const uint8_t* hit_change) {
+static inline int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* change) {
     int n = 0, s, k;
-    const uint8_t* c;
     while (m) {
         s = bg_msb(m);
         m &= ~(1u << s);
-        c = ((hot >> s) & 1) ? hit_change + 64 * s : plain + 64 * s;
-        for (k = 0; k < 50; k++) out[k] = (uint8_t)(p[k] + c[k]);
+        for (k = 0; k < 50; k++) out[k] = (uint8_t)(p[k] + change[64 * s + k]);
         out += 50;
         n++;
     }

@@ -25,8 +25,7 @@ cdef extern from "_bits.h":
     void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) nogil
     uint32_t bg_reverse24(uint32_t x) nogil
     int bg_popcount(unsigned int x) nogil
-    int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, uint32_t hot,
-                  const uint8_t* plain, const uint8_t* hit_change) nogil
+    int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* change) nogil
     void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
     void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
     void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) nogil
@@ -275,14 +274,18 @@ cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
                 m3 = occ3 & go & ((<uint32_t>2 << s2) - 1)
                 if not m3:
                     _emit_board(g, &st, p3, _no_change, 3, 6)
-                elif st.moves == NULL and st.children != NULL and not ((hit3 << d) & m3) \
-                        and st.count <= MAX_PLAYS - 32:
-                    # The common case, results only: one tight loop.
+                elif st.moves == NULL and st.count <= MAX_PLAYS - 32 \
+                        and (st.children == NULL or not ((hit3 << d) & m3)):
+                    # The common case, results only (no blot hit twice):
+                    # one tight loop.
                     if st.best < 8:
                         st.count = 0
                         st.best = 8
-                    st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p3, m3,
-                                          0, &g.small_change[0][0], &g.small_change[0][0])
+                    if st.children == NULL:
+                        st.count += bg_popcount(m3)
+                    else:
+                        st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p3, m3,
+                                              &g.small_change[0][0])
                     m3 = 0
                 while m3:
                     s3 = bg_msb(m3)
@@ -478,9 +481,12 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
         if hit and (second >> (t + small)) & 1:
             second &= ~((<uint32_t>1) << (t + small))
             _emit_sum(st, p, &_step_change[layout][small][t + small][0], sa, big, 1, t + small, small, 0)
-        if st.moves == NULL and st.children != NULL:
-            st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p, second,
-                                  0, &g.small_change[0][0], &g.small_change[0][0])
+        if st.moves == NULL:
+            if st.children == NULL:
+                st.count += bg_popcount(second)
+            else:
+                st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p, second,
+                                      &g.small_change[0][0])
             second = 0
         while second:
             sb = bg_msb(second)
