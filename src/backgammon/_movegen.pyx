@@ -9,6 +9,11 @@ meets each result once.  Non-doubles are searched in both orders of the dice, an
 the few ways two step pairs can give one position are recognised exactly
 (see _repeats), so no result is compared with another.  Points and bar are bit
 masks, so the steps a die allows come from a few shifts.
+
+Most turns can neither enter nor bear off ("quiet": _quiet_pairs,
+_quiet_doubles).  Every step is then a point-to-point move, so a result is
+the start plus fixed 64-byte changes per step (and hit), written with a few
+vector adds; the last step's results come from one tight loop (bg_leaves).
 """
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport calloc, free
@@ -515,40 +520,6 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
     return True
 
 
-cdef inline bint _two_outside(Generator* g, Bits* st) noexcept nogil:
-    # Nothing on the bar, and two or more checkers outside the home board:
-    # no step of this turn can enter or bear off.
-    cdef uint32_t out = st.occ & ~(<uint32_t>HOME_MASK)
-    if not out or (st.occ >> BAR):
-        return False
-    return (out & (out - 1)) != 0 or g.cur[st.me_at + bg_msb(out)] >= 2
-
-
-cdef void _small_first_chains(Generator* g, Bits* io) noexcept nogil:
-    # The second order of the dice, when nothing is on the bar and bearing
-    # off cannot start this turn (two or more checkers outside): then every
-    # step pair it could play was met in the first order except a checker x
-    # that moves the small die to a point y = x - small holding none of mine
-    # and goes on with the big one.  Those are rare; no other step is made.
-    cdef int big = g.big, small = g.small, x, y, t
-    cdef Bits st = io[0]
-    cdef uint32_t occ = st.occ
-    cdef uint32_t x_ok = occ & ~(g.blocked << small) & ~(((<uint32_t>1) << small) - 1) & ~(occ << small)
-    while x_ok:
-        x = bg_msb(x_ok)
-        x_ok &= ~((<uint32_t>1) << x)
-        y = x - small
-        t = y - big
-        if t < 0 or (g.blocked >> t) & 1:
-            continue
-        if not _repeats(g, y, x):
-            _step(g, &st, 0, x, small)
-            _emit_step(g, &st, 1, y, big, 4)
-            _unstep(g, &st, 0, x, small)
-    io.count = st.count
-    io.best = st.best
-
-
 cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
                   uint8_t* children, int8_t* moves, bint swap) noexcept nogil:
     """Write the distinct plays of roll (d1, d2) and return how many.
@@ -593,11 +564,9 @@ cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
             return st.count
         memset(g.pairs, 0, sizeof(g.pairs))
         memset(g.pairs_by_small, 0, sizeof(g.pairs_by_small))
+        # The bar, bearing off, or no play with both dice: the general search.
         _search_pair(g, &st, True)
-        if st.best == 4 and _two_outside(g, &st):
-            _small_first_chains(g, &st)
-        else:
-            _search_pair(g, &st, False)
+        _search_pair(g, &st, False)
     g.best = st.best
     return st.count
 
