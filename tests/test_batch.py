@@ -113,3 +113,58 @@ def test_move_lists_replay_to_their_results():
                 board, did_hit = done
                 assert did_hit == bool(hit)
             assert board == children[j].tobytes()
+
+
+def _address(arr):
+    return arr.__array_interface__["data"][0]
+
+
+def test_large_results_reuse_memory_only_once_dropped():
+    # Big outputs live in pooled memory: a result still referenced (even by
+    # a slice of it) is never written again; a dropped one is reused.
+    from backgammon import _pool
+    boards, rolls = random_positions(6_000, seed=31)
+    batch.release_memory()
+    offsets, first = batch.legal_positions(boards, rolls)
+    assert first.nbytes > 1 << 22
+    kept_copy = first.copy()
+    tail = first[-100:]
+    del first
+    seen = set()
+    for _ in range(3):
+        offsets2, again = batch.legal_positions(boards, rolls)
+        assert not np.shares_memory(again, tail)
+        assert np.array_equal(again, kept_copy)
+        seen.add(_address(again))
+    assert np.array_equal(tail, kept_copy[-100:])
+    # Dropped results give their memory to the next calls: two blocks take
+    # turns in such a loop.
+    assert len(seen) == 2
+    del again, tail
+    _, reused = batch.legal_positions(boards, rolls)
+    assert _address(reused) in seen
+    del reused
+    assert 0 < _pool.kept_bytes() <= _pool.MOST_KEPT * (1 << 28)
+    batch.release_memory()
+    assert _pool.kept_bytes() == 0
+
+
+def test_pool_keeps_the_largest_blocks():
+    from backgammon import _pool
+    batch.release_memory()
+    sizes = [(k + 1) << 20 for k in range(_pool.MOST_KEPT + 2)]
+    blocks = [_pool.block(n) for n in sizes[::-1]]
+    del blocks
+    assert _pool.kept_bytes() == sum(sizes[2:])
+    # A request takes a kept block of at most twice its size, else new memory.
+    smallest = sizes[2]
+    b = _pool.block(smallest - 1)
+    assert len(memoryview(b)) == smallest and _pool.kept_bytes() == sum(sizes[3:])
+    c = _pool.block(1 << 10)
+    assert len(memoryview(c)) == 1 << 10 and _pool.kept_bytes() == sum(sizes[3:])
+    del b, c
+    batch.release_memory()
+    assert _pool.kept_bytes() == 0
+    m = memoryview(_pool.block(10))
+    m[:] = bytes(range(10))
+    assert m.tobytes() == bytes(range(10)) and not m.readonly

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _board, _movegen
+from . import _board, _movegen, _pool
 from .errors import InvalidPositionError, InvalidRollError
 from .position import _problem_message
 
-__all__ = ["legal_positions", "validate_boards", "MAX_PLAYS"]
+__all__ = ["legal_positions", "validate_boards", "release_memory", "MAX_PLAYS"]
 
 #: Most distinct plays any roll can have, plus room: the kernel needs this
 #: much free space in ``children`` before each position.
 MAX_PLAYS = 3072
 _BAD_DICE = 100   # the kernel's problem code for dice outside 1 to 6
+_POOL_FROM = 1 << 22   # bytes: smaller outputs use fresh numpy arrays
 
 
 def validate_boards(boards) -> np.ndarray:
@@ -93,8 +94,8 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     children = _buffer(out, (2, 25), np.uint8, "out")
     steps = _buffer(moves_out, (4, 3), np.int8, "moves_out") if moves else None
     if children is None or (moves and (steps is None or len(steps) != len(children))):
-        children = np.empty((capacity, 2, 25), dtype=np.uint8)
-        steps = np.empty((capacity, 4, 3), dtype=np.int8) if moves else None
+        children = _pooled((capacity, 2, 25), np.uint8)
+        steps = _pooled((capacity, 4, 3), np.int8) if moves else None
     capacity = len(children)
     done = 0
     while True:
@@ -119,6 +120,28 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
         steps = steps[:total] if keep else steps[:total].copy()
         return offsets, children, steps
     return offsets, children
+
+
+def _pooled(shape, dtype) -> np.ndarray:
+    # Large outputs go in memory that earlier results have given back,
+    # already mapped: fresh pages would be zeroed by the system on first
+    # touch (see _pool).  Small ones are cheap either way.
+    count = int(np.prod(shape))
+    if count * np.dtype(dtype).itemsize < _POOL_FROM:
+        return np.empty(shape, dtype=dtype)
+    block = _pool.block(count * np.dtype(dtype).itemsize)
+    return np.frombuffer(block, dtype=dtype, count=count).reshape(shape)
+
+
+def release_memory() -> None:
+    """Free the memory kept for reuse by earlier results.
+
+    Arrays returned by ``legal_positions`` view blocks of memory that go
+    back to a small pool (the four largest, up to 256 MiB each) when the
+    last view of them is gone, so a loop of calls does not pay for fresh
+    pages each time.
+    """
+    _pool.release()
 
 
 def _buffer(arr, tail, dtype, name):

@@ -1,0 +1,145 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Memory for batch results, reused once nothing refers to it any more.
+
+Fresh memory from the operating system is zeroed a page at a time when it is
+first written, and for batch move generation that costs about half as much
+as generating the results that fill it.  A ``Block`` gives its memory back
+to a small pool when the last array viewing it is gone (its deallocation,
+so a view anywhere keeps it), and the next block of a similar size is taken
+from there, already mapped.  At most KEEP blocks of at most LIMIT bytes each
+are kept, the largest; ``release()`` frees them.
+"""
+from libc.stdlib cimport malloc, free
+from cpython.buffer cimport PyBUF_FORMAT
+
+cdef extern from *:
+    """
+    #if defined(__linux__)
+    #include <stdint.h>
+    #include <sys/mman.h>
+    #endif
+    /* Ask Linux for 2 MiB pages (as numpy does for its large arrays): far
+       fewer faults on first touch. */
+    static void bg_advise_huge(void* p, size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+        uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+        if (end > start) madvise((void*)start, end - start, MADV_HUGEPAGE);
+    #else
+        (void)p; (void)n;
+    #endif
+    }
+    """
+    void bg_advise_huge(void* p, size_t n)
+
+cdef enum:
+    # A loop holds one result while making the next: two blocks each for
+    # the results and their move lists.
+    KEEP = 4
+
+MOST_KEPT = KEEP
+
+cdef Py_ssize_t LIMIT = 1 << 28        # bytes kept at most per block (256 MiB)
+cdef char* _kept[KEEP]
+cdef Py_ssize_t _kept_size[KEEP]
+cdef int _n_kept = 0
+cdef char* _format = b"B"      # unsigned bytes
+
+
+cdef class Block:
+    """``size`` bytes of writable memory exposed through the buffer protocol."""
+    cdef char* data
+    cdef Py_ssize_t size
+    cdef Py_ssize_t itemsize
+
+    def __getbuffer__(self, Py_buffer* view, int flags):
+        view.buf = self.data
+        view.obj = self
+        view.len = self.size
+        view.readonly = 0
+        view.itemsize = 1
+        view.format = _format if flags & PyBUF_FORMAT else NULL
+        view.ndim = 1
+        view.shape = &self.size
+        view.strides = &self.itemsize
+        view.suboffsets = NULL
+        view.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer* view):
+        pass
+
+    def __dealloc__(self):
+        _give_back(self.data, self.size)
+
+
+cdef Py_ssize_t _kept_bytes():
+    cdef Py_ssize_t total = 0
+    cdef int i
+    for i in range(_n_kept):
+        total += _kept_size[i]
+    return total
+
+
+cdef void _give_back(char* data, Py_ssize_t size):
+    global _n_kept
+    if data == NULL:
+        return
+    cdef int i, smallest = 0
+    if size > LIMIT:
+        free(data)
+        return
+    if _n_kept == KEEP:
+        # Keep the larger blocks: small ones are cheap to map afresh.
+        for i in range(1, KEEP):
+            if _kept_size[i] < _kept_size[smallest]:
+                smallest = i
+        if _kept_size[smallest] >= size:
+            free(data)
+            return
+        free(_kept[smallest])
+        _n_kept -= 1
+        _kept[smallest] = _kept[_n_kept]
+        _kept_size[smallest] = _kept_size[_n_kept]
+    _kept[_n_kept] = data
+    _kept_size[_n_kept] = size
+    _n_kept += 1
+
+
+def block(Py_ssize_t size):
+    """A Block of at least ``size`` bytes (contents undefined), reusing kept
+    memory that is large enough but not more than twice as large."""
+    global _n_kept
+    cdef Block b = Block.__new__(Block)
+    cdef int i, best = -1
+    if size < 1:
+        size = 1
+    for i in range(_n_kept):
+        if size <= _kept_size[i] <= 2 * size and (best < 0 or _kept_size[i] < _kept_size[best]):
+            best = i
+    if best >= 0:
+        b.data = _kept[best]
+        b.size = _kept_size[best]
+        _n_kept -= 1
+        _kept[best] = _kept[_n_kept]
+        _kept_size[best] = _kept_size[_n_kept]
+    else:
+        b.data = <char*>malloc(size)
+        if b.data == NULL:
+            raise MemoryError(f"cannot allocate {size} bytes")
+        b.size = size
+        bg_advise_huge(b.data, size)
+    b.itemsize = 1
+    return b
+
+
+def kept_bytes():
+    """Bytes held for reuse."""
+    return _kept_bytes()
+
+
+def release():
+    """Free the memory held for reuse."""
+    global _n_kept
+    while _n_kept:
+        _n_kept -= 1
+        free(_kept[_n_kept])
