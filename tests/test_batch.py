@@ -168,3 +168,14 @@ def test_pool_keeps_the_largest_blocks():
     m = memoryview(_pool.block(10))
     m[:] = bytes(range(10))
     assert m.tobytes() == bytes(range(10)) and not m.readonly
+
+
+def test_pool_blocks_cannot_be_copied():
+    # A copy would own memory it did not allocate.
+    import copy
+    import pickle
+    from backgammon import _pool
+    b = _pool.block(1 << 10)
+    for attempt in (lambda: copy.copy(b), lambda: pickle.dumps(b)):
+        with pytest.raises(TypeError):
+            attempt()

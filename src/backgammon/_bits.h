@@ -6,15 +6,22 @@
 #include <string.h>
 #if defined(_MSC_VER)
 #include <intrin.h>
-static __inline int bg_msb(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+#define BG_INLINE __inline
+static BG_INLINE int bg_msb(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+static BG_INLINE int bg_popcount(unsigned int x) {   /* without the POPCNT instruction */
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
 #else
-static inline int bg_msb(unsigned int x) { return 31 - __builtin_clz(x); }
-static inline int bg_popcount(unsigned int x) { return __builtin_popcount(x); }
+#define BG_INLINE inline
+static BG_INLINE int bg_msb(unsigned int x) { return 31 - __builtin_clz(x); }
+static BG_INLINE int bg_popcount(unsigned int x) { return __builtin_popcount(x); }
 #endif
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 /* Bits of a 25-byte row: nonzero (all 25), >= 2 and == 1 (first 24). */
-static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
+static BG_INLINE void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
     __m128i lo = _mm_loadu_si128((const __m128i*)p);
     __m128i hi = _mm_loadu_si128((const __m128i*)(p + 9));
     __m128i z = _mm_setzero_si128(), o = _mm_set1_epi8(1);
@@ -27,7 +34,7 @@ static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* t
     *nonzero = nz & 0x1FFFFFFu; *two = ge2 & 0xFFFFFFu; *one = eq1 & 0xFFFFFFu;
 }
 /* Sum of a 25-byte row. */
-static inline int bg_row_sum(const uint8_t* p) {
+static BG_INLINE int bg_row_sum(const uint8_t* p) {
     __m128i z = _mm_setzero_si128();
     __m128i lo = _mm_sad_epu8(_mm_loadu_si128((const __m128i*)p), z);
     __m128i hi = _mm_sad_epu8(_mm_srli_si128(_mm_loadu_si128((const __m128i*)(p + 9)), 7), z);
@@ -35,13 +42,13 @@ static inline int bg_row_sum(const uint8_t* p) {
     return _mm_cvtsi128_si32(t) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(t, t));
 }
 #else
-static inline void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
+static BG_INLINE void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) {
     uint32_t nz = 0, ge2 = 0, eq1 = 0; int i;
     for (i = 0; i < 25; i++) nz |= (uint32_t)(p[i] != 0) << i;
     for (i = 0; i < 24; i++) { ge2 |= (uint32_t)(p[i] >= 2) << i; eq1 |= (uint32_t)(p[i] == 1) << i; }
     *nonzero = nz; *two = ge2; *one = eq1;
 }
-static inline int bg_row_sum(const uint8_t* p) {
+static BG_INLINE int bg_row_sum(const uint8_t* p) {
     int n = 0, i;
     for (i = 0; i < 25; i++) n += p[i];
     return n;
@@ -57,7 +64,7 @@ static const uint8_t bg_rev8[256] = {
 #undef R6
 };
 /* Bit j -> bit 23 - j: the opponent's index j is my index 23 - j. */
-static inline uint32_t bg_reverse24(uint32_t x) {
+static BG_INLINE uint32_t bg_reverse24(uint32_t x) {
     return ((uint32_t)bg_rev8[x & 255] << 16) | ((uint32_t)bg_rev8[(x >> 8) & 255] << 8) | bg_rev8[(x >> 16) & 255];
 }
 
@@ -65,14 +72,14 @@ static inline uint32_t bg_reverse24(uint32_t x) {
    plus per-chain changes; uint8 wraparound makes -1 a byte of 255).
    bg_add64 writes 64 bytes, bg_add50 exactly one 50-byte board. */
 #if defined(__SSE2__) || defined(_M_X64)
-static inline void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) {
+static BG_INLINE void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     int k;
     for (k = 0; k < 64; k += 16)
         _mm_storeu_si128((__m128i*)(out + k), _mm_add_epi8(_mm_loadu_si128((const __m128i*)(a + k)),
                                                           _mm_loadu_si128((const __m128i*)(b + k))));
 }
 /* out = a + b + (c if flag else 0), branch-free (64 bytes). */
-static inline void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) {
+static BG_INLINE void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) {
     int k;
     __m128i mask = _mm_set1_epi8((char)-flag);
     for (k = 0; k < 64; k += 16)
@@ -80,7 +87,7 @@ static inline void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b,
             _mm_add_epi8(_mm_add_epi8(_mm_loadu_si128((const __m128i*)(a + k)), _mm_loadu_si128((const __m128i*)(b + k))),
                          _mm_and_si128(mask, _mm_loadu_si128((const __m128i*)(c + k)))));
 }
-static inline void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
+static BG_INLINE void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     int k;
     uint16_t tail;
     for (k = 0; k < 48; k += 16)
@@ -92,7 +99,7 @@ static inline void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
 /* The results p + change[s] for each bit s of m, highest first, written as
    consecutive 50-byte boards from out (change: rows of 64 bytes).  Returns
    how many. */
-static inline int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* change) {
+static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* change) {
     __m128i a0 = _mm_loadu_si128((const __m128i*)p), a1 = _mm_loadu_si128((const __m128i*)(p + 16));
     __m128i a2 = _mm_loadu_si128((const __m128i*)(p + 32)), a3 = _mm_loadu_si128((const __m128i*)(p + 48));
     int n = 0, s;
@@ -113,20 +120,20 @@ static inline int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const ui
     return n;
 }
 #else
-static inline void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) {
+static BG_INLINE void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     int k;
     for (k = 0; k < 64; k++) out[k] = (uint8_t)(a[k] + b[k]);
 }
-static inline void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) {
+static BG_INLINE void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) {
     int k;
     uint8_t mask = (uint8_t)-flag;
     for (k = 0; k < 64; k++) out[k] = (uint8_t)(a[k] + b[k] + (c[k] & mask));
 }
-static inline void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
+static BG_INLINE void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     int k;
     for (k = 0; k < 50; k++) out[k] = (uint8_t)(a[k] + b[k]);
 }
-static inline int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* change) {
+static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* change) {
     int n = 0, s, k;
     while (m) {
         s = bg_msb(m);
@@ -142,7 +149,7 @@ static inline int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const ui
 /* Checks of one 50-byte board (row 0 opponent, row 1 on roll): 0 when
    valid, else 1 / 2 = that row has more than 15 checkers, 3 = both sides on
    one point, 4 = no checkers at all.  Codes match _board.pxd. */
-static inline int bg_check_board(const uint8_t* b) {
+static BG_INLINE int bg_check_board(const uint8_t* b) {
     uint32_t opp_nz, opp_two, opp_one, me_nz, me_two, me_one;
     int n0 = bg_row_sum(b), n1 = bg_row_sum(b + 25);
     if (n0 > 15) return 1;

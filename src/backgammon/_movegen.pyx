@@ -412,6 +412,7 @@ cdef void _search_pair(Generator* g, Bits* io, bint big_first) noexcept nogil:
 cdef inline void _emit_sum(Bits* st, const uint8_t* a, const uint8_t* b,
                            int s1, int d1, int hit1, int s2, int d2, int hit2) noexcept nogil:
     # Write the result a + b (bytewise) of the steps s1 by d1 then s2 by d2.
+    # No MAX_PLAYS check: two dice give at most 23 x 24 + 23 results.
     cdef int8_t* mv
     if st.children != NULL:
         bg_add50(st.children + <Py_ssize_t>st.count * BOARD_BYTES, a, b)

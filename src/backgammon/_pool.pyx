@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
+# cython: language_level=3, boundscheck=False, wraparound=False, auto_pickle=False
 """Memory for batch results, reused once nothing refers to it any more.
 
 Fresh memory from the operating system is zeroed a page at a time when it is
@@ -47,7 +47,10 @@ cdef char* _format = b"B"      # unsigned bytes
 
 
 cdef class Block:
-    """``size`` bytes of writable memory exposed through the buffer protocol."""
+    """``size`` bytes of writable memory exposed through the buffer protocol.
+
+    Not picklable or copyable: a copy would own memory it did not allocate.
+    """
     cdef char* data
     cdef Py_ssize_t size
     cdef Py_ssize_t itemsize
