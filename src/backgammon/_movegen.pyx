@@ -409,25 +409,17 @@ cdef void _search_pair(Generator* g, Bits* io, bint big_first) noexcept nogil:
         _unstep(g, st, 0, s1, a)
 
 
-cdef inline void _emit_sum(Bits* st, const uint8_t* a, const uint8_t* b,
+cdef inline void _emit_two(Generator* g, Bits* st, const uint8_t* a, const uint8_t* b,
                            int s1, int d1, int hit1, int s2, int d2, int hit2) noexcept nogil:
-    # Write the result a + b (bytewise) of the steps s1 by d1 then s2 by d2.
-    # No MAX_PLAYS check: two dice give at most 23 x 24 + 23 results.
-    cdef int8_t* mv
-    if st.children != NULL:
-        bg_add50(st.children + <Py_ssize_t>st.count * BOARD_BYTES, a, b)
+    # The result a + b of the steps s1 by d1 then s2 by d2 (no bear-off).
     if st.moves != NULL:
-        mv = st.moves + <Py_ssize_t>st.count * MOVE_BYTES
-        mv[0] = s1 + 1
-        mv[1] = s1 - d1 + 1
-        mv[2] = hit1
-        mv[3] = s2 + 1
-        mv[4] = s2 - d2 + 1
-        mv[5] = hit2
-        memset(mv + 6, -1, 6)
-        mv[8] = 0
-        mv[11] = 0
-    st.count += 1
+        g.path[0][0] = <int8_t>(s1 + 1)
+        g.path[0][1] = <int8_t>(s1 - d1 + 1)
+        g.path[0][2] = <int8_t>hit1
+        g.path[1][0] = <int8_t>(s2 + 1)
+        g.path[1][1] = <int8_t>(s2 - d2 + 1)
+        g.path[1][2] = <int8_t>hit2
+    _emit_board(g, st, a, b, 2, 4)
 
 
 cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
@@ -469,6 +461,7 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
         bg_add64_if(&g.small_change[sb][0], _no_change, &_step_change[layout][small][sb][0],
                     &_hit_change[layout][sb - small][0], (blots >> (sb - small)) & 1)
     st.count = 0
+    st.best = 4          # the results below all use both dice
     while sources:
         sa = bg_msb(sources)
         sources &= ~((<uint32_t>1) << sa)
@@ -486,7 +479,7 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
         # Landing twice on the blot hit by the big step hits it once.
         if hit and (second >> (t + small)) & 1:
             second &= ~((<uint32_t>1) << (t + small))
-            _emit_sum(st, p, &_step_change[layout][small][t + small][0], sa, big, 1, t + small, small, 0)
+            _emit_two(g, st, p, &_step_change[layout][small][t + small][0], sa, big, 1, t + small, small, 0)
         if st.moves == NULL:
             if st.children == NULL:
                 st.count += bg_popcount(second)
@@ -497,7 +490,7 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
         while second:
             sb = bg_msb(second)
             second &= ~((<uint32_t>1) << sb)
-            _emit_sum(st, p, &g.small_change[sb][0], sa, big, hit, sb, small, (blots >> (sb - small)) & 1)
+            _emit_two(g, st, p, &g.small_change[sb][0], sa, big, hit, sb, small, (blots >> (sb - small)) & 1)
     # Small die first: only chains x -> y -> t with y empty of mine are new.
     chains = occ & go_small & ~(occ << small)
     while chains:
@@ -514,10 +507,10 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
         bg_add64(p, g.cur, &g.small_change[x][0])
         hit = (blots >> t) & 1
         bg_add64_if(p, p, &_step_change[layout][big][y][0], &_hit_change[layout][t][0], hit)
-        _emit_sum(st, p, _no_change, x, small, (blots >> y) & 1, y, big, hit)
+        _emit_two(g, st, p, _no_change, x, small, (blots >> y) & 1, y, big, hit)
     if st.count == 0:
+        st.best = -1
         return False
-    st.best = 4
     return True
 
 
