@@ -31,7 +31,12 @@ def test_views_and_move_lists(corpus):
     assert np.array_equal(swapped, mover[:, ::-1])   # rows swapped
     assert moves.shape == (offsets[-1], 4, 3) and moves.dtype == np.int8
     used = (moves[:, :, 0] >= 0).sum(axis=1)
-    assert used.max() == 4 and used.min() >= 0
+    assert used.max() == 4
+    # Each play lists one step per die it uses: as many as the roll's plays
+    # must use (RULES 3.4).
+    for i in range(300):
+        plays = bg.Position.from_array(boards[i]).legal_plays(tuple(int(d) for d in rolls[i]))
+        assert (used[offsets[i]:offsets[i + 1]] == plays.dice_used).all()
     assert set(np.unique(moves[:, :, 0])) <= set(range(-1, 26))
     # Unused steps are -1, -1, 0.
     assert (moves[moves[:, :, 0] < 0][:, 1] == -1).all() and (moves[moves[:, :, 0] < 0][:, 2] == 0).all()
@@ -85,10 +90,14 @@ def test_unvalidated_garbage_never_overflows():
     # validate=False trusts the caller; bad input may give nonsense, never a crash.
     rng = np.random.default_rng(0)
     boards = rng.integers(0, 256, size=(2000, 2, 25), dtype=np.uint8)
-    rolls = rng.integers(0, 256, size=(2000, 2), dtype=np.uint8)
+    rolls = rng.integers(1, 7, size=(2000, 2), dtype=np.uint8)
     offsets, children = batch.legal_positions(boards, rolls, validate=False, moves=False)
     assert offsets[-1] == len(children)
     assert (np.diff(offsets) <= batch.MAX_PLAYS).all()
+    # Dice index the kernel's tables: they are checked even then.
+    rolls[7] = (0, 9)
+    with pytest.raises(bg.InvalidRollError, match="roll 7"):
+        batch.legal_positions(boards, rolls, validate=False)
 
 
 def test_move_lists_replay_to_their_results():

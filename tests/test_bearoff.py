@@ -217,7 +217,7 @@ def test_bad_files(raw, message):
 
 def test_cache_rebuilds_bad_files(tmp_path, monkeypatch, os_db):
     monkeypatch.setenv("BACKGAMMON_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(bearoff, "_memo", {})
+    monkeypatch.setattr(bearoff.cache, "_memo", {})
     first = bearoff.one_sided()
     path = tmp_path / "gnubg_os_6_15.bd"
     assert path.exists() and path.with_name(path.name + ".sha256").exists()
@@ -231,7 +231,7 @@ def test_cache_rebuilds_bad_files(tmp_path, monkeypatch, os_db):
     }
     for name, spoil in damage.items():
         spoil()
-        monkeypatch.setattr(bearoff, "_memo", {})
+        monkeypatch.setattr(bearoff.cache, "_memo", {})
         again = bearoff.one_sided()
         assert np.array_equal(again.table, first.table), name
         assert path.read_bytes() == good, name
@@ -242,5 +242,5 @@ def test_unwritable_cache_still_works(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     monkeypatch.setenv("BACKGAMMON_CACHE_DIR", str(blocker / "sub"))
-    monkeypatch.setattr(bearoff, "_memo", {})
+    monkeypatch.setattr(bearoff.cache, "_memo", {})
     assert len(bearoff.one_sided()) == 54_264

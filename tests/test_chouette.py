@@ -66,7 +66,8 @@ def test_session_rotations_and_ledger():
     g.resign(1)                                # the box resigns a single at cube 2
     g.accept_resignation()
     paid = c.settle()
-    assert paid == {box: -8, captain: 0, second: 4, third: 4}
+    # Every payment of the game, the captain's pass included (sums to zero).
+    assert paid == {box: -6, captain: -2, second: 4, third: 4}
     # The team won: the captain becomes the box, the old box goes to the end.
     assert c.order == [second, third, captain, box]
     assert sum(c.ledger.values()) == 0
@@ -113,7 +114,7 @@ def test_session_rotations_and_ledger():
     g.accept_resignation()
     before = dict(c.ledger)
     paid = c.settle()                 # the captain paid 2 when it passed
-    assert paid == {box: -8, captain: 0, second: 4, third: 4}
+    assert paid == {box: -6, captain: -2, second: 4, third: 4}
     assert before[captain] - c.ledger[captain] == 0
     assert c.order == [second, third, captain, box]
     assert sum(c.ledger.values()) == 0
@@ -177,3 +178,30 @@ def test_chouette_order_of_actions():
     with pytest.raises(RulesError, match="team has not doubled"):
         c.answer_team_double(take=True)
     assert g.phase is Phase.DOUBLED and sum(c.ledger.values()) == 0
+
+
+def test_settle_reports_the_payments_of_members_who_passed():
+    # RULES 9.3, 9.4: all three members pass the box's double; each pays the
+    # stake at the cube before the double, and settle() returns exactly the
+    # ledger's change for the game.
+    c = bg.Chouette(["A", "B", "C", "D"], stake=2, seed=4)
+    box, captain, second, third = c.order
+    g = c.new_game()
+    box_on_turn(g)
+    g.double()
+    start = dict(c.ledger)
+    c.answer_box_double(takers=[])
+    assert g.is_over() and g.outcome.winner == bg.chouette.BOX
+    paid = c.settle()
+    assert paid == {box: 6, captain: -2, second: -2, third: -2}
+    assert paid == {p: c.ledger[p] - start[p] for p in c.ledger}
+    assert sum(paid.values()) == 0
+
+
+def test_chouette_stake_must_be_an_int():
+    with pytest.raises(TypeError, match="stake"):
+        bg.Chouette(["A", "B", "C"], stake=True)
+    with pytest.raises(RulesError, match="stake"):
+        bg.Chouette(["A", "B", "C"], stake=0)
+    with pytest.raises(TypeError, match="seed"):
+        bg.Chouette(["A", "B", "C"], seed="abc")

@@ -38,3 +38,95 @@ def test_python_dash_m():
     result = subprocess.run([sys.executable, "-m", "backgammon", "moves", "4HPwATDgc/ABMA", "65", "-q"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "24/13" in result.stdout
+
+
+# -- the rollout command, as a user runs it ------------------------------------------------
+
+import json
+import os
+import signal
+import time
+
+import pytest
+
+
+def _run(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "backgammon", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_rollout_report_says_whose_chances():
+    result = _run("rollout", "--games", "1296", "--workers", "1", "--seed", "3")
+    assert result.returncode == 0
+    out = result.stdout
+    assert "side on roll" in out and "gammons include backgammons" in out
+    import re
+    rows = dict(re.findall(r"^(win|lose) +([0-9.]+)", out, re.M))
+    win, lose = float(rows["win"]), float(rows["lose"])
+    assert win + lose == pytest.approx(1.0, abs=2e-4)
+
+
+def test_rollout_json_has_every_option():
+    result = _run("rollout", "--games", "100", "--workers", "1", "--truncate", "4", "--json")
+    data = json.loads(result.stdout)
+    assert data["truncate"] == 4 and data["games"] == 100 and data["seed"] == 0
+    assert data["lose"] == pytest.approx(1 - data["win"])
+
+
+@pytest.mark.parametrize("args, option", [(["--seed", "-1"], "--seed"), (["--games", "0"], "--games"),
+                                          (["--workers", "x"], "--workers"), (["--truncate", "-2"], "--truncate")])
+def test_rollout_bad_options_name_the_option(args, option):
+    result = _run("rollout", *args)
+    assert result.returncode == 2 and option in result.stderr
+
+
+def test_version():
+    import backgammon
+    result = _run("--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"backgammon {backgammon.__version__}"
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone for our purposes once reaped by its parent (init).
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split()[2] != "Z"
+
+
+@pytest.mark.parametrize("command", [
+    ["-m", "backgammon", "rollout", "--games", "100000000", "--workers", "2"],
+    ["-m", "backgammon", "rollout", "--games", "100000000", "--workers", "1"],
+    ["-c", "import backgammon as bg; bg.rollout(games=10**8, workers=2, seed=1)"],
+])
+def test_ctrl_c_stops_a_rollout(command):
+    # Ctrl-C reaches the whole process group, as in a terminal.
+    proc = subprocess.Popen([sys.executable, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    workers = "--workers" not in command or command[command.index("--workers") + 1] != "1"
+    deadline = time.monotonic() + 30
+    kids = []
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        kids = _children(proc.pid)
+        if (len(kids) >= 2 or not workers) and time.monotonic() > deadline - 27:
+            break
+    if workers:
+        assert len(kids) >= 2, "the workers never started"
+    os.killpg(proc.pid, signal.SIGINT)
+    t0 = time.monotonic()
+    out, err = proc.communicate(timeout=10)
+    assert time.monotonic() - t0 < 3.0
+    if command[0] == "-m":
+        assert proc.returncode == 130
+        assert "interrupted after" in err and "Traceback" not in err
+    else:
+        assert proc.returncode != 0 and "RolloutInterrupted" in err and err.count("Traceback") == 1
+    time.sleep(0.5)
+    assert not [k for k in kids if _alive(k)], "worker processes were left behind"

@@ -36,10 +36,27 @@ def test_roll_text(text, roll):
     assert str(Roll(*roll)) == f"{roll[0]}{roll[1]}"
 
 
-@pytest.mark.parametrize("bad", ["", "7", "71", "123", "ab", "0-1", None, (0, 1), (1, 7), (1,), (1.5, 2), "3/1"])
+@pytest.mark.parametrize("bad", ["", "7", "71", "123", "ab", "0-1", (0, 1), (1, 7), (1,), "3/1", [1, 2, 3]])
 def test_bad_rolls(bad):
     with pytest.raises(InvalidRollError):
         bg.dice.to_dice(bad)
+
+
+@pytest.mark.parametrize("bad", [None, (1.5, 2), (True, 3), (3, False), 31, 3.1, {3, 1}])
+def test_rolls_of_the_wrong_type(bad):
+    # README "Errors": a wrong type is a TypeError naming the parameter; a bool is never a die.
+    with pytest.raises(TypeError, match="roll"):
+        bg.dice.to_dice(bad)
+    with pytest.raises(TypeError, match="roll"):
+        bg.Position.initial().legal_plays(bad)
+
+
+@pytest.mark.parametrize("seed", ["abc", 1.5, True, [1, 2]])
+def test_seeds_of_the_wrong_type(seed):
+    with pytest.raises(TypeError, match="seed"):
+        bg.roll_dice(seed)
+    with pytest.raises(ValueError, match="seed"):
+        bg.roll_dice(-1)
 
 
 def test_seeded_rolling_is_reproducible():

@@ -87,6 +87,10 @@ def test_legal_plays_only_raises_invalid_roll(pos, roll):
         plays = pos.legal_plays(roll)
     except bg.InvalidRollError:
         return
+    except TypeError as e:
+        assert "roll" in str(e)
+        assert not isinstance(roll, str)
+        return
     for play in plays:
         assert play.position.array.sum() <= 30
         # The text of each play reads back as that play.
@@ -119,7 +123,13 @@ def test_batch_validated_raises_value_errors(boards, rolls):
 @FUZZ
 @given(hnp.arrays(np.uint8, (6, 2, 25)), hnp.arrays(np.uint8, (6, 2)))
 def test_batch_unvalidated_never_crashes(boards, rolls):
-    offsets, children, moves = batch.legal_positions(boards, rolls, validate=False, moves=True)
+    # Trusted boards are not checked, but dice index the kernel's tables and
+    # are checked always.
+    try:
+        offsets, children, moves = batch.legal_positions(boards, rolls, validate=False, moves=True)
+    except bg.InvalidRollError:
+        assert ((rolls < 1) | (rolls > 6)).any()
+        return
     assert len(children) == len(moves) == offsets[-1]
 
 
@@ -127,7 +137,17 @@ def test_batch_unvalidated_never_crashes(boards, rolls):
 @given(valid_positions(), st.integers(-3, 1))
 def test_perft_small_depths(pos, depth):
     if depth < 0:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="depth"):
             bg.perft(pos, depth)
+    elif depth == 0:
+        assert bg.perft(pos, 0) == 1
     else:
-        assert bg.perft(pos, depth) >= (1 if depth == 0 else 0)
+        # perft(1) counts the plays of all 21 rolls.
+        assert bg.perft(pos, 1) == sum(len(pos.legal_plays(r)) for r in bg.ROLLS)
+
+
+def test_perft_refuses_depths_that_never_end():
+    with pytest.raises(ValueError, match="depth"):
+        bg.perft(bg.Position.initial(), 5)
+    with pytest.raises(TypeError, match="depth"):
+        bg.perft(bg.Position.initial(), True)

@@ -335,3 +335,83 @@ def test_roll_forms_agree(initial):
     a = texts(initial.legal_plays((3, 1)))
     assert a == texts(initial.legal_plays("31")) == texts(initial.legal_plays(bg.Roll(1, 3)))
     assert a == texts(initial.legal_plays([1, 3]))
+
+
+# -- notation must match the dice (RULES 3.1, 3.2, 10.1) ----------------------------
+
+@pytest.mark.parametrize("text, roll, message", [
+    ("24/22/20", "31", "24/22 moves 2 pips"),          # ends where 24/20 does, with a 2 that was not rolled
+    ("8/6 6/5(2)", "31", "8/6 moves 2 pips"),          # ends where 8/5 6/5 does
+    ("13/8 8/7 8/7", "61", "13/8 moves 5 pips"),       # ends where 13/7 8/7 does
+    ("24/23 24/23", "31", "cannot be played with the dice left"),     # the 1 twice
+])
+def test_written_moves_must_be_dice(initial, text, roll, message):
+    # RULES 3.1, 10.1: every written move is one die or a chain of dice
+    # through unwritten points; the end position alone does not decide.
+    with pytest.raises(IllegalMoveError, match=message):
+        initial.parse_play(text, roll)
+
+
+def test_chain_through_a_blocked_point_needs_the_other_order():
+    # RULES 3.2: 13/7 with 4-2 may go 13/9/7 or 13/11/7; with 11 closed only
+    # the first is open, with both 9 and 11 closed the move is refused.
+    pos = make(me={13: 2, 6: 13}, opp={14: 2, 1: 13})          # opponent's 14 = my 11
+    assert str(pos.parse_play("13/7", (4, 2))) == "13/7"
+    assert str(pos.parse_play("13/9/7", (4, 2))) == "13/7"
+    with pytest.raises(IllegalMoveError, match="point 11 is blocked"):
+        pos.parse_play("13/11/7", (4, 2))
+    both = make(me={13: 2, 6: 13}, opp={14: 2, 16: 2, 1: 11})   # my 11 and my 9
+    with pytest.raises(IllegalMoveError, match="blocked"):
+        both.parse_play("13/7", (4, 2))
+
+
+def _single_steps(play):
+    return [f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}{'*' if h else ''}" for f, t, h in play._steps]
+
+
+def test_every_play_reads_back_in_every_written_form():
+    # RULES 10.1: the standard text, the step-by-step text in any order,
+    # and each play's own steps all give the same play.
+    import numpy as np
+    from backgammon.sample import random_positions
+    boards, rolls = random_positions(400, seed=11)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for board, roll in zip(boards, rolls):
+        pos = Position.from_array(board)
+        for play in pos.legal_plays(tuple(int(d) for d in roll)):
+            assert pos.parse_play(str(play), roll.tolist()).position == play.position
+            steps = _single_steps(play)
+            rng.shuffle(steps)
+            assert pos.parse_play(" ".join(steps), roll.tolist()).position == play.position
+            checked += 1
+    assert checked > 5000
+
+
+def test_a_step_of_a_die_not_rolled_is_refused():
+    # RULES 3.1: change one single-die step of a legal play to a distance
+    # no die or chain of the roll makes: always refused.
+    import numpy as np
+    from backgammon.sample import random_positions
+    boards, rolls = random_positions(300, seed=12)
+    refused = 0
+    for board, roll in zip(boards, rolls):
+        pos = Position.from_array(board)
+        d1, d2 = (int(d) for d in roll)
+        dice = [d1] * 4 if d1 == d2 else [d1, d2]
+        sums = {sum(dice[:k]) for k in range(1, len(dice) + 1)} | set(dice)
+        for play in pos.legal_plays((d1, d2))[:5]:
+            steps = list(play._steps)
+            if not steps or steps[0][1] == 0:
+                continue
+            f, t, _ = steps[0]
+            for new_to in range(t - 1, 0, -1):
+                if f - new_to not in sums and new_to not in (0,):
+                    break
+            else:
+                continue
+            text = " ".join([f"{'bar' if f == 25 else f}/{new_to}"] + _single_steps(play)[1:])
+            with pytest.raises(IllegalMoveError):
+                pos.parse_play(text, (d1, d2))
+            refused += 1
+    assert refused > 200

@@ -80,14 +80,14 @@ def test_gammon_chances_from_the_tables():
     db = bg.bearoff.one_sided()
     for me, opp in [({6: 15}, {1: 2}), ({1: 3}, {6: 15}), ({5: 8, 2: 7}, {6: 9, 3: 6})]:
         pos = make(me=me, opp=opp)
-        est = bg._rollout.bearoff_estimates(np.ascontiguousarray(pos.array[None]), db.table, db.gammon_table)[0]
+        est = bg._bearoff.race_estimates(np.ascontiguousarray(pos.array[None]), db.table, db.gammon_table)[0]
         dm, do = db.distribution(pos, bg.ON_ROLL), db.distribution(pos, bg.OPPONENT)
         gm, go = db.gammon_distribution(pos, bg.ON_ROLL), db.gammon_distribution(pos, bg.OPPONENT)
         win = sum(dm[i] * do[i:].sum() for i in range(32))
         wg = sum(dm[i] * go[i:].sum() for i in range(32)) if sum(opp.values()) == 15 else 0.0
         lg = sum(do[j] * gm[j + 1:].sum() for j in range(32)) if sum(me.values()) == 15 else 0.0
         assert est == pytest.approx([win, wg, lg], abs=1e-9)
-    assert est[0] > 0 and 0 < bg._rollout.bearoff_estimates(
+    assert est[0] > 0 and 0 < bg._bearoff.race_estimates(
         np.ascontiguousarray(make(me={6: 15}, opp={1: 2}).array[None]), db.table, db.gammon_table)[0, 2] < 1
     # In a rollout cut at the first ply: the opponent on its ace point wins
     # for sure, a gammon whenever no checker of mine came off.
@@ -125,13 +125,31 @@ def test_pubeval_beats_random():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(games=0), "positive"), (dict(games=-3), "positive"), (dict(games=2.5), "positive"),
-    (dict(policy="gnubg"), "unknown policy"), (dict(policy=("pubeval",)), "unknown policy"),
-    (dict(truncate=-1), "truncate"), (dict(workers=0), "workers"),
+    (dict(games=0), "games must be >= 1"), (dict(games=-3), "games"), (dict(policy="gnubg"), "policy must be one of"),
+    (dict(policy=("pubeval", "gnubg")), "policy"), (dict(truncate=-1), "truncate"), (dict(workers=0), "workers"),
+    (dict(truncate=2 ** 70), "truncate"), (dict(seed=-1), "seed"), (dict(chunk_size=0), "chunk_size"),
 ])
-def test_bad_arguments(kwargs, message):
+def test_bad_values(kwargs, message):
     with pytest.raises(ValueError, match=message):
         rollout(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(games=2.5), "games must be an int, not float"), (dict(games=True), "games must be an int, not bool"),
+    (dict(seed="abc"), "seed must be an int"), (dict(chunk_size=True), "chunk_size must be an int"),
+    (dict(workers=1.0), "workers"), (dict(policy=("pubeval",)), "policy"), (dict(policy=3), "policy"),
+    (dict(stratify=1), "stratify must be True or False"), (dict(executor="pool"), "executor"),
+    (dict(evaluator=3), "evaluator must be callable"),
+])
+def test_bad_types(kwargs, message):
+    # README, "Errors": a wrong type is a TypeError naming the parameter.
+    with pytest.raises(TypeError, match=message):
+        rollout(**kwargs)
+
+
+def test_options_are_keyword_only():
+    with pytest.raises(TypeError):
+        rollout(bg.Position.initial(), 100)
 
 
 def test_bad_positions():
@@ -180,8 +198,14 @@ def test_vector_games_api():
     offsets, children, inputs = vg.candidates(encode=True)
     assert offsets.shape == (9,) and children.shape == (offsets[-1], 2, 25)
     assert inputs.shape == (len(children), 198)
-    with pytest.raises(ValueError, match="one index per game"):
+    with pytest.raises(ValueError, match="candidates"):
         vg.advance(np.full(8, 10_000))
+    with pytest.raises(ValueError, match="choices"):
+        vg.advance(np.zeros(7, dtype=int))
+    with pytest.raises(TypeError, match="choices must be an array of ints"):
+        vg.advance(np.full(8, 0.5))
+    with pytest.raises(ValueError, match="choices"):
+        vg.advance([2 ** 70] + [0] * 7)
     plies, finished = 0, []
     while len(finished) < 20:
         offsets, children = vg.candidates()
@@ -199,8 +223,10 @@ def test_vector_games_api():
     assert ended.tolist() == [0, 1, 2, 3] and ((results[:, 0] > 0) & (results[:, 0] < 1)).any()
     with pytest.raises(ValueError, match="candidates"):
         vg.advance(np.zeros(8, dtype=int))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="n must be >= 1"):
         VectorGames(0)
+    with pytest.raises(TypeError, match="n must be an int"):
+        VectorGames(True)
 
 
 def test_race_chances_evaluator():

@@ -11,8 +11,8 @@
 """
 from __future__ import annotations
 
-import numpy as np
-
+from ._validate import instance, integer
+from .dice import generator
 from .errors import RulesError
 from .game import Game, Phase
 from .rules import Rules
@@ -38,11 +38,9 @@ class Chouette:
         players = list(players)
         if len(players) < 3 or len(set(players)) != len(players):
             raise RulesError("a chouette needs three or more distinct players (RULES 9.1)")
-        if not isinstance(stake, int) or stake < 1:
-            raise RulesError(f"the stake is a whole number of units >= 1, not {stake!r}")
-        self.stake = stake
-        self.rules = rules if rules is not None else Rules()
-        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.stake = integer("stake", stake, low=1, error=RulesError)
+        self.rules = instance("rules", rules if rules is not None else Rules(), Rules, "backgammon.Rules")
+        self._rng = generator(seed)
         #: Every die each player rolled for the ranking, ties re-rolled.
         self.opening_rolls: dict = {p: () for p in players}
         self.order = self._rank(players)
@@ -50,6 +48,7 @@ class Chouette:
         self.game: Game | None = None
         self.in_game: list = []          # team members still in the current game
         self._settled = True
+        self._ledger_at_start = dict(self.ledger)
 
     def _rank(self, players):
         # RULES 9.1: one die each, highest first; tied players roll again
@@ -82,6 +81,7 @@ class Chouette:
             raise RulesError("settle() the finished game first: it pays out and rotates (RULES 9.2)")
         self.game = Game(rules=self.rules, seed=self._rng)
         self.in_game = list(self.team)
+        self._ledger_at_start = dict(self.ledger)
         self._settled = False
         return self.game
 
@@ -142,11 +142,12 @@ class Chouette:
     # -- the end of a game ----------------------------------------------------------------
     def settle(self) -> dict:
         """Pay out the finished game and rotate (RULES 9.2, 9.4); returns
-        this game's payments by player."""
+        every payment of this game by player, those made when members
+        passed the box's double included: the ledger's change since the
+        game began, which sums to zero."""
         game = self.game
         if game is None or not game.is_over():
             raise RulesError("the game is not over")
-        before = dict(self.ledger)
         outcome = game.outcome
         box = self.box
         if self._settled:
@@ -163,7 +164,7 @@ class Chouette:
         self.in_game = []
         self._settled = True
         self._rotate(team_won=outcome.winner == TEAM)
-        return {p: self.ledger[p] - before[p] for p in self.ledger}
+        return {p: self.ledger[p] - self._ledger_at_start[p] for p in self.ledger}
 
     def _rotate(self, team_won: bool) -> None:
         box, captain, rest = self.order[0], self.order[1], self.order[2:]

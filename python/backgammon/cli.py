@@ -37,8 +37,6 @@ def _moves(args) -> int:
 
 def _perft(args) -> int:
     pos = Position.from_id(args.position)
-    if args.depth < 0:
-        raise ValueError("--depth must be >= 0")
     for depth in range(1, args.depth + 1) if args.all else [args.depth]:
         t = time.perf_counter()
         n = perft(pos, depth)
@@ -47,45 +45,81 @@ def _perft(args) -> int:
     return 0
 
 
-def _rollout(args) -> int:
-    from .rollouts import POLICIES, rollout
-    pos = Position.from_id(args.position)
-    if args.games <= 0:
-        raise ValueError(f"--games must be positive, not {args.games}")
-    if args.policy not in POLICIES:
-        raise ValueError(f"unknown policy {args.policy!r}: choose from {', '.join(POLICIES)}")
-    if args.workers is not None and args.workers < 1:
-        raise ValueError(f"--workers must be positive, not {args.workers}")
-    if args.truncate is not None and args.truncate < 0:
-        raise ValueError(f"--truncate must be >= 0, not {args.truncate}")
-    result = rollout(pos, games=args.games, policy=args.policy, seed=args.seed, workers=args.workers,
-                     truncate=args.truncate, progress=not args.json and sys.stderr.isatty())
-    if args.json:
-        print(json.dumps({"position": pos.to_id(), "policy": args.policy, "seed": args.seed, **result.to_dict()}))
-        return 0
-    print(f"Rollout of {pos.to_id()}: {result.games:,} games, policy {args.policy}, seed {args.seed}")
-    rows = [("win", result.win, result.win_se), ("win gammon", result.win_gammon, result.win_gammon_se),
-            ("win backgammon", result.win_backgammon, result.win_backgammon_se),
-            ("lose gammon", result.lose_gammon, result.lose_gammon_se),
-            ("lose backgammon", result.lose_backgammon, result.lose_backgammon_se)]
-    print(f"{'':18}{'chance':>9}{'std err':>10}")
+def _print_rollout(pos: Position, result, args) -> None:
+    print(f"Rollout of {pos.to_id()}: {result.games:,} games, policy {args.policy}, seed {args.seed}"
+          + (f", truncated at bear-off from play {args.truncate} on" if args.truncate is not None else ""))
+    print("Chances of the side on roll (gammons include backgammons):")
+    rows = [("win", result.win, result.win_se), ("  win gammon", result.win_gammon, result.win_gammon_se),
+            ("  win backgammon", result.win_backgammon, result.win_backgammon_se),
+            ("lose", result.lose, result.win_se),
+            ("  lose gammon", result.lose_gammon, result.lose_gammon_se),
+            ("  lose backgammon", result.lose_backgammon, result.lose_backgammon_se)]
+    print(f"{'':20}{'chance':>9}{'std err':>10}")
     for name, value, se in rows:
-        print(f"{name:18}{value:9.4f}{se:10.4f}")
-    print(f"{'cubeless equity':18}{result.equity:+9.4f}{result.equity_se:10.4f}")
+        print(f"{name:20}{value:9.4f}{se:10.4f}")
+    print(f"{'cubeless equity':20}{result.equity:+9.4f}{result.equity_se:10.4f}")
     print(f"{result.games_per_second:,.0f} games/s ({result.seconds:.2f} s)")
+
+
+def _rollout(args) -> int:
+    from .rollouts import RolloutInterrupted, rollout
+    pos = Position.from_id(args.position)
+    try:
+        result = rollout(pos, games=args.games, policy=args.policy, seed=args.seed, workers=args.workers,
+                         truncate=args.truncate, progress=not args.json and sys.stderr.isatty())
+    except RolloutInterrupted as stop:
+        print(f"backgammon rollout: interrupted after {stop.games:,} games", file=sys.stderr)
+        if stop.partial is not None and not args.json:
+            _print_rollout(pos, stop.partial, args)
+        return 130
+    if args.json:
+        print(json.dumps({"position": pos.to_id(), "policy": args.policy, "seed": args.seed,
+                          "truncate": args.truncate, "perspective": "side on roll", **result.to_dict()}))
+        return 0
+    _print_rollout(pos, result, args)
     return 0
 
 
+def _train(args) -> int:
+    from .train import train
+    result = train(args.games, seed=args.seed, out=args.out, checkpoint=args.checkpoint, resume=not args.restart,
+                   alpha=args.alpha, half_life=args.half_life, contact_hidden=args.contact_hidden,
+                   race_hidden=args.race_hidden, progress=sys.stderr.isatty() or args.progress)
+    print(f"trained {result.games:,} games in total; {result.seconds:,.0f} s in this run; weights in {result.out}")
+    return 0
+
+
+def _at_least(option: str, low: int):
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} takes a whole number, not {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{option} must be >= {low}, not {value}")
+        return value
+    return read
+
+
+def _positive(option: str):
+    return _at_least(option, 1)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
     parser = argparse.ArgumentParser(prog="backgammon", description="A fast backgammon engine core.")
+    parser.add_argument("--version", action="version", version=f"backgammon {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("rollout", help="roll out a position: chances, equity and standard errors")
     p.add_argument("position", nargs="?", default=INITIAL_ID, help="GNU Position ID (default: the opening)")
-    p.add_argument("--games", type=int, default=1296, help="games to play (default 1296)")
-    p.add_argument("--policy", default="pubeval", help="pubeval (default) or random")
-    p.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
-    p.add_argument("--seed", type=int, default=0, help="seed (default 0): same seed, same result")
-    p.add_argument("--truncate", type=int, default=None, help="stop at bear-off races from this ply on")
+    p.add_argument("--games", type=_positive("--games"), default=1296, help="games to play (default 1296)")
+    p.add_argument("--policy", default="pubeval", choices=["pubeval", "net", "random"],
+                   help="who plays both sides: pubeval (default), net (the shipped network, 0-ply) or random")
+    p.add_argument("--workers", type=_positive("--workers"), default=None, help="local processes (default: all cores)")
+    p.add_argument("--seed", type=_at_least("--seed", 0), default=0, help="seed >= 0 (default 0): same seed, same result")
+    p.add_argument("--truncate", type=_at_least("--truncate", 0), default=None, metavar="PLY",
+                   help="as gnubg's 'truncate at bear-off database': from play PLY of a game on, stop as soon as "
+                        "both sides have all checkers home and count the bear-off tables' exact chances")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_rollout)
     p = sub.add_parser("moves", help="list the legal plays of a roll from a position")
@@ -95,9 +129,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_moves)
     p = sub.add_parser("perft", help="count the leaves of the game tree (all 21 rolls, all plays)")
     p.add_argument("position", nargs="?", default=INITIAL_ID, help="GNU Position ID (default: the opening)")
-    p.add_argument("--depth", type=int, default=2, help="plies to expand (default 2)")
+    p.add_argument("--depth", type=_at_least("--depth", 0), default=2, help="plies to expand (default 2)")
     p.add_argument("--all", action="store_true", help="print every depth from 1 up")
     p.set_defaults(run=_perft)
+    p = sub.add_parser("train", help="train the networks by self-play (resumable)")
+    p.add_argument("--games", type=_positive("--games"), required=True, help="self-play games in total")
+    p.add_argument("--seed", type=_at_least("--seed", 0), default=0, help="seed >= 0 (default 0): same seed, same weights")
+    p.add_argument("--out", default="nets.npz", help="weight file to write (default nets.npz)")
+    p.add_argument("--checkpoint", default=None, help="checkpoint file (default OUT.ckpt)")
+    p.add_argument("--restart", action="store_true", help="ignore an existing checkpoint")
+    p.add_argument("--alpha", type=float, default=0.1, help="initial step size (default 0.1)")
+    p.add_argument("--half-life", type=int, default=200_000, help="games over which the step size falls")
+    p.add_argument("--contact-hidden", type=int, default=128, help="hidden units of the contact network")
+    p.add_argument("--race-hidden", type=int, default=64, help="hidden units of the race network")
+    p.add_argument("--progress", action="store_true", help="show the progress bar even when not a terminal")
+    p.set_defaults(run=_train)
     return parser
 
 
@@ -108,6 +154,9 @@ def main(argv=None) -> int:
     except ValueError as e:
         print(f"backgammon {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"backgammon {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

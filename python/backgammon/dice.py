@@ -16,7 +16,7 @@ from .errors import InvalidRollError
 
 __all__ = [
     "Roll", "RollLike", "ROLLS", "ROLL_ARRAY", "ROLL_PROBABILITIES",
-    "ORDERED_ROLLS", "OPENING_ROLLS", "roll_dice", "roll_batch", "to_dice",
+    "ORDERED_ROLLS", "OPENING_ROLLS", "roll_dice", "roll_batch", "to_dice", "generator", "seed_sequence",
 ]
 
 
@@ -34,7 +34,7 @@ class Roll(NamedTuple):
     def from_str(cls, text: str) -> "Roll":
         """Read ``"31"``, ``"3-1"`` or ``"3 1"`` (RULES 10.1)."""
         if not isinstance(text, str):
-            raise InvalidRollError(f"a roll text must be a string, not {type(text).__name__}")
+            raise TypeError(f"text must be a str, not {type(text).__name__}")
         digits = text.strip().replace("-", "").replace(" ", "").replace(",", "")
         if len(digits) != 2 or not all(c in "123456" for c in digits):
             raise InvalidRollError(f"cannot read {text!r} as a roll: expected two dice 1-6 such as '31' or '3-1'")
@@ -61,16 +61,20 @@ class Roll(NamedTuple):
 RollLike = Union[Roll, tuple, str]
 
 
-def to_dice(roll) -> tuple[int, int]:
-    """``(die1, die2)`` from a Roll, a pair of ints or a text; else InvalidRollError."""
+def to_dice(roll, name: str = "roll") -> tuple[int, int]:
+    """``(die1, die2)`` from a Roll, a pair of ints or a text such as
+    ``"31"``: a wrong type raises TypeError, wrong dice InvalidRollError."""
     if isinstance(roll, str):
         return tuple(Roll.from_str(roll))  # type: ignore[return-value]
-    try:
-        d1, d2 = roll
-        d1 = operator.index(d1)
-        d2 = operator.index(d2)
-    except (TypeError, ValueError):
-        raise InvalidRollError(f"a roll is two dice such as (3, 1) or '31', not {roll!r}") from None
+    if not isinstance(roll, (tuple, list, np.ndarray)):
+        raise TypeError(f"{name} must be a Roll, a pair of ints or a str such as '31', not {type(roll).__name__}")
+    if len(roll) != 2:
+        raise InvalidRollError(f"{name} is two dice such as (3, 1) or '31', not {len(roll)} values")
+    d1, d2 = roll
+    for d in (d1, d2):
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"{name} must hold two ints, not {type(d).__name__}")
+    d1, d2 = operator.index(d1), operator.index(d2)
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise InvalidRollError(f"dice must be 1 to 6, got {d1} and {d2}")
     return d1, d2
@@ -93,8 +97,34 @@ OPENING_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, 7) if a 
 OPENING_ROLLS.flags.writeable = False
 
 
-def _generator(seed) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+def seed_sequence(seed, name: str = "seed") -> np.random.SeedSequence:
+    """The ``SeedSequence`` behind every random thing in the package, from
+    None (fresh entropy), an int >= 0, a ``SeedSequence`` or a ``Generator``
+    (whose next draw seeds it).
+
+    >>> seed_sequence(7).entropy
+    7
+    """
+    if seed is None or isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(seed) if seed is None else seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int(seed.integers(0, 2 ** 63)))
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, a numpy SeedSequence or Generator, or None, not {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"{name} must be >= 0, not {seed}")
+    return np.random.SeedSequence(int(seed))
+
+
+def generator(seed, name: str = "seed") -> np.random.Generator:
+    """A numpy ``Generator`` from a seed as :func:`seed_sequence` takes it;
+    a ``Generator`` is used as it is (it is shared, not copied)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.Generator(np.random.PCG64(seed_sequence(seed, name)))
+
+
+_generator = generator
 
 
 def roll_dice(seed=None) -> Roll:
@@ -109,6 +139,6 @@ def roll_dice(seed=None) -> Roll:
 
 def roll_batch(n: int, seed=None) -> np.ndarray:
     """``n`` rolls as a uint8 array of shape (n, 2)."""
-    if operator.index(n) < 0:
-        raise ValueError("n must be >= 0")
+    from ._validate import integer
+    n = integer("n", n, low=0)
     return _generator(seed).integers(1, 7, size=(n, 2), dtype=np.uint8)

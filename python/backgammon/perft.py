@@ -6,21 +6,20 @@
 """
 from __future__ import annotations
 
-import operator
-
 from . import _movegen
+from ._validate import instance, integer
 from .position import Position
 
-__all__ = ["perft"]
+__all__ = ["perft", "MAX_DEPTH"]
+
+#: perft(4) of the opening takes hours; deeper trees never finish.
+MAX_DEPTH = 4
 
 
 def perft(position: Position, depth: int) -> int:
     """Leaves of the tree that expands each of the 21 rolls into each
     distinct play, ``depth`` plies deep.  A finished game is a leaf.
     """
-    if not isinstance(position, Position):
-        raise TypeError("perft needs a Position")
-    depth = operator.index(depth)
-    if depth < 0:
-        raise ValueError(f"depth must be >= 0, got {depth}")
+    instance("position", position, Position, "backgammon.Position")
+    depth = integer("depth", depth, low=0, high=MAX_DEPTH)
     return _movegen.perft(position.to_bytes(), depth)

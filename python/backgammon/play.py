@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -184,9 +185,9 @@ def _read_point(text: str) -> int:
 
 
 def _read_journeys(text: str):
-    """[(from, to, {hit points})] per checker, repeats expanded."""
+    """[(written points, {hit points})] per checker, repeats expanded."""
     if not isinstance(text, str):
-        raise InvalidMoveError(f"move text must be a string, not {type(text).__name__}")
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
     journeys = []
     for token in text.lower().replace(",", " ").split():
         m = _TOKEN.match(token)
@@ -205,79 +206,153 @@ def _read_journeys(text: str):
         repeat = int(m.group(2) or 1)
         if not 1 <= repeat <= 4:
             raise InvalidMoveError(f"{token!r}: a move repeats at most 4 times")
-        journeys.extend([(points[0], points[-1], hits)] * repeat)
+        journeys.extend([(tuple(points), hits)] * repeat)
+    if len(journeys) > 4:
+        raise InvalidMoveError(f"{text!r} moves {len(journeys)} checkers: a roll moves at most 4 (RULES 3.1)")
     return journeys
 
 
 def parse_play(position: Position, text: str, roll) -> Play:
-    """The legal play that ``text`` describes; moves may come in any order."""
+    """The legal play that ``text`` describes; moves may come in any order.
+
+    Every written move is one die, or a chain of dice through points not
+    written (``13/5`` for 6-2 is 13/7/5 or 13/11/5); each step is replayed
+    through the move generator's single-step rule, and the result must be
+    one of the legal plays (RULES 3.4, 3.5).
+    """
     plays = legal_plays(position, roll)
     journeys = _read_journeys(text)
-    me = list(position._board[25:])
-    for frm, to, _ in journeys:
-        me[frm - 1] -= 1
-        if to != _OFF:
-            me[to - 1] += 1
-    if min(me) < 0:
-        raise IllegalMoveError(_explain(position, plays, journeys, text))
-    target = bytes(me)
-    wanted = set().union(*(h for _, _, h in journeys)) if journeys else set()
-    children = plays._children
-    candidates = [i for i in range(len(plays)) if children[50 * i: 50 * i + 25] == target]
-    if not candidates:
-        raise IllegalMoveError(_explain(position, plays, journeys, text))
-    found = [plays[i] for i in candidates]
-    exact = [p for p in found if set(p.hits) == wanted]
-    if len(exact) == 1:
-        return exact[0]
-    covering = [p for p in found if wanted <= set(p.hits)]
-    if len(covering) == 1:
-        return covering[0]
-    if not covering:
-        raise IllegalMoveError(f"{text!r}: no legal play with {plays.roll[0]}-{plays.roll[1]} hits on "
-                               f"{', '.join(map(str, sorted(wanted)))} this way")
-    raise AmbiguousMoveError(f"{text!r} fits {len(covering)} plays: "
-                             + ", ".join(str(p) for p in covering) + "; mark the hits with *")
-
-
-def _explain(position: Position, plays: Plays, journeys, text: str) -> str:
-    """Why ``text`` matches no legal play, in the words of the rules."""
     d1, d2 = plays.roll
-    roll = f"{d1}-{d2}"
-    b = position._board
-    me, opp = list(b[25:]), b[:25]
+    dice = (d1,) * 4 if d1 == d2 else (d1, d2)
     if not journeys:
-        return f"{roll} must be played: there is a legal play (RULES 3.4)" if plays.dice_used else f"{text!r} is not legal"
-    counts = list(me)
-    for frm, to, _ in journeys:
-        if counts[frm - 1] <= 0:
-            where = "on the bar" if frm == _BAR else f"on point {frm}"
-            return f"{text!r}: no checker of yours {where} to move"
-        counts[frm - 1] -= 1
-        if to != _OFF:
-            counts[to - 1] += 1
-    if me[24] and any(frm != _BAR for frm, _, _ in journeys[:min(me[24], len(journeys))]) \
-            and sum(frm == _BAR for frm, _, _ in journeys) < min(me[24], plays.dice_used):
-        return f"{text!r}: checkers on the bar must enter first (RULES 4.1)"
-    for frm, to, hits in journeys:
-        for p in sorted(hits | ({to} if to != _OFF else set())):
-            if opp[24 - p] >= 2:
-                return f"{text!r}: point {p} is blocked by the opponent (RULES 3.2)"
-    if any(to == _OFF for _, to, _ in journeys) and any(me[6:25]):
-        return f"{text!r}: bearing off needs all checkers in the home board (RULES 5.1)"
-    pips = sum(frm - to for frm, to, _ in journeys)
-    dice = [d1] * 4 if d1 == d2 else [d1, d2]
-    if plays.dice_used == 0:
-        return f"{roll} cannot be played at all: the turn passes (RULES 3.4)"
-    if d1 != d2 and plays.dice_used == 2 and pips in (d1, d2) and len(journeys) == 1:
-        return f"{text!r}: both dice must be used when possible (RULES 3.4)"
-    if d1 != d2 and plays.dice_used == 1 and pips == min(d1, d2) and max(d1, d2) > min(d1, d2):
-        return f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)"
-    if d1 == d2 and pips % d1 == 0 and pips // d1 < plays.dice_used:
-        return f"{text!r}: {plays.dice_used} of the four {d1}s can be played and must be (RULES 3.4)"
-    if pips > sum(dice):
-        return f"{text!r} moves {pips} pips; {roll} gives only {sum(dice)}"
-    return f"{text!r} is not a legal play of {roll} here (RULES 3-5)"
+        if len(plays) == 1 and not plays[0].moves:
+            return plays[0]
+        raise IllegalMoveError(f"{d1}-{d2} must be played: there is a legal play (RULES 3.4)"
+                               if len(plays) else "the game is over: there is nothing to play")
+    replay = _Replay(position, plays, journeys, dice)
+    found = replay.run()
+    if not found:
+        raise IllegalMoveError(replay.explain(text))
+    wanted = set().union(*(h for _, h in journeys))
+    exact = {i for i, hits in found if hits == wanted}
+    covering = {i for i, hits in found if wanted <= hits}
+    if len(exact) == 1:
+        return plays[exact.pop()]
+    if len(covering) == 1:
+        return plays[covering.pop()]
+    if not covering:
+        raise IllegalMoveError(f"{text!r}: no legal play of {d1}-{d2} hits on "
+                               f"{', '.join(map(str, sorted(wanted)))} this way")
+    chosen = sorted(covering)
+    raise AmbiguousMoveError(f"{text!r} fits {len(chosen)} plays: "
+                             + ", ".join(str(plays[i]) for i in chosen) + "; mark the hits with *")
+
+
+class _Replay:
+    """Every way of playing the written moves with the dice, step by step
+    through the kernel's ``step``; remembers why the deepest attempt failed."""
+
+    def __init__(self, position: Position, plays: Plays, journeys, dice):
+        self.plays = plays
+        self.dice = dice
+        self.start = position.to_bytes()
+        # Each checker's written stops, hits ignored: [13, 7, 5].
+        self.paths = [tuple(points) for points, _ in journeys]
+        self.results: dict[int, set] = {}
+        self.complete: list[tuple[bytes, int]] = []
+        self.failure: tuple = (-1, -1, "")
+        self._seen: set = set()
+
+    def run(self) -> list[tuple[int, set]]:
+        state = tuple((0, path[0]) for path in self.paths)      # (written stop reached, where the checker is)
+        self._search(self.start, tuple(sorted(self.dice)), state, frozenset(), 0)
+        return [(i, set(hits)) for i, hits_list in self.results.items() for hits in hits_list]
+
+    def _search(self, board: bytes, dice: tuple, state: tuple, hits: frozenset, depth: int) -> None:
+        key = (board, dice, tuple(sorted(state)), hits)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        if all(stop == len(path) - 1 for (stop, _), path in zip(state, self.paths)):
+            swapped = board[25:] + board[:25]
+            index = self.plays._index_of(swapped)
+            if index >= 0:
+                self.results.setdefault(index, set()).add(hits)
+            else:
+                self.complete.append((board, len(self.dice) - len(dice)))
+            return
+        for j, ((stop, at), path) in enumerate(zip(state, self.paths)):
+            if stop == len(path) - 1:
+                continue
+            goal = path[stop + 1]
+            for die in sorted(set(dice), reverse=True):
+                to = at - die
+                if goal == _OFF:
+                    to = max(to, _OFF)
+                elif to < goal:
+                    self._fail(depth, 0, f"{_point_text(path[stop])}/{_point_text(goal)} cannot be played with "
+                               f"the dice left ({', '.join(map(str, dice))}) (RULES 3.1, 10.1)")
+                    continue
+                done = _movegen.step(board, at, to, die)
+                if done is None:
+                    self._fail(depth, 1, self._why(board, at, to, die))
+                    continue
+                after, hit = done
+                left = list(dice)
+                left.remove(die)
+                new_state = list(state)
+                new_state[j] = (stop + 1 if to == goal else stop, to)
+                self._search(after, tuple(left), tuple(new_state), hits | ({to} if hit else set()), depth + 1)
+
+    def _fail(self, depth: int, weight: int, message: str) -> None:
+        # The most informative failure: a step the rules refuse before
+        # dice that do not fit, then the deepest.
+        if (weight, depth) > self.failure[:2]:
+            self.failure = (weight, depth, message)
+
+    def _why(self, board: bytes, at: int, to: int, die: int) -> str:
+        # The move generator refused this step; say which fact of the
+        # board stands in the way, in the words of the rules.
+        me, opp = board[25:], board[:25]
+        step = f"{_point_text(at)}/{_point_text(to)}"
+        if me[at - 1] == 0:
+            where = "on the bar" if at == _BAR else f"on point {at}"
+            return f"no checker of yours {where} to move for {step}"
+        if at != _BAR and me[24]:
+            return f"{step}: checkers on the bar must enter first (RULES 4.1)"
+        if to != _OFF and opp[24 - to] >= 2:
+            return f"{step}: point {to} is blocked by the opponent (RULES 3.2)"
+        if to == _OFF and any(me[6:25]):
+            return f"{step}: bearing off needs all checkers in the home board (RULES 5.1)"
+        if to == _OFF and at < die:
+            return f"{step}: a {die} bears off from a lower point only when no checker stands higher (RULES 5.3)"
+        return f"{step} with a {die} is not allowed here (RULES 3-5)"
+
+    def explain(self, text: str) -> str:
+        d1, d2 = self.plays.roll
+        roll = f"{d1}-{d2}"
+        used = max((n for _, n in self.complete), default=None)
+        if used is None:
+            pips = sum(path[0] - path[-1] for path in self.paths)
+            if pips > sum(self.dice) and all(path[-1] != _OFF for path in self.paths):
+                return f"{text!r} moves {pips} pips; {roll} gives only {sum(self.dice)}"
+            sums = {sum(c) for k in range(1, len(self.dice) + 1) for c in itertools.combinations(self.dice, k)}
+            for path in self.paths:
+                for a, b in zip(path, path[1:]):
+                    if (a - b not in sums) if b != _OFF else (a - b > max(sums)):
+                        return (f"{text!r}: {_point_text(a)}/{_point_text(b)} moves {a - b} pips, which no die or "
+                                f"chain of dice of {roll} makes (RULES 3.1, 10.1)")
+            return f"{text!r}: {self.failure[2]}" if self.failure[2] else f"{text!r} is not legal"
+        need = self.plays.dice_used
+        if need == 0:
+            return f"{roll} cannot be played at all: the turn passes (RULES 3.4)"
+        if used < need:
+            if d1 == d2:
+                return f"{text!r}: {need} of the four {d1}s can be played and must be (RULES 3.4)"
+            return f"{text!r}: both dice must be used when possible (RULES 3.4)"
+        if d1 != d2 and need == 1:
+            return f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)"
+        return f"{text!r} is not a legal play of {roll} here (RULES 3-5)"
 
 
 def resolve(position: Position, play, roll) -> Play:

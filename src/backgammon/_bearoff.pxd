@@ -22,3 +22,14 @@ cdef inline const uint16_t* ts_record(const uint16_t* table, int32_t n_positions
                                       int32_t on_roll, int32_t opponent) noexcept nogil:
     """The TS_FIELDS uint16 of a two-sided table for (on roll, opponent)."""
     return table + (<Py_ssize_t>on_roll * n_positions + opponent) * TS_FIELDS
+
+ctypedef struct RaceTables:
+    # The tables a race estimate reads; two_sided may be NULL.
+    const uint16_t* one_sided          # (54264, 32) P(all off in exactly i rolls)
+    const uint16_t* gammon             # (54264, 32) P(first checker off in exactly i rolls)
+    const uint16_t* two_sided          # (P * P, TS_FIELDS) records
+    int32_t two_sided_positions        # P
+    int two_sided_checkers
+
+cdef void race_estimate(const RaceTables* t, const uint8_t* board, double* out) noexcept nogil
+cdef int set_race_tables(RaceTables* t, one_sided, gammon, two_sided, int two_sided_checkers) except -1

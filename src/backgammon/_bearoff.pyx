@@ -16,7 +16,7 @@ from libc.string cimport memset, memcpy
 
 import numpy as np
 
-from backgammon._board cimport SLOTS, BAR
+from backgammon._board cimport SLOTS, BAR, CHECKERS, both_home, check_board, BOARD_OK
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 
 # C(n, k) for n < 32, k <= 6
@@ -318,14 +318,23 @@ def build_two_sided(int checkers, uint16_t[:, ::1] records):
 
 def indices(const uint8_t[:, ::1] points):
     """Index of each row of counts on points 1..6: (n, 6) -> (n,) int32."""
-    cdef Py_ssize_t i, n = points.shape[0]
+    cdef Py_ssize_t i, n = points.shape[0], bad = -1
+    cdef int k, total
     if points.shape[1] != HOME_POINTS:
         raise ValueError("points must have shape (n, 6)")
     out = np.empty(n, dtype=np.int32)
     cdef int32_t[::1] o = out
     with nogil:
         for i in range(n):
+            total = 0
+            for k in range(HOME_POINTS):
+                total += points[i, k]
+            if total > MAX_CHECKERS:
+                bad = i
+                break
             o[i] = position_index(&points[i, 0])
+    if bad >= 0:
+        raise ValueError(f"row {bad} has more than {MAX_CHECKERS} checkers")
     return out
 
 
@@ -338,6 +347,8 @@ def board_indices(const uint8_t[:, :, ::1] boards, int row, int checkers):
         raise ValueError("boards must have shape (n, 2, 25)")
     if row not in (0, 1):
         raise ValueError("row must be 0 or 1")
+    if not 0 <= checkers <= MAX_CHECKERS:
+        raise ValueError(f"checkers must be 0 to {MAX_CHECKERS}")
     out = np.empty(n, dtype=np.int32)
     cdef int32_t[::1] o = out
     with nogil:
@@ -391,3 +402,93 @@ def position_of(int32_t index):
         raise ValueError("index out of range")
     index_position(index, counts)
     return tuple(counts[i] for i in range(HOME_POINTS))
+
+
+# -- race estimates ----------------------------------------------------------------
+
+cdef double _sooner(const uint16_t* first, const uint16_t* second, int lag) noexcept nogil:
+    # P(an event of roll count ~ first happens at roll i and one ~ second at
+    # roll j >= i + lag), the two independent; tables in 65535ths.
+    cdef int i, j
+    cdef double p = 0.0, tail
+    for i in range(ROLLS_KEPT):
+        tail = 0.0
+        for j in range(i + lag, ROLLS_KEPT):
+            tail += second[j]
+        p += first[i] * tail
+    return p / (65535.0 * 65535.0)
+
+
+cdef void race_estimate(const RaceTables* t, const uint8_t* board, double* out) noexcept nogil:
+    """Chances of the side on roll (row 1) when both sides bear off (the
+    caller checked both_home and at most 15 checkers a side): out = win,
+    win gammon, lose gammon (no backgammon is possible).  The side on roll
+    rolls first, so it finishes first on equal roll counts."""
+    cdef const uint8_t* opp = board
+    cdef const uint8_t* me = board + SLOTS
+    cdef int32_t a = position_index(me), b = position_index(opp)
+    cdef int i, n_me = 0, n_opp = 0
+    cdef const uint16_t* dm = t.one_sided + <Py_ssize_t>a * ROLLS_KEPT
+    cdef const uint16_t* do = t.one_sided + <Py_ssize_t>b * ROLLS_KEPT
+    for i in range(HOME_POINTS):
+        n_me += me[i]
+        n_opp += opp[i]
+    if t.two_sided != NULL and n_me <= t.two_sided_checkers and n_opp <= t.two_sided_checkers:
+        out[0] = ts_record(t.two_sided, t.two_sided_positions, a, b)[0] / 65535.0
+    else:
+        out[0] = _sooner(dm, do, 0)          # all mine off no later than all its
+    # Gammons: all of one side off before the other's first checker.
+    out[1] = _sooner(dm, t.gammon + <Py_ssize_t>b * ROLLS_KEPT, 0) if n_opp == MAX_CHECKERS else 0.0
+    out[2] = _sooner(do, t.gammon + <Py_ssize_t>a * ROLLS_KEPT, 1) if n_me == MAX_CHECKERS else 0.0
+
+
+cdef int set_race_tables(RaceTables* t, one_sided, gammon, two_sided, int two_sided_checkers) except -1:
+    """Point ``t`` at the given uint16 tables after checking their shapes
+    (the caller keeps the arrays alive)."""
+    cdef const uint16_t[:, ::1] os_view = one_sided
+    cdef const uint16_t[:, ::1] g_view = gammon
+    cdef const uint16_t[:, ::1] ts_view
+    if os_view.shape[0] != positions_up_to(MAX_CHECKERS) or os_view.shape[1] != ROLLS_KEPT \
+            or g_view.shape[0] != os_view.shape[0] or g_view.shape[1] != ROLLS_KEPT:
+        raise ValueError("one-sided tables of 54264 x 32 expected")
+    t.one_sided = &os_view[0, 0]
+    t.gammon = &g_view[0, 0]
+    t.two_sided = NULL
+    t.two_sided_positions = 0
+    t.two_sided_checkers = 0
+    if two_sided is not None:
+        if not 1 <= two_sided_checkers <= MAX_CHECKERS:
+            raise ValueError("two_sided_checkers must be in 1..15")
+        ts_view = two_sided
+        if ts_view.shape[0] != <Py_ssize_t>positions_up_to(two_sided_checkers) ** 2 or ts_view.shape[1] != TS_FIELDS:
+            raise ValueError("two-sided table does not match its checker count")
+        t.two_sided = &ts_view[0, 0]
+        t.two_sided_positions = positions_up_to(two_sided_checkers)
+        t.two_sided_checkers = two_sided_checkers
+    return 0
+
+
+def race_estimates(const uint8_t[:, :, ::1] boards, one_sided, gammon, two_sided=None,
+                   int two_sided_checkers=0):
+    """Win, win gammon and lose gammon chances of the side on roll, (n, 3),
+    for boards where both sides have all their checkers on home points.
+    Any other board raises ValueError naming it: this is reachable from
+    Python, so it never trusts its input."""
+    cdef RaceTables tables
+    cdef Py_ssize_t i, n = boards.shape[0], bad = -1
+    if boards.shape[1] != 2 or boards.shape[2] != SLOTS:
+        raise ValueError("boards must have shape (n, 2, 25)")
+    set_race_tables(&tables, one_sided, gammon, two_sided, two_sided_checkers)
+    with nogil:
+        for i in range(n):
+            if check_board(&boards[i, 0, 0]) != BOARD_OK or not both_home(&boards[i, 0, 0]):
+                bad = i
+                break
+    if bad >= 0:
+        raise ValueError(f"board {bad} is not a valid position with every checker of both sides home")
+    out = np.zeros((n, 3))
+    cdef double[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            race_estimate(&tables, &boards[i, 0, 0], &o[i, 0])
+    return out

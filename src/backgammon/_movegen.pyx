@@ -24,6 +24,7 @@ from backgammon._board cimport BAR, SLOTS, POINTS, BOARD_OK, check_board
 
 cdef enum:
     BAD_DICE = 100        # generate_into's problem code for dice outside 1..6
+    MAX_PERFT_DEPTH = 4   # perft(4) of the opening runs for hours; deeper never ends
 
 cdef extern from "_bits.h":
     int bg_msb(unsigned int x) nogil
@@ -592,9 +593,8 @@ def step(bytes board, int src, int dst, int die):
     cdef uint32_t opp_any, opp_two, opp_one, unused_two, unused_one
     cdef const uint8_t* b
     cdef int s = src - 1
-    if PyBytes_GET_SIZE(board) != BOARD_BYTES:
-        raise ValueError("a board is 50 bytes")
-    if not (1 <= die <= 6 and 1 <= src <= 25 and 0 <= dst < src):
+    _check_one(board, die, die)
+    if not (1 <= src <= 25 and 0 <= dst < src):
         return None
     if (s >= die and dst != s - die + 1) or (s < die and dst != 0):
         return None                      # the step is not of die pips
@@ -616,6 +616,17 @@ def step(bytes board, int src, int dst, int die):
     return PyBytes_FromStringAndSize(<char*>_single.cur, BOARD_BYTES), bool(st.hit_steps & 1)
 
 
+cdef int _check_one(bytes board, int d1, int d2) except -1:
+    # Every entry point below checks its board and dice: the kernel trusts them.
+    if PyBytes_GET_SIZE(board) != BOARD_BYTES:
+        raise ValueError("a board is 50 bytes")
+    if check_board(<const uint8_t*>PyBytes_AS_STRING(board)) != BOARD_OK:
+        raise ValueError("not a valid position")
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise ValueError("dice must be 1 to 6")
+    return 0
+
+
 def plays(bytes board, int d1, int d2):
     """Plays of one 50-byte board: ``(n, children, moves, dice_used)``.
 
@@ -623,8 +634,7 @@ def plays(bytes board, int d1, int d2):
     ``moves`` n x 12 signed bytes.  Holds the GIL: the scratch buffers are
     shared, and one position takes well under a microsecond.
     """
-    if PyBytes_GET_SIZE(board) != BOARD_BYTES:
-        raise ValueError("a board is 50 bytes")
+    _check_one(board, d1, d2)
     cdef int n = generate(_single, <const uint8_t*>PyBytes_AS_STRING(board), d1, d2,
                           _single_children, _single_moves, True)
     return (n,
@@ -635,8 +645,7 @@ def plays(bytes board, int d1, int d2):
 
 def count_plays(bytes board, int d1, int d2):
     """Number of distinct plays of one 50-byte board."""
-    if PyBytes_GET_SIZE(board) != BOARD_BYTES:
-        raise ValueError("a board is 50 bytes")
+    _check_one(board, d1, d2)
     return generate(_single, <const uint8_t*>PyBytes_AS_STRING(board), d1, d2,
                     NULL, NULL, True)
 
@@ -681,10 +690,11 @@ def generate_into(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls,
             board = &boards[i, 0, 0]
             if check:
                 problem = check_board(board)
-                if problem == BOARD_OK and not (1 <= rolls[i, 0] <= 6 and 1 <= rolls[i, 1] <= 6):
-                    problem = BAD_DICE
-                if problem != BOARD_OK:
-                    break
+            # Dice index the step tables: checked even for trusted boards.
+            if problem == BOARD_OK and not (1 <= rolls[i, 0] <= 6 and 1 <= rolls[i, 1] <= 6):
+                problem = BAD_DICE
+            if problem != BOARD_OK:
+                break
             if moves is not None:
                 mv = &moves[at, 0, 0]
             k = generate(g, board, rolls[i, 0], rolls[i, 1], &children[at, 0, 0], mv, swap)
@@ -721,10 +731,9 @@ def perft(bytes board, int depth):
     cdef uint64_t total
     cdef uint8_t* levels
     cdef Generator* g
-    if PyBytes_GET_SIZE(board) != BOARD_BYTES:
-        raise ValueError("a board is 50 bytes")
-    if depth < 0:
-        raise ValueError("depth must be >= 0")
+    _check_one(board, 1, 1)
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError(f"depth must be 0 to {MAX_PERFT_DEPTH}")
     levels = <uint8_t*>calloc(<size_t>max(depth, 1) * MAX_PLAYS, BOARD_BYTES)
     g = new_generator()
     if levels == NULL or g == NULL:

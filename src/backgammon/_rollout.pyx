@@ -8,23 +8,27 @@ games without the GIL with dice from a numpy bit generator, stratifying the
 first two rolls over game indices, and can stop a game once both sides are
 bearing off to take the bear-off tables' exact chances.
 """
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from libc.math cimport INFINITY
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 
 import numpy as np
 
 from numpy.random cimport bitgen_t
+from cpython.exc cimport PyErr_CheckSignals
 
-from backgammon._board cimport SLOTS, BAR, POINTS, no_contact, both_home, loss_kind
+from backgammon._dice cimport bounded, roll, bitgen_of
+
+from backgammon._board cimport SLOTS, BAR, POINTS, no_contact, both_home, loss_kind, check_board, BOARD_OK
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
-from backgammon._bearoff cimport position_index, ROLLS_KEPT, positions_up_to
+from backgammon._bearoff cimport RaceTables, race_estimate, set_race_tables
+from backgammon._net cimport Networks, Evaluator, Work, best_child
 
 cdef enum:
     POLICY_RANDOM = 0
     POLICY_PUBEVAL = 1
+    POLICY_NET = 2
 
 # pubeval: [race][mover's point p - 1][signed count + 15] and the two extra weights
 cdef double PUB[2][24][31]
@@ -83,6 +87,9 @@ def pubeval_batch(const uint8_t[:, :, ::1] boards, race=None):
         raise RuntimeError("pubeval weights are not loaded")
     if boards.shape[1] != 2 or boards.shape[2] != SLOTS:
         raise ValueError("boards must have shape (n, 2, 25)")
+    for i in range(n):
+        if check_board(&boards[i, 0, 0]) != BOARD_OK:
+            raise ValueError(f"board {i} is not a valid position")
     if race is None:
         flags = np.empty(n, dtype=np.uint8)
         r = flags
@@ -139,83 +146,27 @@ def tesauro_inputs(const uint8_t[:, :, ::1] boards):
     return out
 
 
-# -- dice --------------------------------------------------------------------------
-
-cdef inline uint32_t _bounded(bitgen_t* rng, uint32_t n) noexcept nogil:
-    # Uniform in [0, n) without bias (Lemire's multiply and reject).
-    cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n
-    cdef uint32_t low = <uint32_t>m, threshold
-    if low < n:
-        threshold = (-n) % n
-        while low < threshold:
-            m = <uint64_t>rng.next_uint32(rng.state) * n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
-cdef bitgen_t* _bitgen(object generator) except NULL:
-    capsule = generator.bit_generator.capsule
-    if not PyCapsule_IsValid(capsule, "BitGenerator"):
-        raise ValueError("not a numpy bit generator")
-    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
-
-
-# -- bear-off estimates ------------------------------------------------------------
-
-ctypedef struct Tables:
-    const uint16_t* one_sided         # (54264, 32) P(all off in i rolls)
-    const uint16_t* gammon            # (54264, 32) P(first off in i rolls)
-    const uint16_t* two_sided         # (P2 * P2, 4) records
-    int32_t two_sided_positions
-    int two_sided_checkers
-
-
-cdef double _sooner(const uint16_t* first, const uint16_t* second, int lag) noexcept nogil:
-    # P(an event of roll count ~ first happens at roll i and one ~ second at
-    # roll j >= i + lag), the two independent; tables in 65535ths.
-    cdef int i, j
-    cdef double p = 0.0, tail
-    for i in range(ROLLS_KEPT):
-        tail = 0.0
-        for j in range(i + lag, ROLLS_KEPT):
-            tail += second[j]
-        p += first[i] * tail
-    return p / (65535.0 * 65535.0)
-
-
-cdef void _bearoff_estimate(const Tables* t, const uint8_t* board, double* out) noexcept nogil:
-    # Chances for the side on roll (row 1) when both sides bear off:
-    # out = win, win gammon, lose gammon (no backgammons are possible).
-    # The side on roll rolls first, so it finishes first on equal counts.
-    cdef const uint8_t* opp = board
-    cdef const uint8_t* me = board + SLOTS
-    cdef int32_t a = position_index(me), b = position_index(opp)
-    cdef int i, n_me = 0, n_opp = 0
-    cdef const uint16_t* dm = t.one_sided + <Py_ssize_t>a * ROLLS_KEPT
-    cdef const uint16_t* do = t.one_sided + <Py_ssize_t>b * ROLLS_KEPT
-    for i in range(6):
-        n_me += me[i]
-        n_opp += opp[i]
-    if t.two_sided != NULL and n_me <= t.two_sided_checkers and n_opp <= t.two_sided_checkers:
-        out[0] = t.two_sided[(<Py_ssize_t>a * t.two_sided_positions + b) * 4] / 65535.0
-    else:
-        out[0] = _sooner(dm, do, 0)          # all mine off no later than all its
-    # Gammons: all of one side off before the other's first checker.
-    out[1] = _sooner(dm, t.gammon + <Py_ssize_t>b * ROLLS_KEPT, 0) if n_opp == 15 else 0.0
-    out[2] = _sooner(do, t.gammon + <Py_ssize_t>a * ROLLS_KEPT, 1) if n_me == 15 else 0.0
+cdef inline bint no_checkers_left(const uint8_t* board) noexcept nogil:
+    cdef int i, a = 0, b = 0
+    for i in range(SLOTS):
+        a += board[i]
+        b += board[SLOTS + i]
+    return a == 0 or b == 0
 
 
 # -- the game loop -----------------------------------------------------------------
 
 cdef inline int _choose(int policy, Generator* g, bitgen_t* rng, const uint8_t* board,
-                        const uint8_t* children, int n) noexcept nogil:
+                        const uint8_t* children, int n, const Evaluator* ev, Work* work) noexcept nogil:
     cdef int k, best = 0
     cdef double s, top
     cdef bint race
     if n == 1:
         return 0
     if policy == POLICY_RANDOM:
-        return <int>_bounded(rng, <uint32_t>n)
+        return <int>bounded(rng, <uint32_t>n)
+    if policy == POLICY_NET:
+        return best_child(ev, children, n, work)
     race = no_contact(board)
     top = -INFINITY
     for k in range(n):
@@ -226,68 +177,72 @@ cdef inline int _choose(int policy, Generator* g, bitgen_t* rng, const uint8_t* 
     return best
 
 
-cdef void _play_game(Generator* g, bitgen_t* rng, const uint8_t* start, int policy0, int policy1,
-                     int64_t game_index, bint stratify, int truncate, const Tables* tables,
-                     uint8_t* children, double* result) noexcept nogil:
-    # result: win, win gammon, win backgammon, lose gammon, lose backgammon
-    # for the side on roll at the start ("us", turn 0).
-    cdef uint8_t board[64]
-    cdef int turn = 0, ply = 0, n, k, d1, d2, roll, i, left, kind
-    cdef const uint8_t* child
+cdef int settle(const uint8_t* child, int mover, int64_t plies, int truncate, const RaceTables* tables,
+                double* result) noexcept nogil:
+    """After ``mover`` (0 = "us", the side on roll at the start) played to
+    ``child`` (next mover's view, the ``plies``-th play of the game): 1 and
+    the result for us (win, win gammon, win backgammon, lose gammon, lose
+    backgammon) when the game is over, or cut by ``truncate`` (>= 0: from
+    that many plies on, once both sides bear off, the tables' chances);
+    else 0."""
+    cdef int i, left = 0, kind
     cdef double est[3]
-    cdef bint gammon, backgammon
-    memcpy(board, start, BOARD_BYTES)
     for i in range(5):
         result[i] = 0.0
-    while True:
-        if stratify and ply < 2:
-            # Game i takes ordered roll i mod 36 first and (i // 36) mod 36 second.
-            roll = <int>((game_index if ply == 0 else game_index // 36) % 36)
-            d1 = roll // 6 + 1
-            d2 = roll % 6 + 1
+    for i in range(SLOTS):
+        left += child[i]
+    if left == 0:
+        # The mover (row 0 now) bore off its last checker (RULES 6).
+        kind = loss_kind(child + SLOTS)
+        if mover == 0:
+            result[0] = 1.0
+            result[1] = kind >= 2
+            result[2] = kind == 3
         else:
-            d1 = <int>_bounded(rng, 6) + 1
-            d2 = <int>_bounded(rng, 6) + 1
+            result[3] = kind >= 2
+            result[4] = kind == 3
+        return 1
+    if truncate >= 0 and plies >= truncate and tables.one_sided != NULL and both_home(child):
+        race_estimate(tables, child, est)        # for the side on roll in child
+        if mover == 1:
+            result[0] = est[0]
+            result[1] = est[1]
+            result[3] = est[2]
+        else:
+            result[0] = 1.0 - est[0]
+            result[1] = est[2]
+            result[3] = est[1]
+        return 1
+    return 0
+
+
+cdef void _play_game(Generator* g, bitgen_t* rng, const uint8_t* start, int policy0, int policy1,
+                     int64_t game_index, bint stratify, int truncate, const RaceTables* tables,
+                     uint8_t* children, const Evaluator* ev, Work* work, double* result) noexcept nogil:
+    # One game from start; result for the side on roll at the start (turn 0).
+    cdef uint8_t board[64]
+    cdef int turn = 0, n, k, d1, d2
+    cdef int64_t ply = 0
+    cdef const uint8_t* child
+    memcpy(board, start, BOARD_BYTES)
+    while True:
+        roll(rng, game_index, ply, stratify, &d1, &d2)
         n = generate(g, board, d1, d2, children, NULL, True)
         if n <= 0:
             return            # unreachable: the loop stops when a side is off
-        k = _choose(policy0 if turn == 0 else policy1, g, rng, board, children, n)
+        k = _choose(policy0 if turn == 0 else policy1, g, rng, board, children, n, ev, work)
         child = children + k * BOARD_BYTES
-        left = 0
-        for i in range(SLOTS):
-            left += child[i]
-        if left == 0:
-            # The mover (row 0 now) bore off its last checker (RULES 6).
-            kind = loss_kind(child + SLOTS)
-            gammon = kind >= 2
-            backgammon = kind == 3
-            if turn == 0:
-                result[0] = 1.0
-                result[1] = gammon
-                result[2] = backgammon
-            else:
-                result[3] = gammon
-                result[4] = backgammon
+        ply += 1
+        if settle(child, turn, ply, truncate, tables, result):
             return
         memcpy(board, child, BOARD_BYTES)
         turn ^= 1
-        ply += 1
-        if truncate >= 0 and ply >= truncate and tables.one_sided != NULL and both_home(board):
-            _bearoff_estimate(tables, board, est)
-            if turn == 0:
-                result[0] = est[0]
-                result[1] = est[1]
-                result[3] = est[2]
-            else:
-                result[0] = 1.0 - est[0]
-                result[1] = est[2]
-                result[3] = est[1]
-            return
 
 
 def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, generator,
                int policy0, int policy1, bint stratify=True, int truncate=-1,
-               one_sided=None, gammon=None, two_sided=None, int two_sided_checkers=0):
+               one_sided=None, gammon=None, two_sided=None, int two_sided_checkers=0,
+               Networks nets=None):
     """Play ``n_games`` cubeless games from ``start`` (50 bytes, row 1 on
     roll) and return their results, a float64 array (n, 5): win, win gammon,
     win backgammon, lose gammon, lose backgammon for the side on roll.
@@ -296,78 +251,107 @@ def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, g
     ``truncate`` >= 0 stops a game from that ply on as soon as both sides
     are bearing off and takes the bear-off tables' chances.
     """
-    cdef Tables tables
-    cdef const uint16_t[:, ::1] os_view
-    cdef const uint16_t[:, ::1] g_view
-    cdef const uint16_t[:, ::1] ts_view
-    cdef bitgen_t* rng = _bitgen(generator)
+    cdef RaceTables tables
+    cdef bitgen_t* rng = bitgen_of(generator)
     cdef Generator* g
     cdef uint8_t* children
     cdef int64_t i
     if start.shape[0] != BOARD_BYTES:
         raise ValueError("start is a 50-byte board")
-    if policy0 not in (POLICY_RANDOM, POLICY_PUBEVAL) or policy1 not in (POLICY_RANDOM, POLICY_PUBEVAL):
+    if check_board(&start[0]) != BOARD_OK or no_checkers_left(&start[0]):
+        raise ValueError("start must be a valid position of a game not over")
+    if n_games < 0:
+        raise ValueError("n_games must be >= 0")
+    cdef Work* work = NULL
+    cdef const Evaluator* ev = NULL
+    if policy0 not in (POLICY_RANDOM, POLICY_PUBEVAL, POLICY_NET) or policy1 not in (POLICY_RANDOM, POLICY_PUBEVAL, POLICY_NET):
         raise ValueError("unknown policy code")
+    if (policy0 == POLICY_NET or policy1 == POLICY_NET) and nets is None:
+        raise ValueError("the network policy needs nets")
+    if nets is not None:
+        ev = &nets.ev
     if (policy0 == POLICY_PUBEVAL or policy1 == POLICY_PUBEVAL) and not PUB_READY:
         raise RuntimeError("pubeval weights are not loaded")
     tables.one_sided = NULL
     tables.gammon = NULL
     tables.two_sided = NULL
-    tables.two_sided_positions = 0
-    tables.two_sided_checkers = 0
     if one_sided is not None:
-        os_view = one_sided
-        g_view = gammon
-        if os_view.shape[0] != positions_up_to(15) or g_view.shape[0] != os_view.shape[0]:
-            raise ValueError("one-sided tables of 54264 x 32 expected")
-        tables.one_sided = &os_view[0, 0]
-        tables.gammon = &g_view[0, 0]
-    if two_sided is not None:
-        ts_view = two_sided
-        if ts_view.shape[0] != <Py_ssize_t>positions_up_to(two_sided_checkers) ** 2:
-            raise ValueError("two-sided table does not match its checker count")
-        tables.two_sided = &ts_view[0, 0]
-        tables.two_sided_positions = positions_up_to(two_sided_checkers)
-        tables.two_sided_checkers = two_sided_checkers
+        set_race_tables(&tables, one_sided, gammon, two_sided, two_sided_checkers)
     out = np.zeros((n_games, 5))
     cdef double[:, ::1] o = out
     g = new_generator()
     children = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
-    if g == NULL or children == NULL:
+    work = <Work*>malloc(sizeof(Work))
+    if g == NULL or children == NULL or work == NULL:
         free(g)
         free(children)
+        free(work)
         raise MemoryError()
+    cdef int interrupted = 0
     with generator.bit_generator.lock, nogil:
         for i in range(n_games):
             _play_game(g, rng, &start[0], policy0, policy1, first_index + i, stratify, truncate,
-                       &tables, children, &o[i, 0])
+                       &tables, children, ev, work, &o[i, 0])
+            if i % 64 == 63:
+                with gil:      # Ctrl-C stops a long chunk in the main process
+                    interrupted = PyErr_CheckSignals()
+                if interrupted:
+                    break
     free(g)
     free(children)
+    free(work)
+    if interrupted:
+        raise KeyboardInterrupt
     return out
 
 
-def bearoff_estimates(const uint8_t[:, :, ::1] boards, one_sided, gammon, two_sided=None,
-                      int two_sided_checkers=0):
-    """Win, win gammon and lose gammon chances of the side on roll for
-    boards where both sides bear off (the caller checked), (n, 3)."""
-    cdef Tables tables
-    cdef const uint16_t[:, ::1] os_view = one_sided
-    cdef const uint16_t[:, ::1] g_view = gammon
-    cdef const uint16_t[:, ::1] ts_view
-    cdef Py_ssize_t i, n = boards.shape[0]
-    tables.one_sided = &os_view[0, 0]
-    tables.gammon = &g_view[0, 0]
+
+# -- lockstep games -----------------------------------------------------------------
+
+def lockstep_rolls(const int64_t[::1] index, const int64_t[::1] ply, bint stratify, generator):
+    """The dice of each lockstep game (index, plies played so far), as the
+    game loop rolls them: (n, 2) uint8."""
+    cdef Py_ssize_t i, n = index.shape[0]
+    cdef int d1, d2
+    cdef bitgen_t* rng = bitgen_of(generator)
+    if ply.shape[0] != n:
+        raise ValueError("index and ply must have the same length")
+    out = np.empty((n, 2), dtype=np.uint8)
+    cdef uint8_t[:, ::1] o = out
+    with generator.bit_generator.lock, nogil:
+        for i in range(n):
+            roll(rng, index[i], ply[i], stratify, &d1, &d2)
+            o[i, 0] = <uint8_t>d1
+            o[i, 1] = <uint8_t>d2
+    return out
+
+
+def lockstep_settle(const uint8_t[:, :, ::1] chosen, const int8_t[::1] mover, const int64_t[::1] plies,
+                    int truncate=-1, one_sided=None, gammon=None, two_sided=None, int two_sided_checkers=0):
+    """For each game after its play (``chosen`` from the next mover's view,
+    ``mover`` 0 for the side on roll at the start, ``plies`` played): whether
+    it ended (n,) bool, and its result (n, 5) as the game loop settles it."""
+    cdef Py_ssize_t i, n = chosen.shape[0]
+    cdef RaceTables tables
+    if chosen.shape[1] != 2 or chosen.shape[2] != SLOTS:
+        raise ValueError("chosen must have shape (n, 2, 25)")
+    if mover.shape[0] != n or plies.shape[0] != n:
+        raise ValueError("mover and plies must have one entry per game")
+    for i in range(n):
+        if mover[i] not in (0, 1):
+            raise ValueError("mover must be 0 or 1")
+        if check_board(&chosen[i, 0, 0]) != BOARD_OK:
+            raise ValueError(f"board {i} is not a valid position")
+    tables.one_sided = NULL
+    tables.gammon = NULL
     tables.two_sided = NULL
-    tables.two_sided_positions = 0
-    tables.two_sided_checkers = 0
-    if two_sided is not None:
-        ts_view = two_sided
-        tables.two_sided = &ts_view[0, 0]
-        tables.two_sided_positions = positions_up_to(two_sided_checkers)
-        tables.two_sided_checkers = two_sided_checkers
-    out = np.zeros((n, 3))
-    cdef double[:, ::1] o = out
+    if one_sided is not None:
+        set_race_tables(&tables, one_sided, gammon, two_sided, two_sided_checkers)
+    ended = np.zeros(n, dtype=np.bool_)
+    results = np.zeros((n, 5))
+    cdef uint8_t[::1] e = ended.view(np.uint8)
+    cdef double[:, ::1] r = results
     with nogil:
         for i in range(n):
-            _bearoff_estimate(&tables, &boards[i, 0, 0], &o[i, 0])
-    return out
+            e[i] = <uint8_t>settle(&chosen[i, 0, 0], mover[i], plies[i], truncate, &tables, &r[i, 0])
+    return ended, results
