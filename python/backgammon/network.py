@@ -1,0 +1,100 @@
+"""The project's neural networks: weight files, fresh networks, loading.
+
+A weight file is a numpy ``.npz`` holding the float32 arrays of the contact
+network (``contact_w1`` (218, H), ``contact_b1``, ``contact_w2`` (5, H),
+``contact_b2``) and of the race network (``race_*``, 204 inputs), plus
+``meta``: a JSON text saying how the weights were made (the training
+command, games, seed, seconds).  The shipped weights are
+``backgammon/data/nets.npz``; docs/evaluation.md describes the inputs.
+
+>>> nets = load()
+>>> sorted(nets.arrays)[:2]
+['contact_b1', 'contact_b2']
+"""
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from . import _net, bearoff
+
+__all__ = ["new_arrays", "load", "save", "default", "meta", "CONTACT_INPUTS", "RACE_INPUTS"]
+
+CONTACT_INPUTS = 218
+RACE_INPUTS = 204
+_NAMES = ("w1", "b1", "w2", "b2")
+
+
+def new_arrays(seed=None, contact_hidden: int = 128, race_hidden: int = 64) -> dict[str, np.ndarray]:
+    """Freshly initialised weights: small uniform values from ``seed``."""
+    rng = np.random.default_rng(seed)
+    arrays = {}
+    for name, n_in, h in (("contact", CONTACT_INPUTS, contact_hidden), ("race", RACE_INPUTS, race_hidden)):
+        arrays[f"{name}_w1"] = rng.uniform(-0.1, 0.1, (n_in, h)).astype(np.float32)
+        arrays[f"{name}_b1"] = np.zeros(h, np.float32)
+        arrays[f"{name}_w2"] = rng.uniform(-0.1, 0.1, (5, h)).astype(np.float32)
+        arrays[f"{name}_b2"] = np.zeros(5, np.float32)
+    return arrays
+
+
+def networks(arrays: dict[str, np.ndarray]) -> _net.Networks:
+    """The kernel's evaluator over ``arrays`` (used in place, not copied)
+    with the bear-off tables."""
+    os_db = bearoff.one_sided()
+    ts = bearoff.two_sided()
+    return _net.Networks(arrays, os_db.table, os_db.gammon_table, ts.records, ts.checkers)
+
+
+def save(path, arrays: dict[str, np.ndarray], meta: dict) -> None:
+    """Write a weight file atomically (a temporary file, then a rename)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    os.replace(tmp, path)
+
+
+def read(path) -> tuple[dict[str, np.ndarray], dict]:
+    """The arrays and the meta dictionary of a weight file."""
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: np.array(data[k], dtype=np.float32, order="C") for k in data.files if k != "meta"}
+        meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+    missing = [f"{n}_{k}" for n in ("contact", "race") for k in _NAMES if f"{n}_{k}" not in arrays]
+    if missing:
+        raise ValueError(f"{path}: not a weight file of this project (missing {', '.join(missing)})")
+    return arrays, meta
+
+
+def load(path=None) -> _net.Networks:
+    """The networks of a weight file (default: the shipped weights)."""
+    if path is None:
+        return default()
+    arrays, _ = read(path)
+    return networks(arrays)
+
+
+def _shipped():
+    return resources.files("backgammon").joinpath("data/nets.npz")
+
+
+@lru_cache(maxsize=1)
+def default() -> _net.Networks:
+    """The shipped networks, loaded once per process."""
+    with resources.as_file(_shipped()) as p:
+        arrays, _ = read(p)
+    for a in arrays.values():
+        a.flags.writeable = True
+    return networks(arrays)
+
+
+def meta(path=None) -> dict:
+    """How a weight file (default: the shipped one) was made."""
+    if path is None:
+        with resources.as_file(_shipped()) as p:
+            return read(p)[1]
+    return read(path)[1]

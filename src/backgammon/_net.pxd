@@ -1,0 +1,55 @@
+# The neural network evaluator (docs/evaluation.md): two single-hidden-layer
+# networks, one for contact and one for races, and the bear-off tables for
+# races where both sides are home.  Every evaluation gives the five
+# cubeless chances of the side on roll (row 1): win, win gammon, win
+# backgammon, lose gammon, lose backgammon (gammons include backgammons).
+from libc.stdint cimport uint8_t, int32_t
+from backgammon._bearoff cimport RaceTables
+
+cdef enum:
+    OUTPUTS = 5
+    UNITS_PER_SLOT = 4         # n == 1, n == 2, n >= 3, (n - 3) / 2
+    SIDE_UNITS = 101           # 25 slots x 4 units, then borne off / 15
+    RAW_INPUTS = 202           # the side on roll, then its opponent
+    SIDE_FEATURES = 8
+    CONTACT_INPUTS = 218       # RAW_INPUTS + 2 x SIDE_FEATURES
+    RACE_INPUTS = 204          # RAW_INPUTS + the two pip counts
+    MAX_HIDDEN = 512
+    MAX_NONZERO = 256          # nonzero inputs of one position: at most 2 x (2 x 25 + 1) + 16
+
+cdef enum PositionClass:
+    # Which evaluator answers for a position.
+    CLASS_OVER = 0             # a side has borne off every checker: exact
+    CLASS_BEAROFF = 1          # both sides home: the bear-off tables
+    CLASS_RACE = 2             # no contact: the race network
+    CLASS_CONTACT = 3          # the contact network
+
+ctypedef struct Net:
+    int n_inputs
+    int n_hidden
+    float* w1                  # (n_inputs, n_hidden): one row per input
+    float* b1                  # (n_hidden,)
+    float* w2                  # (OUTPUTS, n_hidden)
+    float* b2                  # (OUTPUTS,)
+
+ctypedef struct Evaluator:
+    Net contact
+    Net race
+    RaceTables tables
+
+ctypedef struct Work:
+    # Scratch space of one evaluation.
+    int32_t index[MAX_NONZERO]
+    float value[MAX_NONZERO]
+    float hidden[MAX_HIDDEN]
+
+cdef PositionClass position_class(const uint8_t* board) noexcept nogil
+cdef int encode(const uint8_t* board, PositionClass cls, int32_t* index, float* value) noexcept nogil
+cdef void evaluate_board(const Evaluator* ev, const uint8_t* board, float* out, Work* w) noexcept nogil
+cdef float equity(const float* p) noexcept nogil
+cdef int best_child(const Evaluator* ev, const uint8_t* children, int n, Work* w) noexcept nogil
+
+cdef class Networks:
+    cdef Evaluator ev
+    cdef readonly dict arrays
+    cdef object _tables

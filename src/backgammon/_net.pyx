@@ -1,0 +1,749 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The neural network evaluator: encoding, forward pass, search and training.
+
+Two networks with one hidden layer of sigmoid units and five sigmoid
+outputs: one for positions with contact, one for races.  Positions where
+both sides are home take the bear-off tables' chances, finished ones their
+exact result.  The inputs are sparse (a point with n checkers sets at most
+two of its four units), so the hidden layer is the bias plus one row of
+weights per nonzero input.  docs/evaluation.md describes the encoding.
+"""
+from libc.stdint cimport uint8_t, int8_t, uint32_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memcpy, memset
+from libc.math cimport sqrt
+
+import numpy as np
+
+from numpy.random cimport bitgen_t
+
+from backgammon._dice cimport bounded, bitgen_of
+
+from backgammon._board cimport SLOTS, BAR, POINTS, CHECKERS, no_contact, both_home, loss_kind, check_board, BOARD_OK
+from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
+from backgammon._bearoff cimport RaceTables, race_estimate, set_race_tables
+
+
+cdef extern from "_bits.h":
+    void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) nogil
+    uint32_t bg_reverse24(uint32_t x) nogil
+    int bg_popcount(unsigned int x) nogil
+    int bg_msb(unsigned int x) nogil
+
+cdef extern from "_nn.h":
+    float nn_sigmoid1(float x) nogil
+    void nn_sigmoid(const float* x, float* y, int n) nogil
+    void nn_add(float* h, const float* w, int n) nogil
+    void nn_axpy(float* h, float a, const float* w, int n) nogil
+    float nn_dot(const float* a, const float* b, int n) nogil
+    void nn_forward(const float* w1, const float* b1, const float* w2, const float* b2, int h,
+                    const int32_t* index, const float* value, int n, float* hidden, float* out) nogil
+    int nn_select(int allow_wide)
+
+_WIDE = nn_select(1)
+
+
+def set_instruction_set(bint wide):
+    """Use the AVX2 forward pass where the machine has it (``wide``), or the
+    baseline SSE2 one; returns whether AVX2 is now in use."""
+    global _WIDE
+    _WIDE = nn_select(wide)
+    return bool(_WIDE)
+
+cdef enum:
+    HOME_MASK = 0x3F                   # points 1..6
+    OTHER_HOME_MASK = 0x3F << 18       # points 19..24: the other side's home board
+    ESCAPE_WINDOW = 12                 # points ahead of a back checker that can block it
+    BAD_DICE = 100                     # a problem code beside the board's
+
+# The 21 rolls, high die first, and their weight among the 36.
+cdef int ROLL_HI[21]
+cdef int ROLL_LO[21]
+cdef float ROLL_WEIGHT[21]
+cdef int _k = 0, _a, _b
+for _a in range(1, 7):
+    for _b in range(1, _a + 1):
+        ROLL_HI[_k] = _a
+        ROLL_LO[_k] = _b
+        ROLL_WEIGHT[_k] = (1.0 if _a == _b else 2.0) / 36.0
+        _k += 1
+
+
+# -- classes and the encoding ---------------------------------------------------------
+
+cdef PositionClass position_class(const uint8_t* board) noexcept nogil:
+    cdef int i, a = 0, b = 0
+    for i in range(SLOTS):
+        a += board[i]
+        b += board[SLOTS + i]
+    if a == 0 or b == 0:
+        return CLASS_OVER
+    if both_home(board):
+        return CLASS_BEAROFF
+    if no_contact(board):
+        return CLASS_RACE
+    return CLASS_CONTACT
+
+
+cdef inline int _pips(const uint8_t* row) noexcept nogil:
+    cdef int i, s = 25 * row[BAR]
+    for i in range(POINTS):
+        s += (i + 1) * row[i]
+    return s
+
+
+cdef inline int _rear(const uint8_t* row) noexcept nogil:
+    # Index of the rearmost checker (24 = bar), -1 when none is left.
+    cdef int i
+    for i in range(SLOTS - 1, -1, -1):
+        if row[i]:
+            return i
+    return -1
+
+
+cdef int _hit_rolls(const uint8_t* attacker, uint32_t blocked, uint32_t blots) noexcept nogil:
+    # Of the 36 rolls, how many let ``attacker`` hit one of ``blots``
+    # (masks in the attacker's indices; blocked = the defender's made
+    # points).  Checkers on the bar enter first; every landing of a checker
+    # using several dice must be open (RULES 3.2, 4.1).  The choice of the
+    # rest of the play is ignored.
+    cdef uint32_t src = 0, s1, s2, e1, e2, entry, m
+    cdef int i, k, d1, d2, on_bar = attacker[BAR], steps, total = 0
+    cdef bint hit
+    for i in range(POINTS):
+        if attacker[i]:
+            src |= 1u << i
+    if not blots:
+        return 0
+    for k in range(21):
+        d1 = ROLL_HI[k]
+        d2 = ROLL_LO[k]
+        hit = False
+        if d1 != d2:
+            e1 = ((1u << BAR) >> d1) & ~blocked
+            e2 = ((1u << BAR) >> d2) & ~blocked
+            if on_bar == 0:
+                s1 = src >> d1
+                s2 = src >> d2
+                hit = ((s1 | s2) & blots) != 0 or \
+                      ((((s1 & ~blocked) >> d2) | ((s2 & ~blocked) >> d1)) & blots) != 0
+            elif on_bar == 1:
+                hit = ((e1 | e2) & blots) != 0
+                if not hit and e1:
+                    hit = (((src | e1) >> d2) & blots) != 0
+                if not hit and e2:
+                    hit = (((src | e2) >> d1) & blots) != 0
+            else:
+                hit = ((e1 | e2) & blots) != 0
+        else:
+            entry = ((1u << BAR) >> d1) & ~blocked
+            steps = 4
+            m = src
+            if on_bar:
+                if entry == 0:
+                    continue
+                hit = (entry & blots) != 0
+                steps = 4 - on_bar
+                m = src | entry
+            while not hit and steps > 0:
+                m = (m >> d1) & ~blocked
+                hit = (m & blots) != 0
+                steps -= 1
+        if hit:
+            total += 1 if d1 == d2 else 2
+    return total
+
+
+cdef int _escapes(int rear, uint32_t blocked) noexcept nogil:
+    # Of the 36 rolls, how many take a checker on index ``rear`` (24 = bar)
+    # past the lowest blocked point among the ESCAPE_WINDOW points ahead
+    # (to a point below it; bearing off is not counted).
+    cdef uint32_t window, target, start, a, b, m, reached
+    cdef int k, d1, d2, low, steps, total = 0
+    if rear < 0:
+        return 36
+    window = blocked & ((1u << rear) - 1) & ~((1u << (rear - ESCAPE_WINDOW)) - 1 if rear > ESCAPE_WINDOW else 0)
+    if not window:
+        return 36
+    low = 0
+    while not (window >> low) & 1:
+        low += 1
+    target = (1u << low) - 1
+    start = 1u << rear
+    for k in range(21):
+        d1 = ROLL_HI[k]
+        d2 = ROLL_LO[k]
+        if d1 != d2:
+            a = (start >> d1) & ~blocked
+            b = (start >> d2) & ~blocked
+            reached = a | b | (((a >> d2) | (b >> d1)) & ~blocked)
+            if reached & target:
+                total += 2
+        else:
+            m = start
+            reached = 0
+            for steps in range(4):
+                m = (m >> d1) & ~blocked
+                reached |= m
+            if reached & target:
+                total += 1
+    return total
+
+
+cdef void _side_features(const uint8_t* me, const uint8_t* other, float* f) noexcept nogil:
+    # The SIDE_FEATURES of the side whose row is ``me`` (docs/evaluation.md).
+    cdef uint32_t me_nz, me_two, me_one, ot_nz, ot_two, ot_one, m
+    cdef int i, run, back, rear, cross, need
+    bg_row_masks(me, &me_nz, &me_two, &me_one)
+    bg_row_masks(other, &ot_nz, &ot_two, &ot_one)
+    f[0] = _pips(me) / 167.0
+    # The other side attacks my blots; in its indices my point i is 23 - i.
+    f[1] = _hit_rolls(other, bg_reverse24(me_two), bg_reverse24(me_one)) / 36.0
+    f[2] = _escapes(_rear(me), bg_reverse24(ot_two)) / 36.0
+    m = me_two
+    run = 0
+    while m:
+        m &= m >> 1
+        run += 1
+    f[3] = run / 6.0
+    f[4] = bg_popcount(me_two & HOME_MASK) / 6.0
+    f[5] = 1.0 if me_two & OTHER_HOME_MASK else 0.0
+    back = me[BAR]
+    for i in range(18, POINTS):
+        back += me[i]
+    f[6] = back / 5.0
+    # Pips my checkers behind the other side's rearmost one must travel to
+    # pass it; its index r is my 23 - r (its bar: my -1).
+    rear = _rear(other)
+    cross = 23 - rear
+    need = 0
+    for i in range(cross + 1 if cross + 1 > 0 else 0, SLOTS):
+        need += (i - cross) * me[i]
+    f[7] = need / 100.0
+
+
+cdef inline int _side_units(const uint8_t* row, int base, int32_t* index, float* value, int n) noexcept nogil:
+    cdef int i, c, at, left = CHECKERS
+    for i in range(SLOTS):
+        c = row[i]
+        if not c:
+            continue
+        left -= c
+        at = base + UNITS_PER_SLOT * i
+        if c == 1:
+            index[n] = at
+        elif c == 2:
+            index[n] = at + 1
+        else:
+            index[n] = at + 2
+            if c > 3:
+                value[n] = 1.0
+                n += 1
+                index[n] = at + 3
+                value[n] = (c - 3) * 0.5
+                n += 1
+                continue
+        value[n] = 1.0
+        n += 1
+    if left > 0:
+        index[n] = base + SIDE_UNITS - 1
+        value[n] = left / 15.0
+        n += 1
+    return n
+
+
+cdef int encode(const uint8_t* board, PositionClass cls, int32_t* index, float* value) noexcept nogil:
+    """The nonzero inputs of a race or contact position (row 1 on roll):
+    indices and values; returns how many."""
+    cdef const uint8_t* me = board + SLOTS
+    cdef const uint8_t* other = board
+    cdef float f[2 * SIDE_FEATURES]
+    cdef int n = 0, k
+    n = _side_units(me, 0, index, value, n)
+    n = _side_units(other, SIDE_UNITS, index, value, n)
+    if cls == CLASS_RACE:
+        index[n] = RAW_INPUTS
+        value[n] = _pips(me) / 167.0
+        index[n + 1] = RAW_INPUTS + 1
+        value[n + 1] = _pips(other) / 167.0
+        return n + 2
+    _side_features(me, other, f)
+    _side_features(other, me, f + SIDE_FEATURES)
+    for k in range(2 * SIDE_FEATURES):
+        if f[k] != 0.0:
+            index[n] = RAW_INPUTS + k
+            value[n] = f[k]
+            n += 1
+    return n
+
+
+# -- the forward pass -------------------------------------------------------------------
+
+cdef inline void _forward(const Net* net, const int32_t* index, const float* value, int n, float* out, Work* w) noexcept nogil:
+    # Hidden layer from the nonzero rows, then the five sigmoid outputs;
+    # w.hidden keeps the hidden layer for training.
+    nn_forward(net.w1, net.b1, net.w2, net.b2, net.n_hidden, index, value, n, w.hidden, out)
+
+
+cdef inline void _consistent(float* p) noexcept nogil:
+    # Gammons are among wins and backgammons among gammons (on both sides).
+    if p[1] > p[0]:
+        p[1] = p[0]
+    if p[2] > p[1]:
+        p[2] = p[1]
+    if p[3] > 1.0 - p[0]:
+        p[3] = 1.0 - p[0]
+    if p[4] > p[3]:
+        p[4] = p[3]
+
+
+cdef void _exact(const uint8_t* board, PositionClass cls, const Evaluator* ev, float* out) noexcept nogil:
+    # A finished position or a bear-off race: no network involved.
+    cdef double est[3]
+    cdef int i, kind, left = 0
+    for i in range(OUTPUTS):
+        out[i] = 0.0
+    if cls == CLASS_OVER:
+        for i in range(SLOTS):
+            left += board[SLOTS + i]
+        if left == 0:                            # the side on roll is off
+            kind = loss_kind(board)
+            out[0] = 1.0
+            out[1] = kind >= 2
+            out[2] = kind == 3
+        else:
+            kind = loss_kind(board + SLOTS)
+            out[3] = kind >= 2
+            out[4] = kind == 3
+        return
+    race_estimate(&ev.tables, board, est)
+    out[0] = <float>est[0]
+    out[1] = <float>est[1]
+    out[3] = <float>est[2]
+
+
+cdef void evaluate_board(const Evaluator* ev, const uint8_t* board, float* out, Work* w) noexcept nogil:
+    """The five chances of the side on roll of ``board`` at 0-ply."""
+    cdef PositionClass cls = position_class(board)
+    cdef int n
+    if cls == CLASS_OVER or cls == CLASS_BEAROFF:
+        _exact(board, cls, ev, out)
+        return
+    n = encode(board, cls, w.index, w.value)
+    _forward(&ev.race if cls == CLASS_RACE else &ev.contact, w.index, w.value, n, out, w)
+    _consistent(out)
+
+
+cdef float equity(const float* p) noexcept nogil:
+    """Cubeless money equity of the five chances."""
+    return 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+
+
+cdef inline void _flip(const float* p, float* q) noexcept nogil:
+    # The same chances seen by the other side.
+    cdef float w = p[0], wg = p[1], wb = p[2], lg = p[3], lb = p[4]
+    q[0] = 1.0 - w
+    q[1] = lg
+    q[2] = lb
+    q[3] = wg
+    q[4] = wb
+
+
+cdef int best_child(const Evaluator* ev, const uint8_t* children, int n, Work* w) noexcept nogil:
+    """Index of the play whose result is best for the side that played
+    (children from the next mover's view: lowest equity for the side on
+    roll), the first of equals; 0-ply."""
+    cdef int k, best = 0
+    cdef float p[OUTPUTS]
+    cdef float e, low = 1e30
+    if n <= 1:
+        return 0
+    for k in range(n):
+        evaluate_board(ev, children + k * BOARD_BYTES, p, w)
+        e = equity(p)
+        if e < low:
+            low = e
+            best = k
+    return best
+
+
+# -- search -------------------------------------------------------------------------------
+
+ctypedef struct Search:
+    Generator* g
+    uint8_t* children[4]       # one buffer of MAX_PLAYS boards per level below the root
+    Work work
+
+
+cdef Search* _new_search() noexcept nogil:
+    cdef Search* s = <Search*>calloc(1, sizeof(Search))
+    cdef int i
+    if s == NULL:
+        return NULL
+    s.g = new_generator()
+    for i in range(4):
+        s.children[i] = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
+    if s.g == NULL or s.children[0] == NULL or s.children[1] == NULL or s.children[2] == NULL or s.children[3] == NULL:
+        _free_search(s)
+        return NULL
+    return s
+
+
+cdef void _free_search(Search* s) noexcept nogil:
+    cdef int i
+    if s != NULL:
+        free(s.g)
+        for i in range(4):
+            free(s.children[i])
+        free(s)
+
+
+cdef void evaluate_ply(const Evaluator* ev, Search* s, const uint8_t* board, int ply, float* out) noexcept nogil:
+    """The five chances of the side on roll at ``ply``: 0 is the network;
+    n averages over the 21 rolls of the side on roll, each with its best
+    play at 0-ply, the other side's chances after it at n - 1."""
+    cdef PositionClass cls = position_class(board)
+    cdef int r, k, n, i
+    cdef float p[OUTPUTS]
+    cdef float q[OUTPUTS]
+    cdef uint8_t* buf
+    if ply <= 0 or cls == CLASS_OVER or cls == CLASS_BEAROFF:
+        evaluate_board(ev, board, out, &s.work)
+        return
+    buf = s.children[ply - 1]
+    for i in range(OUTPUTS):
+        out[i] = 0.0
+    for r in range(21):
+        n = generate(s.g, board, ROLL_HI[r], ROLL_LO[r], buf, NULL, True)
+        k = best_child(ev, buf, n, &s.work)
+        evaluate_ply(ev, s, buf + k * BOARD_BYTES, ply - 1, p)
+        _flip(p, q)
+        for i in range(OUTPUTS):
+            out[i] += ROLL_WEIGHT[r] * q[i]
+    _consistent(out)
+
+
+cdef int _choose(const Evaluator* ev, Search* s, const uint8_t* children, int n, int ply,
+                 float* probs, int* depth, int keep0, float within0, int keep1, float within1) noexcept nogil:
+    # The best play for the side that moved, searched to ``ply`` with
+    # gnubg-style move filters: all plays at 0-ply; at most keep0 within
+    # within0 of the best go to 1-ply; of those, at most keep1 within
+    # within1 go to 2-ply.  probs (n x 5, the mover's chances) and depth
+    # (the ply each play reached) are filled for every play.
+    cdef int k, j, level, best = 0, kept
+    cdef float p[OUTPUTS]
+    cdef float top, e
+    cdef int order[MAX_PLAYS]
+    cdef float value[MAX_PLAYS]
+    for k in range(n):
+        evaluate_board(ev, children + k * BOARD_BYTES, p, &s.work)
+        _flip(p, probs + k * OUTPUTS)
+        depth[k] = 0
+        value[k] = equity(probs + k * OUTPUTS)
+    for level in range(1, ply + 1):
+        # Rank the plays of the previous level, best first (stable).
+        kept = 0
+        for k in range(n):
+            if depth[k] == level - 1:
+                j = kept
+                while j > 0 and value[order[j - 1]] < value[k]:
+                    order[j] = order[j - 1]
+                    j -= 1
+                order[j] = k
+                kept += 1
+        if kept <= 1:
+            break
+        top = value[order[0]]
+        j = 0
+        while j < kept and j < (keep0 if level == 1 else keep1) and \
+                value[order[j]] >= top - (within0 if level == 1 else within1):
+            k = order[j]
+            evaluate_ply(ev, s, children + k * BOARD_BYTES, level, p)
+            _flip(p, probs + k * OUTPUTS)
+            depth[k] = level
+            value[k] = equity(probs + k * OUTPUTS)
+            j += 1
+    # The best of the deepest level reached.
+    level = 0
+    for k in range(n):
+        if depth[k] > level:
+            level = depth[k]
+    e = -1e30
+    for k in range(n):
+        if depth[k] == level and value[k] > e:
+            e = value[k]
+            best = k
+    return best
+
+
+# -- the Python object ----------------------------------------------------------------
+
+cdef int _check_net(dict arrays, str name, int n_inputs, Net* net) except -1:
+    w1 = arrays[name + "_w1"]
+    b1 = arrays[name + "_b1"]
+    w2 = arrays[name + "_w2"]
+    b2 = arrays[name + "_b2"]
+    for a in (w1, b1, w2, b2):
+        if not isinstance(a, np.ndarray) or a.dtype != np.float32 or not a.flags.c_contiguous or not a.flags.writeable:
+            raise ValueError(f"{name} weights must be writable C-contiguous float32 arrays")
+    h = b1.shape[0] if b1.ndim == 1 else -1
+    if h < 16 or h > MAX_HIDDEN or h % 16:
+        raise ValueError(f"the {name} network's hidden layer must have a multiple of 16 units, at most {MAX_HIDDEN}")
+    if w1.shape != (n_inputs, h) or w2.shape != (OUTPUTS, h) or b2.shape != (OUTPUTS,):
+        raise ValueError(f"{name} weights have shapes ({n_inputs}, H), (H,), (5, H), (5,)")
+    cdef float[:, ::1] v1 = w1
+    cdef float[::1] u1 = b1
+    cdef float[:, ::1] v2 = w2
+    cdef float[::1] u2 = b2
+    net.n_inputs = n_inputs
+    net.n_hidden = h
+    net.w1 = &v1[0, 0]
+    net.b1 = &u1[0]
+    net.w2 = &v2[0, 0]
+    net.b2 = &u2[0]
+    return 0
+
+
+cdef class Networks:
+    """The contact and race networks with the bear-off tables.
+
+    ``arrays`` maps contact_w1 (218, H), contact_b1 (H,), contact_w2 (5, H),
+    contact_b2 (5,) and the same four race_ arrays (204 inputs) to float32
+    arrays, which training changes in place.
+    """
+
+    def __init__(self, dict arrays, one_sided, gammon, two_sided=None, int two_sided_checkers=0):
+        self.arrays = dict(arrays)
+        _check_net(self.arrays, "contact", CONTACT_INPUTS, &self.ev.contact)
+        _check_net(self.arrays, "race", RACE_INPUTS, &self.ev.race)
+        self._tables = (one_sided, gammon, two_sided)
+        set_race_tables(&self.ev.tables, one_sided, gammon, two_sided, two_sided_checkers)
+
+
+cdef int _check_boards(const uint8_t[:, :, ::1] boards) except -1:
+    cdef Py_ssize_t i, n = boards.shape[0], bad = -1
+    if boards.shape[1] != 2 or boards.shape[2] != SLOTS:
+        raise ValueError("boards must have shape (n, 2, 25)")
+    with nogil:
+        for i in range(n):
+            if check_board(&boards[i, 0, 0]) != BOARD_OK:
+                bad = i
+                break
+    if bad >= 0:
+        raise ValueError(f"board {bad} is not a valid position")
+    return 0
+
+
+def evaluate(Networks nets, const uint8_t[:, :, ::1] boards, int ply=0):
+    """The five chances of the side on roll of each board at ``ply``
+    (0, 1 or 2), float32 (n, 5).  Boards are validated."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef Search* s
+    if not 0 <= ply <= 3:
+        raise ValueError("ply must be 0..3")
+    _check_boards(boards)
+    out = np.zeros((n, OUTPUTS), dtype=np.float32)
+    cdef float[:, ::1] o = out
+    s = _new_search()
+    if s == NULL:
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            evaluate_ply(&nets.ev, s, &boards[i, 0, 0], ply, &o[i, 0])
+    _free_search(s)
+    return out
+
+
+def encode_boards(const uint8_t[:, :, ::1] boards):
+    """The dense inputs of each board's network (contact: 218, race: 204,
+    zero-padded to 218) and its class, (n, 218) float32 and (n,) int8."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef int k, m
+    cdef int32_t index[MAX_NONZERO]
+    cdef float value[MAX_NONZERO]
+    cdef PositionClass cls
+    _check_boards(boards)
+    out = np.zeros((n, CONTACT_INPUTS), dtype=np.float32)
+    classes = np.zeros(n, dtype=np.int8)
+    cdef float[:, ::1] o = out
+    cdef int8_t[::1] c = classes
+    with nogil:
+        for i in range(n):
+            cls = position_class(&boards[i, 0, 0])
+            c[i] = <int8_t>cls
+            if cls == CLASS_RACE or cls == CLASS_CONTACT:
+                m = encode(&boards[i, 0, 0], cls, index, value)
+                for k in range(m):
+                    o[i, index[k]] = value[k]
+    return out, classes
+
+
+def choose(Networks nets, const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, int ply=0,
+           int keep0=8, float within0=0.16, int keep1=2, float within1=0.04):
+    """The index of the best play (in the move generator's order) for each
+    (board, roll) at ``ply`` with the move filters, (n,) int32."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef int m
+    cdef Search* s
+    cdef uint8_t* kids
+    cdef float* probs
+    cdef int* depth
+    if not 0 <= ply <= 2:
+        raise ValueError("ply must be 0, 1 or 2")
+    _check_boards(boards)
+    if rolls.shape[0] != n or rolls.shape[1] != 2:
+        raise ValueError("rolls must have shape (n, 2)")
+    for i in range(n):
+        if not (1 <= rolls[i, 0] <= 6 and 1 <= rolls[i, 1] <= 6):
+            raise ValueError(f"roll {i} has a die outside 1..6")
+    out = np.zeros(n, dtype=np.int32)
+    cdef int32_t[::1] o = out
+    s = _new_search()
+    kids = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
+    probs = <float*>malloc(MAX_PLAYS * OUTPUTS * sizeof(float))
+    depth = <int*>malloc(MAX_PLAYS * sizeof(int))
+    if s == NULL or kids == NULL or probs == NULL or depth == NULL:
+        _free_search(s); free(kids); free(probs); free(depth)
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            m = generate(s.g, &boards[i, 0, 0], rolls[i, 0], rolls[i, 1], kids, NULL, True)
+            o[i] = _choose(&nets.ev, s, kids, m, ply, probs, depth, keep0, within0, keep1, within1) if m > 1 else 0
+    _free_search(s); free(kids); free(probs); free(depth)
+    return out
+
+
+def rank_plays(Networks nets, const uint8_t[:, ::1] children, int ply=0,
+               int keep0=8, float within0=0.16, int keep1=2, float within1=0.04):
+    """Chances of the side that played (n, 5) and the ply each play was
+    searched to (n,), for the plays of one roll given as their resulting
+    boards (n, 50), next mover's view."""
+    cdef Py_ssize_t n = children.shape[0], i
+    cdef Search* s
+    if not 0 <= ply <= 2:
+        raise ValueError("ply must be 0, 1 or 2")
+    if children.shape[1] != BOARD_BYTES:
+        raise ValueError("children must have shape (n, 50)")
+    if n == 0 or n > MAX_PLAYS:
+        raise ValueError("between 1 and 3072 plays")
+    for i in range(n):
+        if check_board(&children[i, 0]) != BOARD_OK:
+            raise ValueError(f"play {i} is not a valid position")
+    probs = np.zeros((n, OUTPUTS), dtype=np.float32)
+    depth = np.zeros(n, dtype=np.intc)
+    cdef float[:, ::1] p = probs
+    cdef int[::1] d = depth
+    s = _new_search()
+    if s == NULL:
+        raise MemoryError()
+    with nogil:
+        _choose(&nets.ev, s, &children[0, 0], <int>n, ply, &p[0, 0], &d[0], keep0, within0, keep1, within1)
+    _free_search(s)
+    return probs, depth
+
+
+# -- training -------------------------------------------------------------------------------
+
+cdef double _td_update(Net* net, const uint8_t* board, PositionClass cls, const float* target,
+                       float alpha, Work* w) noexcept nogil:
+    # One gradient step of the squared error between the network's five
+    # outputs for ``board`` and ``target``; returns that error.
+    cdef float out[OUTPUTS]
+    cdef float delta[OUTPUTS]
+    cdef float grad[MAX_HIDDEN]
+    cdef int n, k, j, h = net.n_hidden
+    cdef double err = 0.0
+    cdef float* row
+    n = encode(board, cls, w.index, w.value)
+    _forward(net, w.index, w.value, n, out, w)
+    for k in range(OUTPUTS):
+        delta[k] = (target[k] - out[k]) * out[k] * (1.0 - out[k])
+        err += (target[k] - out[k]) * (target[k] - out[k])
+    # Back to the hidden layer through the weights before this step.
+    for j in range(h):
+        grad[j] = 0.0
+    for k in range(OUTPUTS):
+        nn_axpy(grad, delta[k], net.w2 + k * h, h)
+    for j in range(h):
+        grad[j] *= w.hidden[j] * (1.0 - w.hidden[j]) * alpha
+    for k in range(OUTPUTS):
+        nn_axpy(net.w2 + k * h, alpha * delta[k], w.hidden, h)
+        net.b2[k] += alpha * delta[k]
+    nn_add(net.b1, grad, h)
+    for k in range(n):
+        row = net.w1 + <Py_ssize_t>w.index[k] * h
+        if w.value[k] == 1.0:
+            nn_add(row, grad, h)
+        else:
+            nn_axpy(row, w.value[k], grad, h)
+    return err
+
+
+cdef void _selfplay_game(Evaluator* ev, Generator* g, bitgen_t* rng, uint8_t* children, Work* w,
+                         float alpha_contact, float alpha_race, double* stats) noexcept nogil:
+    # One game of greedy 0-ply self-play from the opening.  Each position
+    # after a play (the next mover on roll) learns the value of the next
+    # one, seen from its side (TD(0)); the game ends when a side is off or
+    # both are home, whose values are exact.
+    cdef uint8_t board[64]
+    cdef uint8_t prev[64]
+    cdef PositionClass prev_cls = CLASS_OVER, cls
+    cdef int d1, d2, n, k, i
+    cdef float value[OUTPUTS]
+    cdef float target[OUTPUTS]
+    cdef const uint8_t* child
+    memset(board, 0, BOARD_BYTES)
+    for i in range(2):
+        board[i * SLOTS + 23] = 2
+        board[i * SLOTS + 12] = 5
+        board[i * SLOTS + 7] = 3
+        board[i * SLOTS + 5] = 5
+    d1 = d2 = 0
+    while d1 == d2:                      # the opening roll is never a double
+        d1 = <int>bounded(rng, 6) + 1
+        d2 = <int>bounded(rng, 6) + 1
+    while True:
+        n = generate(g, board, d1, d2, children, NULL, True)
+        if n <= 0:
+            return
+        k = best_child(ev, children, n, w)
+        child = children + k * BOARD_BYTES
+        cls = position_class(child)
+        if prev_cls == CLASS_RACE or prev_cls == CLASS_CONTACT:
+            evaluate_board(ev, child, value, w)
+            _flip(value, target)
+            stats[1] += _td_update(&ev.race if prev_cls == CLASS_RACE else &ev.contact, prev, prev_cls, target,
+                                   alpha_race if prev_cls == CLASS_RACE else alpha_contact, w)
+            stats[2] += 1
+        if cls == CLASS_OVER or cls == CLASS_BEAROFF:
+            return
+        memcpy(prev, child, BOARD_BYTES)
+        memcpy(board, child, BOARD_BYTES)
+        prev_cls = cls
+        stats[3] += 1
+        d1 = <int>bounded(rng, 6) + 1
+        d2 = <int>bounded(rng, 6) + 1
+
+
+def selfplay_train(Networks nets, int64_t games, generator, float alpha_contact, float alpha_race):
+    """Play ``games`` games of 0-ply self-play, updating the networks in
+    place by TD(0) after every play.  Returns (games, squared error sum,
+    updates, plies)."""
+    cdef bitgen_t* rng = bitgen_of(generator)
+    cdef Generator* g = new_generator()
+    cdef uint8_t* children = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
+    cdef Work* w = <Work*>malloc(sizeof(Work))
+    cdef double stats[4]
+    cdef int64_t i
+    if games < 0:
+        raise ValueError("games must be >= 0")
+    if g == NULL or children == NULL or w == NULL:
+        free(g); free(children); free(w)
+        raise MemoryError()
+    memset(stats, 0, sizeof(stats))
+    with generator.bit_generator.lock, nogil:
+        for i in range(games):
+            _selfplay_game(&nets.ev, g, rng, children, w, alpha_contact, alpha_race, stats)
+            stats[0] += 1
+    free(g); free(children); free(w)
+    return stats[0], stats[1], stats[2], stats[3]
