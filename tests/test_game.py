@@ -3,8 +3,9 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon.errors import IllegalMoveError, RulesError
-from backgammon.game import Ending, Event, Game, Phase
+from backgammon.errors import IllegalMoveError, IllegalPlayError, RulesError
+from backgammon.game import Ending, Event, Game, Outcome, Phase
+from backgammon.matchid import GameState, MatchState
 from backgammon.rules import Rules
 
 from conftest import make
@@ -218,10 +219,9 @@ def test_beaver_and_raccoon():
     g.double()                       # player 1 doubles
     g.beaver()                       # player 0 beavers: cube 4, player 0 owns
     assert g.cube_value == 4 and g.cube_owner == 0 and g.phase is Phase.BEAVERED and g.turn == 1
-    with pytest.raises(RulesError, match="cannot be passed"):
-        g.drop()
-    g.raccoon()                      # player 1 raccoons: cube 8, player 1 owns
-    assert g.cube_value == 8 and g.cube_owner == 1 and g.turn == 0
+    g.raccoon()                      # player 1 raccoons: cube 8 for player 0 to answer
+    # Whoever accepts the last redouble owns the cube: player 0, the beaverer (as gnubg).
+    assert g.cube_value == 8 and g.cube_owner == 0 and g.turn == 0
     with pytest.raises(RulesError, match="allow 2"):
         g.beaver()
     g.take()
@@ -235,6 +235,93 @@ def test_beaver_and_raccoon():
     none.double()
     with pytest.raises(RulesError, match="allow 0"):
         none.beaver()
+
+
+def test_after_a_beaver_the_doubler_rolls():
+    # RULES 7.2: one double per turn; a beaver or raccoon happens in the
+    # doubler's turn, so once it is answered the doubler rolls (RULES 7.5).
+    # Before, three rounds of double, beaver, raccoon, take reached 512.
+    g = start_turn(opened(Rules(beavers=2)))
+    g.double()
+    g.beaver()
+    g.raccoon()
+    g.take()
+    assert g.phase is Phase.TURN and g.on_roll == 1 and g.cube_value == 8 and g.cube_owner == 0
+    verdict = g.can_double()
+    assert not verdict and "RULES 7.2" in verdict.reason
+    with pytest.raises(RulesError, match=r"RULES 7\.2"):
+        g.double()
+    assert g.cube_value == 8 and g.phase is Phase.TURN and g.history[-1] == Event("take", 0)
+    g.roll((2, 1))                       # the doubler rolls and plays
+    g.play("13/11 24/23")
+    assert g.on_roll == 0 and g.can_double()   # the beaverer owns the cube and may redouble
+    g.roll((2, 1))
+    g.play("13/11 24/23")
+    assert g.on_roll == 1 and not g.can_double()
+    beaver_only = start_turn(opened(Rules(beavers=1)))
+    beaver_only.double()
+    beaver_only.beaver()
+    beaver_only.take()
+    verdict = beaver_only.can_double()
+    assert not verdict and "RULES 7.2" in verdict.reason and beaver_only.phase is Phase.TURN
+
+
+def test_beaver_and_raccoon_can_be_refused():
+    # RULES 7.3, 7.5: the doubler may pass a beaver like any double and pays
+    # the value before the beaver; the beaverer may pass a raccoon and pays
+    # the value before the raccoon.
+    g = start_turn(opened(Rules(beavers=2)))     # player 1 on roll
+    g.double()
+    g.beaver()                                   # cube 1 -> 4, player 0 owns
+    g.drop()                                     # player 1 refuses
+    assert g.is_over() and g.history[-1] == Event("drop", 1)
+    assert g.outcome == Outcome(winner=0, ending=Ending.DROP, cube_value=2, multiplier=1, points=2)
+    assert (g.cube_value, g.cube_owner) == (2, 0)
+    again = Game.replay(g.history, rules=Rules(beavers=2))
+    assert again.outcome == g.outcome
+    r = start_turn(opened(Rules(beavers=2)))
+    r.double()
+    r.beaver()
+    r.raccoon()                                  # cube 8, player 1's
+    r.drop()                                     # player 0, the beaverer, refuses
+    assert r.outcome == Outcome(winner=1, ending=Ending.DROP, cube_value=4, multiplier=1, points=4)
+    assert (r.cube_value, r.cube_owner) == (4, 0)
+    jacoby = start_turn(opened(Rules(beavers=1, jacoby=True)))
+    jacoby.double()
+    jacoby.beaver()
+    jacoby.drop()                                # a drop scores single under any rule
+    assert jacoby.outcome.points == 2
+
+
+def test_refused_beavers_in_a_money_session_and_a_chouette():
+    # RULES 7.5, 8.5 (a money session tallies), 9.3-9.4 (the chouette pays
+    # each member in the game at the game's value).
+    m = bg.Match(0, rules=Rules(beavers=2))
+    g = m.new_game()
+    start_turn(opened_in(g))                     # player 1 doubles, player 0 beavers, player 1 passes
+    g.double(); g.beaver(); g.drop()
+    assert m.score == (2, 0)
+    g = m.new_game()
+    start_turn(opened_in(g))                     # ... player 1 raccoons, player 0 passes
+    g.double(); g.beaver(); g.raccoon(); g.drop()
+    assert m.score == (2, 4)
+    c = bg.Chouette(["A", "B", "C"], stake=3, rules=Rules(beavers=1), seed=2)
+    box, captain, other = c.order
+    g = c.new_game()
+    g.roll((3, 1))                               # the box (player 0) opens
+    g.play("8/5 6/5")
+    g.roll((2, 1))
+    g.play("13/11 24/23")
+    g.double()                                   # the box doubles, the team beavers, the box passes
+    g.beaver()
+    g.drop()
+    assert g.outcome.winner == 1 and g.outcome.points == 2
+    assert c.settle() == {box: -12, captain: 6, other: 6}
+
+
+def opened_in(g, dice=(3, 1)):
+    g.roll(dice)
+    return g
 
 
 def test_beaver_not_in_a_match():
@@ -304,6 +391,39 @@ def test_resignation_scoring():
     g.resign(3)
     g.accept_resignation()
     assert g.outcome.points == 2
+
+
+def test_finished_game_match_ids_as_gnubg_writes_them():
+    # REFERENCES.md "GNU Match ID"; RULES 6.5, 7.3, 8.5.  Once a game is
+    # over gnubg shows the score after it; after a drop or an accepted
+    # resignation the side that answered stays on turn, and the resignation
+    # level and any dice rolled before resigning stay.  (Checked against
+    # gnubg itself, state by state, in test_gnubg_lockstep.py.)
+    g = opened()                                  # player 0 to play 3-1
+    g.resign(2)
+    assert MatchState.from_match_id(g.match_id()) == MatchState(turn=1, resignation=2, dice=(3, 1))
+    g.accept_resignation()
+    assert g.final_score == (0, 2) and g.score == (0, 0)
+    assert MatchState.from_match_id(g.match_id()) == MatchState(
+        on_roll=0, turn=1, game_state=GameState.RESIGNED, resignation=2, dice=(3, 1), score=(0, 2))
+    d = start_turn(opened())                      # player 1 doubles, player 0 drops
+    d.double()
+    d.drop()
+    assert d.match_state() == MatchState(on_roll=1, turn=0, game_state=GameState.DROPPED, score=(0, 1))
+    b = start_turn(opened(Rules(beavers=1)))      # a beaver shows as a double offered on cube 2
+    b.double()
+    b.beaver()
+    assert b.match_state() == MatchState(cube_value=2, cube_owner=0, on_roll=1, turn=1, double_offered=True)
+    b.drop()
+    assert b.match_state() == MatchState(cube_value=2, cube_owner=0, on_roll=1, turn=1,
+                                         game_state=GameState.DROPPED, score=(2, 0))
+    w = start_turn(opened())                      # player 1 bears off its last checker
+    w._position = make(me={1: 1}, opp={6: 3})
+    w.roll((1, 1))
+    w.play("1/off")
+    assert w.outcome.winner == 1 and w.on_roll == 0
+    assert w.match_state() == MatchState(on_roll=0, turn=0, game_state=GameState.OVER, score=(0, 1))
+    assert w.position.array[0].sum() == 0         # the position from the loser's side, as gnubg's
 
 
 def test_replay_rebuilds_the_game():
@@ -385,11 +505,124 @@ def test_partial_moves_end_with_the_game():
 
 
 def test_resignation_levels_are_whole_numbers():
+    # RULES 6.5: a single, a gammon or a backgammon.  A wrong type is a
+    # TypeError naming the parameter; a bool is not a level.
     g = opened()
-    for bad in (True, 1.0, "1", 0, 4):
+    for bad in (True, 1.0, "1", None):
+        with pytest.raises(TypeError, match="level"):
+            g.resign(bad)
+    for bad in (0, 4, -1):
         with pytest.raises(RulesError, match="resign"):
             g.resign(bad)
-    assert g.phase is Phase.PLAY
+    assert g.phase is Phase.PLAY and g.history == [Event("opening", -1, (3, 1))]
+    g.resign(np.int64(2))
+    assert g.resignation == 2
+
+
+def test_argument_types_name_the_parameter():
+    # A wrong type raises TypeError naming the parameter; a value of the
+    # right type against the rules stays a RulesError (a ValueError).
+    g = opened(dice=(6, 1))
+    for frm, to, name in (("13", 7, "frm"), (13.0, 7, "frm"), (True, 0, "frm"), (13, "7", "to"), (13, False, "to")):
+        with pytest.raises(TypeError, match=name):
+            g.move(frm, to)
+    with pytest.raises(RulesError, match=r"RULES 3\.1"):
+        g.move(7, 13)                    # backwards (RULES 3.1)
+    assert g.partial_position == g.position
+    g.move(np.int64(13), np.int8(7))     # numpy integers are integers
+    assert g.partial_position != g.position
+    with pytest.raises(TypeError, match="rules.*backgammon.Rules"):
+        Game(rules="standard")
+    with pytest.raises(TypeError, match=r"\bseed\b"):
+        Game(seed="abc")
+    with pytest.raises(TypeError, match=r"\bseed\b"):
+        Game(seed=True)
+    with pytest.raises(ValueError, match=r"\bseed\b"):
+        Game(seed=-1)
+    seeded = Game(seed=np.random.SeedSequence(9))
+    seeded.roll()
+    plain = Game(seed=9)
+    plain.roll()
+    assert seeded.history == plain.history      # an int and its SeedSequence roll alike
+
+
+def test_replay_checks_its_events():
+    # A record that is not a list of Events is a TypeError naming ``events``;
+    # an event of an unknown kind stays a RulesError.
+    with pytest.raises(TypeError, match=r"events.*backgammon\.Event"):
+        Game.replay([1, 2, 3])
+    with pytest.raises(TypeError, match=r"events\[1\].*tuple"):
+        Game.replay([Event("opening", -1, (3, 1)), ("play", 0, "8/5 6/5")])
+    with pytest.raises(TypeError, match="events"):
+        Game.replay(5)
+    with pytest.raises(RulesError, match="unknown event 'castle'"):
+        Game.replay([Event("opening", -1, (3, 1)), Event("castle", 0)])
+    g = Game.replay(iter([Event("opening", -1, (3, 1)), Event("play", 0, "8/5 6/5")]))
+    assert g.on_roll == 1 and g.phase is Phase.TURN
+
+
+def test_commit_compares_positions_not_notation(monkeypatch):
+    # RULES 3.5: a play is the position it reaches.  commit() finds the
+    # legal play whose result is the position the steps reached, and never
+    # writes the steps out as text to parse them again.
+    import backgammon.play
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("commit() parsed notation")
+
+    monkeypatch.setattr(backgammon.play, "parse_play", no_parsing)
+    monkeypatch.setattr(bg.Position, "parse_play", no_parsing)
+    g = opened(dice=(6, 1))
+    plays = g.legal_plays()
+    g.move(13, 7)
+    g.move(8, 7)
+    g.commit()
+    assert g.history[-1] == Event("play", 0, "13/7 8/7") and g.on_roll == 1
+    assert g.position in plays
+    g.roll((6, 4))                       # player 1 hits twice on the way: 24/18*/14*
+    g._position = make(me={24: 2, 13: 5, 8: 3, 6: 5}, opp={7: 1, 11: 1, 13: 4, 6: 5, 8: 4})
+    g.move(24, 18)
+    g.move(18, 14)
+    g.commit()
+    assert g.history[-1] == Event("play", 1, "24/18*/14*")
+    assert g.position.array[1][24] == 2          # two of player 0's checkers on the bar
+    g.roll((2, 1))                       # entering step by step
+    g.move(25, 23)
+    g.move(25, 24)
+    g.commit()
+    assert g.history[-1] == Event("play", 0, "bar/24 bar/23") and g.on_roll == 1
+
+
+def test_commit_refuses_legal_steps_that_are_not_a_legal_play():
+    # RULES 3.4: each step was legal, but the steps are not a whole play.
+    g = opened(dice=(6, 1))
+    g.move(13, 7)
+    with pytest.raises(IllegalPlayError, match=r"both dice must be used.*RULES 3\.4"):
+        g.commit()
+    g.undo()
+    with pytest.raises(IllegalPlayError, match=r"must be played.*RULES 3\.4"):
+        g.commit()                       # no step at all
+    g.move(13, 7); g.move(8, 7); g.commit()
+    g.roll((3, 1)); g.play("8/5 6/5")
+    # Either die alone, not both: the larger must be played (RULES 3.4).
+    g._position = make(me={13: 1, 6: 14}, opp={24: 2, 23: 2, 11: 11})
+    g.roll((6, 5))
+    assert [str(p) for p in g.legal_plays()] == ["13/7"]
+    g.move(13, 8)                        # the 5 is a legal step on its own
+    with pytest.raises(IllegalPlayError, match=r"must be the larger, 6 \(RULES 3\.4\)"):
+        g.commit()
+    assert g.phase is Phase.PLAY and g.on_roll == 0 and g.history[-1].kind == "roll"
+    g.undo()
+    g.move(13, 7)
+    g.commit()
+    assert g.history[-1] == Event("play", 0, "13/7") and g.on_roll == 1
+    doubles = opened(dice=(6, 1))
+    doubles.play("13/7 8/7")
+    doubles.roll((2, 2))
+    doubles.move(13, 11)
+    doubles.move(11, 9)
+    with pytest.raises(IllegalPlayError, match=r"4 of the four 2s.*RULES 3\.4"):
+        doubles.commit()
 
 
 def test_partial_moves_follow_the_move_generator():
@@ -428,3 +661,12 @@ def test_partial_move_refusals():
         g.move(13, 7)
     g.move(25, 20)
     assert g.partial_position.array[1][24] == 0
+
+
+def test_an_accepted_resignation_scores_the_level_offered_even_under_jacoby():
+    # RULES 6.5: the opponent scores the level offered times the cube; the
+    # Jacoby rule (7.5) concerns games played out (gnubg scores it so too).
+    g = start_turn(opened(Rules(jacoby=True)))
+    g.resign(2)
+    g.accept_resignation()
+    assert g.outcome.points == 2 and g.outcome.ending is bg.game.Ending.RESIGNATION

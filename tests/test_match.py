@@ -5,8 +5,10 @@ import pytest
 import backgammon as bg
 from backgammon.errors import RulesError
 from backgammon.game import Ending, Phase
+from backgammon.matchid import GameState, MatchState
 from backgammon.rules import Rules
 
+from conftest import make
 from test_game import act, check_invariants
 
 
@@ -103,9 +105,17 @@ def test_money_options_refused_in_matches():
 
 
 def test_bad_lengths():
-    for bad in (-1, 1.5, "7", True):
-        with pytest.raises(RulesError):
+    # RULES 8.1: a whole number of points (0 for money) that a Match ID holds;
+    # a wrong type is a TypeError naming the parameter, a bool is no length.
+    for bad in (-1, 2 ** 15):
+        with pytest.raises(RulesError, match=r"RULES 8\.1"):
             bg.Match(bad)
+    for bad in (1.5, "7", True, None):
+        with pytest.raises(TypeError, match="length"):
+            bg.Match(bad)
+    assert bg.Match(np.int64(3)).length == 3
+    with pytest.raises(TypeError, match="rules.*backgammon.Rules"):
+        bg.Match(3, rules={"jacoby": False})
 
 
 def test_match_seeds():
@@ -125,6 +135,24 @@ def test_match_seeds():
     assert a.history == b.history
 
 
+def test_match_seeds_are_checked():
+    # Seeds go through backgammon.dice: a wrong type is a TypeError naming
+    # ``seed``, a negative int a ValueError, before any game starts.
+    import backgammon.dice
+    import backgammon.match
+    for bad in ("abc", 1.5, True):
+        with pytest.raises(TypeError, match=r"\bseed\b"):
+            bg.Match(3, seed=bad)
+    with pytest.raises(ValueError, match=r"\bseed\b"):
+        bg.Match(3, seed=-1)
+    assert backgammon.match._seed_sequence is backgammon.dice.seed_sequence   # rollouts imports it
+    m = bg.Match(3, seed=np.random.SeedSequence(4))
+    g = m.new_game()
+    with pytest.raises(TypeError, match=r"\bseed\b"):
+        bg.Game(match=m, seed="abc")          # refused before the match counts it
+    assert m.games == [g]
+
+
 def test_one_game_at_a_time():
     m = bg.Match(5)
     m.new_game()
@@ -136,7 +164,8 @@ def test_money_session_tallies():
     m = bg.Match(0, rules=Rules(jacoby=True))
     for winner in (0, 0, 1):
         g = m.new_game(); to_turn_of(g, 1 - winner); resign_to(g, winner, level=2)
-    assert m.score == (2, 1)       # Jacoby: gammons single, cube not turned
+    # Resignations score the level offered (RULES 6.5), Jacoby or not.
+    assert m.score == (4, 2)
     assert m.winner is None and not m.is_crawford_game
 
 
@@ -200,3 +229,78 @@ def test_game_match_ids_equal_gnubg():
                     assert MatchState.from_match_id(theirs).to_match_id() == theirs
                     checked += 1
     assert checked >= 300
+
+
+# -- Match IDs of finished games, as gnubg writes them (REFERENCES.md) ---------------
+
+def test_finished_game_match_id_reported_example():
+    # gnubg: a 5-point match; player 1 opens 3-1 with 8/5 6/5; player 0
+    # resigns a single and player 1 accepts.  The ID shows the game over by
+    # resignation (RULES 6.5), the score after it, 0-1 (RULES 8.5), the
+    # level, and player 1 (who accepted) on turn.
+    m = bg.Match(5)
+    g = m.new_game()
+    to_turn_of(g, 0)
+    g.resign(1)
+    g.accept_resignation()
+    assert g.match_id() == "MCugAAAACAAE"
+    assert g.position.to_id() == "sGfwATDgc/ABMA"
+
+
+def test_finished_game_ids_carry_the_next_games_crawford_flag():
+    # RULES 8.2 as gnubg records it: the finished game's ID in which a side
+    # reaches N - 1 already has the Crawford flag; the Crawford game's own
+    # finished ID has it cleared; a dead-cube drop post-Crawford (RULES 8.3).
+    m = bg.Match(5)
+    g = m.new_game()                          # 2:0
+    to_turn_of(g, 1)
+    resign_to(g, 0, level=2)
+    assert g.match_state() == MatchState(on_roll=1, turn=0, game_state=GameState.RESIGNED, resignation=2,
+                                         match_length=5, score=(2, 0))
+    g = m.new_game()                          # 4:0, player 0 reaches N - 1
+    to_turn_of(g, 1)
+    resign_to(g, 0, level=2)
+    assert g.match_state() == MatchState(on_roll=1, turn=0, crawford=True, game_state=GameState.RESIGNED,
+                                         resignation=2, match_length=5, score=(4, 0))
+    assert not g.crawford and m.is_crawford_game
+    g = m.new_game()                          # the Crawford game: 4:1
+    to_turn_of(g, 0)
+    assert MatchState.from_match_id(g.match_id()).crawford
+    g.roll((2, 1))
+    after_roll = g.match_state()
+    assert after_roll.crawford and after_roll.dice == (2, 1)
+    g.resign(1)
+    g.accept_resignation()
+    assert g.match_state() == MatchState(on_roll=0, turn=1, crawford=False, game_state=GameState.RESIGNED,
+                                         resignation=1, dice=(2, 1), match_length=5, score=(4, 1))
+    g = m.new_game()                          # post-Crawford: player 1 doubles, player 0 drops: 4:2
+    to_turn_of(g, 1)
+    g.double()
+    assert g.match_state() == MatchState(on_roll=1, turn=0, double_offered=True, match_length=5, score=(4, 1))
+    g.drop()
+    assert g.match_state() == MatchState(on_roll=1, turn=0, game_state=GameState.DROPPED, match_length=5,
+                                         score=(4, 2))
+    g = m.new_game()                          # player 0 wins the match: 5:2, no flag
+    to_turn_of(g, 1)
+    resign_to(g, 0)
+    assert m.is_over()
+    assert g.match_state() == MatchState(on_roll=1, turn=0, game_state=GameState.RESIGNED, resignation=1,
+                                         match_length=5, score=(5, 2))
+    # Earlier games keep their own final IDs.
+    assert MatchState.from_match_id(m.games[1].match_id()).score == (4, 0)
+    assert [MatchState.from_match_id(x.match_id()).crawford for x in m.games] == [False, True, False, False, False]
+
+
+def test_bear_off_ends_with_the_loser_on_roll_and_the_score_after():
+    # RULES 6.1-6.3, 8.5: a gammon at cube 2 in a 3-point match wins it.
+    m = bg.Match(3)
+    g = m.new_game()
+    to_turn_of(g, 1)
+    g.double()
+    g.take()
+    g._position = make(me={2: 1}, opp={20: 15})  # player 1 bears off its last checker; no player 0 checker off
+    g.roll((6, 5))
+    g.play("2/off")
+    assert g.outcome.ending is Ending.BACKGAMMON and m.score == (0, 6) and m.winner == 1
+    assert g.match_state() == MatchState(cube_value=2, cube_owner=0, on_roll=0, turn=0, game_state=GameState.OVER,
+                                         match_length=3, score=(0, 6))

@@ -179,6 +179,37 @@ def test_gnubg_reads_our_ids_back():
         assert (tuple(pi["dice"]), pi["turn"], pi["gamestate"]) == (s.dice, s.turn, 1)
 
 
+# IDs gnubg 1.1.0a16 wrote while its own engine played (tests/test_gnubg_lockstep.py
+# drives it): finished games and pending beavers.
+GNUBG_STATES = {
+    # 5-point match, player 0 resigned a single, player 1 accepted: the score
+    # after the game, the level, the accepting side on turn (RULES 6.5, 8.5).
+    "MCugAAAACAAE": MatchState(on_roll=0, turn=1, game_state=GameState.RESIGNED, resignation=1,
+                               match_length=5, score=(0, 1)),
+    # A backgammon resigned after rolling 4-2 brings player 1 to 4 of 5: the
+    # finished game's ID already has the Crawford flag (RULES 8.2).
+    "sGuqAAAAIAAE": MatchState(on_roll=0, turn=1, crawford=True, game_state=GameState.RESIGNED,
+                               resignation=3, dice=(4, 2), match_length=5, score=(0, 4)),
+    # Money: player 1 beavered (cube 2, its own, player 0 to answer) ...
+    "EREAAAAAAAAE": MatchState(cube_value=2, cube_owner=1, turn=0, double_offered=True),
+    # ... and player 0 passed it, paying 2 (RULES 7.5).
+    "EQQAAAAAEAAE": MatchState(cube_value=2, cube_owner=1, turn=0, game_state=GameState.DROPPED, score=(0, 2)),
+    # A raccoon passed by the beaverer (player 0), who pays 4.
+    "QgQAAAAAMAAE": MatchState(cube_value=4, cube_owner=0, on_roll=1, turn=0, game_state=GameState.DROPPED,
+                               score=(0, 6)),
+    # Jacoby on: a gammon resigned at cube 8.
+    "E0sPAAAAgAAA": MatchState(cube_value=8, cube_owner=1, turn=1, game_state=GameState.RESIGNED, resignation=2,
+                               dice=(6, 3), score=(0, 16), jacoby=True),
+}
+
+
+@pytest.mark.parametrize("match_id", sorted(GNUBG_STATES))
+def test_gnubg_finished_and_beaver_states_read_and_write_back(match_id):
+    state = MatchState.from_match_id(match_id)
+    assert state == GNUBG_STATES[match_id]
+    assert state.to_match_id() == match_id == gnubg_match_id(state)
+
+
 # -- reading -------------------------------------------------------------------------
 def test_dice_are_stored_higher_first():
     # RULES 2.1: 1-3 and 3-1 are one roll; gnubg writes the higher die first.

@@ -16,12 +16,12 @@ import enum
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import numpy as np
-
 from . import _movegen
-from .dice import to_dice
+from . import _validate
+from .dice import generator, to_dice
 from .errors import AmbiguousMoveError, IllegalMoveError, IllegalPlayError, InvalidMoveError, RulesError
-from .play import Play
+from .matchid import GameState, MatchState
+from .play import Play, format_steps
 from .position import OPPONENT, Position, WinKind
 from .rules import Rules
 
@@ -89,14 +89,16 @@ class Game:
     ``double``/``take``/``drop``/``beaver``/``raccoon`` and
     ``resign``/``accept_resignation``/``reject_resignation``.  Any action
     out of turn or against the rules raises ``RulesError`` naming the rule
-    and leaves the game unchanged.  ``match`` is the ``Match`` this game
+    and leaves the game unchanged; an argument of the wrong type raises
+    ``TypeError`` naming the parameter.  ``match_id()`` is the GNU Match ID
+    of every state, finished ones included, as gnubg writes it.  ``match`` is the ``Match`` this game
     belongs to, if any; ``seed`` seeds the dice.
     """
 
     def __init__(self, rules: Rules | None = None, match=None, seed=None):
         self.rules = rules if rules is not None else (match.rules if match is not None else Rules())
-        if not isinstance(self.rules, Rules):
-            raise RulesError("rules must be a backgammon.Rules")
+        _validate.instance("rules", self.rules, Rules, "backgammon.Rules")
+        rng = generator(seed)          # checks the seed before a match counts this game
         self.match = match
         self.crawford = False
         self.score = (0, 0)
@@ -105,7 +107,7 @@ class Game:
             if match.length:
                 self.rules.check_match_play()
             self.crawford, self.score, self.length = match._start(self)
-        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._rng = rng
         self._position = Position.initial()
         self.on_roll: int | None = None
         self.dice: tuple[int, int] | None = None
@@ -120,8 +122,12 @@ class Game:
         self._doubler: int | None = None
         self._redoubles = 0
         self._resign: tuple[int, int, Phase] | None = None
+        self._resign_dice: tuple[int, int] | None = None   # dice rolled before an accepted resignation
+        self._refused: tuple[int, int | None] | None = None  # (cube, owner) if the pending redouble is refused
+        self._cube_turn = False         # this turn's double has been made (RULES 7.2)
+        self._next_crawford = False     # the next game of the match is the Crawford game (RULES 8.2)
         self._opening_turn = False
-        self._steps: list[tuple[int, int, bool]] = []
+        self._steps: list[tuple[int, int, bool, int]] = []   # (from, to, hit, die)
         self._partial: Position | None = None
 
     # -- queries ------------------------------------------------------------------
@@ -162,6 +168,9 @@ class Game:
             return Verdict(False, "a double or resignation is waiting for an answer")
         if self.crawford:
             return Verdict(False, "no doubling in the Crawford game (RULES 8.2)")
+        if self._cube_turn:
+            return Verdict(False, "one double per turn: the cube has been turned this turn, "
+                                  "so the doubler rolls next (RULES 7.2)")
         if self.cube_owner is not None and self.cube_owner != self.on_roll:
             return Verdict(False, "the opponent owns the cube: only the owner may double (RULES 7.1)")
         if self.length and self.score[self.on_roll] + self.cube_value >= self.length:
@@ -205,6 +214,7 @@ class Game:
         self.history.append(Event("roll", self.on_roll, d))
         self.dice = d
         self.phase = Phase.PLAY
+        self._cube_turn = False
         self._pass_if_blocked()
 
     def _dice(self, dice) -> tuple[int, int]:
@@ -248,9 +258,10 @@ class Game:
         """Move one checker one die's worth (points from the mover's side,
         25 = bar, 0 = off), if the move generator allows that step now;
         ``commit`` checks that the steps make a whole legal play."""
+        frm = _validate.integer("frm", frm)
+        to = _validate.integer("to", to)
         self._need(Phase.PLAY, "roll before moving (RULES 2.3)")
-        if isinstance(frm, bool) or isinstance(to, bool) or not (isinstance(frm, int) and isinstance(to, int)) \
-                or not 0 <= to < frm <= 25:
+        if not 0 <= to < frm <= 25:
             raise RulesError(f"a checker moves forward from 25 (bar) .. 1 to 24 .. 0 (off), not {frm}/{to} (RULES 3.1)")
         board = self.partial_position
         if board.array[1, frm - 1] == 0:
@@ -282,15 +293,36 @@ class Game:
         self._partial = None
 
     def commit(self) -> None:
-        """End the turn with the moves made, if they form a legal play."""
+        """End the turn with the moves made, if they form a legal play: the
+        position they reach must be the result of one of the legal plays
+        (RULES 3.4, 3.5), and that play is the one recorded."""
         self._need(Phase.PLAY, "roll and move before committing")
-        text = " ".join(f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}{'*' if h else ''}"
-                        for f, t, h, _ in self._steps)
-        chosen = self._resolve(text)
+        plays = self._position.legal_plays(self.dice)
+        # The partial position has the mover as row 1; a play's result has the opponent on roll.
+        i = plays._index_of(self.partial_position.swapped().to_bytes())
+        if i < 0:
+            raise IllegalPlayError(self._why_not_whole(plays))
+        chosen = plays[i]
         self._steps = []
         self._partial = None
         self.history.append(Event("play", self.on_roll, str(chosen)))
         self._advance(chosen)
+
+    def _why_not_whole(self, plays) -> str:
+        """Why this turn's checker moves, each legal, are not a legal play."""
+        d1, d2 = self.dice
+        roll = f"{d1}-{d2}"
+        used, need = len(self._steps), plays.dice_used
+        if used == 0:
+            return f"{roll} must be played: there is a legal play (RULES 3.4)"
+        text = format_steps([(f, t, h) for f, t, h, _ in self._steps])
+        if used < need:
+            if d1 == d2:
+                return f"{text!r}: {need} of the four {d1}s can be played and must be (RULES 3.4)"
+            return f"{text!r}: both dice must be used when possible (RULES 3.4)"
+        if d1 != d2 and need == 1 and self._steps[0][3] != max(d1, d2):
+            return f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)"
+        return f"{text!r} is not a legal play of {roll} here (RULES 3-5)"
 
     def _advance(self, play: Play) -> None:
         after = play.position
@@ -325,6 +357,17 @@ class Game:
         self._partial = None
         if self.match is not None:
             self.match._finish(self, self.outcome)
+            self._next_crawford = self.match._next_crawford
+
+    @property
+    def final_score(self) -> tuple[int, int]:
+        """The match (or session) score after this game: ``score`` plus the
+        points of the outcome once the game is over (RULES 8.5)."""
+        if self.outcome is None:
+            return tuple(self.score)
+        final = list(self.score)
+        final[self.outcome.winner] += self.outcome.points
+        return tuple(final)
 
     # -- the cube -------------------------------------------------------------------------
     def double(self) -> None:
@@ -336,11 +379,14 @@ class Game:
         self._doubler = self.on_roll
         self._decider = 1 - self.on_roll
         self._redoubles = 0
+        self._refused = None
+        self._cube_turn = True           # RULES 7.2: one double per turn
         self.phase = Phase.DOUBLED
 
     def take(self) -> None:
         """Take the double (or accept a beaver or raccoon): the cube doubles
-        and the taker owns it (RULES 7.3)."""
+        and the taker owns it (RULES 7.3).  The doubler rolls next: however
+        the cube was answered, it is still the doubler's turn (RULES 7.2)."""
         if self.phase is Phase.DOUBLED:
             self.cube_value *= 2
             self.cube_owner = self._decider
@@ -348,12 +394,21 @@ class Game:
             raise RulesError("there is no double to take")
         self.history.append(Event("take", self._decider))
         self._cube_turned = True
+        self._refused = None
         self.phase = Phase.TURN
 
     def drop(self) -> None:
-        """Pass the double: the doubler wins the value before the double (RULES 7.3, 8.5)."""
+        """Pass the double: the doubler wins the value before the double
+        (RULES 7.3, 8.5).  A beaver or raccoon may be passed the same way:
+        the side that refuses it loses the value before that redouble
+        (RULES 7.5) -- 2 for a beaver of a double from 1."""
         if self.phase is Phase.BEAVERED:
-            raise RulesError("a beaver or raccoon cannot be passed; take() accepts it (RULES 7.5)")
+            refuser = self._decider
+            self.history.append(Event("drop", refuser))
+            self.cube_value, self.cube_owner = self._refused
+            self._refused = None
+            self._finish(1 - refuser, Ending.DROP, 1)
+            return
         self._need(Phase.DOUBLED, "there is no double to pass")
         self.history.append(Event("drop", self._decider))
         self._finish(self._doubler, Ending.DROP, 1)
@@ -380,8 +435,15 @@ class Game:
         if self.cube_value * factor > self.rules.cube_limit:
             raise RulesError(f"a {kind} would pass the cube limit of {self.rules.cube_limit} (RULES 7.4)")
         self.history.append(Event(kind, who))
+        # What a refusal of this redouble leaves: the cube at its value before
+        # it (for a first beaver, the double taken), with the doubled side,
+        # the beaverer -- the cube gnubg shows while a redouble waits.
+        before = self.cube_value * 2 if self.phase is Phase.DOUBLED else self.cube_value
+        self._refused = (before, 1 - self._doubler)
         self.cube_value *= factor
-        self.cube_owner = who
+        # The side that accepts the last redouble owns the cube: the beaverer,
+        # after a beaver and after a raccoon alike (as gnubg has it).
+        self.cube_owner = who if kind == "beaver" else 1 - who
         self._cube_turned = True
         self._redoubles += 1
         self._decider = 1 - who
@@ -391,10 +453,11 @@ class Game:
     def resign(self, level: int) -> None:
         """The side on roll offers to resign a single (1), gammon (2) or
         backgammon (3) (RULES 6.5)."""
+        level = _validate.integer("level", level)
+        if level not in (1, 2, 3):
+            raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)")
         if self.phase not in (Phase.TURN, Phase.PLAY):
             raise RulesError("a resignation is offered on one's own turn, with no decision pending (RULES 6.5)")
-        if isinstance(level, bool) or not isinstance(level, int) or level not in (1, 2, 3):
-            raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)")
         self.history.append(Event("resign", self.on_roll, level))
         self._resign = (self.on_roll, level, self.phase)
         self._decider = 1 - self.on_roll
@@ -403,9 +466,14 @@ class Game:
     def accept_resignation(self) -> None:
         """The opponent scores the offered level times the cube (RULES 6.5, 8.5)."""
         self._need(Phase.RESIGNED, "no resignation has been offered")
-        resigner, level, _ = self._resign
+        resigner, level, phase = self._resign
         self.history.append(Event("accept", self._decider))
-        self._finish(1 - resigner, Ending.RESIGNATION, self._multiplier(level))
+        self._resign_dice = self.dice if phase is Phase.PLAY else None
+        # RULES 6.5: the level offered, as gnubg scores it (Jacoby concerns
+        # games played out, not what a player offers to lose).
+        if self.rules.backgammon_counts_as_gammon:
+            level = min(level, 2)
+        self._finish(1 - resigner, Ending.RESIGNATION, level)
 
     def reject_resignation(self) -> None:
         """Play on as before the offer."""
@@ -422,7 +490,18 @@ class Game:
     # -- records ----------------------------------------------------------------------------
     @classmethod
     def replay(cls, events, rules: Rules | None = None, match=None) -> "Game":
-        """Rebuild a game from its ``history``."""
+        """Rebuild a game from its ``history``, a sequence of :class:`Event`.
+
+        A wrong type (``events`` not a sequence of Events) raises TypeError;
+        an event the rules refuse, or of an unknown kind, raises RulesError.
+        """
+        try:
+            events = list(events)
+        except TypeError:
+            raise TypeError(f"events must be an iterable of backgammon.Event, not {type(events).__name__}") from None
+        for i, event in enumerate(events):
+            if not isinstance(event, Event):
+                raise TypeError(f"events must hold backgammon.Event items; events[{i}] is a {type(event).__name__}")
         game = cls(rules=rules, match=match)
         actions = {"double": game.double, "take": game.take, "drop": game.drop, "beaver": game.beaver,
                    "raccoon": game.raccoon, "accept": game.accept_resignation,
@@ -443,19 +522,47 @@ class Game:
                 raise RulesError(f"unknown event {kind!r}")
         return game
 
+    def match_state(self) -> MatchState:
+        """The :class:`~backgammon.MatchState` of this game now, as gnubg
+        records it (REFERENCES.md, "GNU Match ID").
+
+        While the game goes on: the score before it and its own Crawford
+        flag; ``turn`` is the side that must act, and a pending beaver or
+        raccoon shows as a double offered on the cube that refusing it would
+        leave.  Once it is over, as gnubg after the last action: the score
+        after the game (RULES 8.5); the Crawford flag of the game to come,
+        set when a side has just reached length - 1 and cleared after the
+        Crawford game (RULES 8.2); after a drop or an accepted resignation
+        ``turn`` is the side that answered, the resignation level stays and
+        so do dice rolled before resigning; after a bear-off the loser is on
+        roll and on turn.
+        """
+        fields = dict(cube_value=self.cube_value, cube_owner=self.cube_owner, on_roll=self.on_roll or 0,
+                      crawford=self.crawford, match_length=self.length, score=tuple(self.score),
+                      jacoby=self.money and self.rules.jacoby)
+        phase = self.phase
+        if phase is Phase.OPENING:
+            return MatchState(game_state=GameState.NONE, turn=0, **fields)
+        if phase is Phase.OVER:
+            ending = self.outcome.ending
+            state = {Ending.DROP: GameState.DROPPED, Ending.RESIGNATION: GameState.RESIGNED}.get(ending, GameState.OVER)
+            answered = ending in (Ending.DROP, Ending.RESIGNATION)
+            resigned = ending is Ending.RESIGNATION
+            fields.update(score=self.final_score, crawford=self._next_crawford)
+            return MatchState(game_state=state, turn=self._decider if answered else self.on_roll,
+                              resignation=self._resign[1] if resigned else 0,
+                              dice=(self._resign_dice or (0, 0)) if resigned else (0, 0), **fields)
+        if phase is Phase.BEAVERED:
+            fields.update(cube_value=self._refused[0], cube_owner=self._refused[1])
+        dice = self.dice if phase in (Phase.PLAY, Phase.RESIGNED) and self.dice is not None else (0, 0)
+        return MatchState(game_state=GameState.PLAYING, turn=self.turn,
+                          double_offered=phase in (Phase.DOUBLED, Phase.BEAVERED),
+                          resignation=self.resignation, dice=dice, **fields)
+
     def match_id(self) -> str:
-        """The GNU Match ID of this game's current state."""
-        from .matchid import GameState, MatchState
-        state = {Phase.OPENING: GameState.NONE, Phase.OVER: GameState.OVER}.get(self.phase, GameState.PLAYING)
-        if self.outcome is not None:
-            state = {Ending.DROP: GameState.DROPPED, Ending.RESIGNATION: GameState.RESIGNED}.get(self.outcome.ending, GameState.OVER)
-        return MatchState(
-            cube_value=self.cube_value, cube_owner=self.cube_owner, on_roll=self.on_roll or 0,
-            crawford=self.crawford, game_state=state, turn=(self.turn if self.turn is not None else 0),
-            double_offered=self.phase is Phase.DOUBLED, resignation=self.resignation,
-            dice=self.dice if self.dice is not None and self.phase is Phase.PLAY else (0, 0),
-            match_length=self.length, score=tuple(self.score), jacoby=self.money and self.rules.jacoby,
-        ).to_match_id()
+        """The GNU Match ID of this game's current state, equal to gnubg's
+        (see :meth:`match_state`)."""
+        return self.match_state().to_match_id()
 
     def _need(self, phase: Phase, why: str) -> None:
         if self.phase is not phase:

@@ -9,23 +9,17 @@
 """
 from __future__ import annotations
 
-import numpy as np
-
+from . import _validate
+from .dice import generator, seed_sequence
 from .errors import RulesError
 from .game import Game
+from .matchid import MAX_FIELD
 from .rules import Rules
 
 __all__ = ["Match"]
 
-
-def _seed_sequence(seed) -> np.random.SeedSequence:
-    """A SeedSequence from an int, a SeedSequence or a Generator (whose next
-    draw seeds it)."""
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if isinstance(seed, np.random.Generator):
-        return np.random.SeedSequence(int(seed.integers(0, 2 ** 63)))
-    return np.random.SeedSequence(seed)
+#: Kept for older imports (rollouts): :func:`backgammon.dice.seed_sequence`.
+_seed_sequence = seed_sequence
 
 
 class Match:
@@ -36,9 +30,11 @@ class Match:
     """
 
     def __init__(self, length: int, rules: Rules | None = None, seed=None):
-        if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length < 2 ** 15:
-            raise RulesError(f"a match length is a whole number of points from 1 (0 for money), not {length!r} (RULES 8.1)")
-        self.rules = rules if rules is not None else Rules()
+        length = _validate.integer("length", length)
+        if not 0 <= length <= MAX_FIELD:
+            raise RulesError(f"a match length is a whole number of points from 1 (0 for money) to {MAX_FIELD}, "
+                             f"not {length} (RULES 8.1)")
+        self.rules = Rules() if rules is None else _validate.instance("rules", rules, Rules, "backgammon.Rules")
         if length:
             self.rules.check_match_play()
         self.length = length
@@ -46,7 +42,7 @@ class Match:
         self._score = [0, 0]
         self._crawford_reached = False   # a side has reached length - 1
         self._next_crawford = False
-        self._seeds = _seed_sequence(seed)
+        self._seeds = seed_sequence(seed)
 
     @property
     def score(self) -> tuple[int, int]:
@@ -78,7 +74,7 @@ class Match:
 
     def new_game(self) -> Game:
         """The next game, seeded from the match's seed."""
-        return Game(rules=self.rules, match=self, seed=np.random.default_rng(self._seeds.spawn(1)[0]))
+        return Game(rules=self.rules, match=self, seed=generator(self._seeds.spawn(1)[0]))
 
     # -- called by Game -----------------------------------------------------------------
     def _start(self, game: Game):

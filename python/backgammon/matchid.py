@@ -120,6 +120,22 @@ class MatchState:
     even in matches, where it has no effect (RULES 8.4); IDs from older
     gnubg versions lack the flag and read as ``jacoby=True``.
 
+    In a finished game (``OVER``, ``RESIGNED``, ``DROPPED``) the fields are
+    what gnubg writes after the last action: ``score`` is the score after
+    the game (RULES 8.5); ``crawford`` is the flag of the game to come, set
+    when a side has just reached length - 1 and clear once the Crawford game
+    is over (RULES 8.2); after a drop or an accepted resignation ``turn`` is
+    the side that answered and ``on_roll`` the side that doubled or
+    resigned, ``resignation`` keeps the accepted level and ``dice`` any roll
+    made before resigning; after a bear-off the loser is on roll and on
+    turn.  A beaver or raccoon waiting for an answer (RULES 7.5) is a double
+    offered on half the new cube value, owned by the beaverer.
+    ``Game.match_state()`` builds these states.
+
+    >>> s = MatchState.from_match_id("MCugAAAACAAE")  # gnubg: a single resigned, accepted
+    >>> s.game_state.name, s.on_roll, s.turn, s.resignation, s.score
+    ('RESIGNED', 0, 1, 1, (0, 1))
+
     Besides each field's range, the state must be possible: no Crawford game
     in money play; in a match at most one player has reached the length, and
     only once the game has ended (RULES 8.1); a Crawford game not yet ended
