@@ -32,6 +32,15 @@ NAMES = {
     "test_one_sided_batch_lookup[index]": "one-sided bear-off indices from a batch",
     "test_one_sided_batch_lookup[expected_rolls]": "one-sided expected rolls from a batch",
     "test_one_sided_batch_lookup[distribution]": "one-sided distributions from a batch",
+    "test_net_batch_evaluate": "backgammon network, batch evaluation (game positions)",
+    "test_net_batch_evaluate_random_games": "backgammon network, batch evaluation (random-play corpus)",
+    "test_gnubg_nn_probabilities_per_call": "gnubg-nn probabilities() 0-ply per call",
+    "test_net_self_play": "backgammon network 0-ply self-play, games",
+    "test_gnubg_nn_self_play": "gnubg-nn 0-ply self-play from Python, games",
+    "test_net_decision_time[0]": "backgammon net:0 decisions",
+    "test_net_decision_time[1]": "backgammon net:1 decisions",
+    "test_net_decision_time[2]": "backgammon net:2 decisions",
+    "test_gnubg_nn_decision_time": "gnubg-nn best_move 0-ply decisions",
 }
 
 # Published figures of peers that cannot run here (games per second, one core).
@@ -61,12 +70,19 @@ def main() -> int:
     print()
     print()
     for ours, peer in (("test_self_play[random]", "test_gnubg_nn_random_self_play"),
-                       ("test_self_play[random]", "test_open_spiel_random_self_play")):
+                       ("test_self_play[random]", "test_open_spiel_random_self_play"),
+                       ("test_net_self_play", "test_gnubg_nn_self_play"),
+                       ("test_net_batch_evaluate", "test_gnubg_nn_probabilities_per_call"),
+                       ("test_net_decision_time[0]", "test_gnubg_nn_decision_time")):
         if ours in rates and peer in rates:
             print(f"{NAMES[ours]} / {NAMES[peer]}: {rates[ours] / rates[peer]:.1f}x")
     for label, (ours, figure) in PUBLISHED.items():
         if ours in rates:
             print(f"{NAMES[ours]} / {label}: {rates[ours] / figure:.1f}x")
+    for ply in (1, 2):
+        name = f"test_net_decision_time[{ply}]"
+        if name in rates:
+            print(f"time per decision at {ply}-ply: {1000 / rates[name]:.1f} ms")
     if "test_rollout_workers[1]" in rates and "test_rollout_workers[2]" in rates:
         print(f"rollout speed-up with 2 workers: {rates['test_rollout_workers[2]'] / rates['test_rollout_workers[1]']:.2f}x")
     for peer in ("test_gnubg_nn_moves_per_call", "test_open_spiel_legal_actions_per_call"):

@@ -37,10 +37,30 @@ from .met import MatchEquityTable, money_cash_point, money_take_point
 from .perft import perft
 from .play import Play, Plays, format_steps
 from .position import ON_ROLL, OPPONENT, GameResult, Position, WinKind
-from .rollouts import RolloutResult, VectorGames, rollout
+from .rollouts import RolloutInterrupted, RolloutResult, VectorGames, rollout
 from .rules import Rules
+from .evaluation import Evaluation, Evaluations, evaluate
+from .players import Player, player
+from .cube import CubeDecision, cube_decision
+from .hint import RankedPlay, hint
+from .duel import DuelResult, duel
 
 __version__ = "0.1.0"
+
+
+def get_include() -> str:
+    """The directory holding the ``backgammon`` package's ``.pxd`` files and
+    C headers, for another Cython project that cimports the kernels:
+    Cython's include path is this directory, the C compiler's this directory
+    joined with ``backgammon`` (and numpy's, for the bit generators).
+
+    >>> import os
+    >>> os.path.exists(os.path.join(get_include(), "backgammon", "_movegen.pxd"))
+    True
+    """
+    import os
+    from . import _movegen
+    return os.path.dirname(os.path.dirname(os.path.abspath(_movegen.__file__)))
 
 __all__ = [
     "Position", "Play", "Plays", "Roll", "GameResult", "WinKind", "ON_ROLL", "OPPONENT",
@@ -50,5 +70,7 @@ __all__ = [
     "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError", "RulesError", "IllegalPlayError",
     "Rules", "Game", "Match", "Chouette", "Outcome", "Ending", "Phase", "Event", "Verdict",
     "MatchState", "GameState", "MatchEquityTable", "money_take_point", "money_cash_point",
-    "rollout", "RolloutResult", "VectorGames",
+    "rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "get_include",
+    "evaluate", "Evaluation", "Evaluations", "player", "Player", "cube_decision", "CubeDecision",
+    "hint", "RankedPlay", "duel", "DuelResult",
 ]

@@ -19,8 +19,7 @@ __all__ = ["legal_positions", "validate_boards", "release_memory", "MAX_PLAYS"]
 
 #: Most distinct plays any roll can have, plus room: the kernel needs this
 #: much free space in ``children`` before each position.
-MAX_PLAYS = 3072
-_BAD_DICE = 100   # the kernel's problem code for dice outside 1 to 6
+MAX_PLAYS = _movegen.MAX_PLAYS
 _POOL_FROM = 1 << 22   # bytes: smaller outputs use fresh numpy arrays
 
 
@@ -101,7 +100,7 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     while True:
         done, problem = _movegen.generate_into(b, r, done, offsets, children, steps,
                                                not mover_view, validate)
-        if problem == _BAD_DICE:
+        if problem == _board.BoardProblem.BAD_DICE:
             raise InvalidRollError(f"roll {done}: dice must be 1 to 6, got {tuple(int(d) for d in r[done])}")
         if problem:
             raise InvalidPositionError(f"board {done}: {_problem_message(problem)}")

@@ -80,6 +80,64 @@ def _rollout(args) -> int:
     return 0
 
 
+def _hint(args) -> int:
+    from .hint import hint
+    from .matchid import MatchState
+    pos = Position.from_id(args.position)
+    if args.roll is None:
+        state = MatchState.from_match_id(args.match) if args.match else None
+        d = hint(pos, None, args.ply, state=state)
+        print(f"Cube decision at {args.ply}-ply for the side on roll of {pos.to_id()}"
+              + (f" ({state.match_length}-point match, score {state.score[0]}-{state.score[1]})"
+                 if state is not None and state.match_length else " (money)") + ":")
+        w, wg, wb, lg, lb = d.probabilities
+        print(f"  cubeless chances: {w:.3f} {wg:.3f} {wb:.3f} - {1 - w:.3f} {lg:.3f} {lb:.3f}")
+        unit = "normalised match equity" if d.mwc else "equity per unit of the cube"
+        rows = [("No double", d.no_double), ("Double, take", d.double_take), ("Double, pass", d.double_pass)]
+        best = max(d.no_double, min(d.double_take, d.double_pass))
+        for i, (name, value) in enumerate(rows):
+            mwc = f"   MWC {d.mwc[i] * 100:6.2f}%" if d.mwc else ""
+            print(f"  {i + 1}. {name:<14}{value:+.4f} ({value - best:+.4f}){mwc}")
+        print(f"  Proper cube action: {d.action}" + (f" ({d.reason})" if d.reason else "")
+              + f"; the opponent should {d.take}" + (f"  [{unit}]" if d.mwc else ""))
+        return 0
+    ranked = hint(pos, args.roll, args.ply)
+    d1, d2 = pos.legal_plays(args.roll).roll
+    print(f"Plays of {d1}-{d2} from {pos.to_id()}, best first (cubeless equity of the side on roll):")
+    for i, r in enumerate(ranked[:args.top] if args.top else ranked, 1):
+        e = r.evaluation
+        text = str(r.play) or "(no legal move)"
+        diff = f"({r.difference:+.3f})" if i > 1 else ""
+        print(f"{i:>4}. {r.ply}-ply  {text:<28} Eq.: {r.equity:+.3f} {diff}")
+        print(f"        {e.win:.3f} {e.win_gammon:.3f} {e.win_backgammon:.3f} - "
+              f"{e.lose:.3f} {e.lose_gammon:.3f} {e.lose_backgammon:.3f}")
+    return 0
+
+
+def _duel(args) -> int:
+    from .duel import DuelInterrupted, duel
+    try:
+        r = duel(args.a, args.b, games=args.games, seed=args.seed, workers=args.workers,
+                 progress=not args.json and sys.stderr.isatty(), record=args.save is not None)
+    except DuelInterrupted as stop:
+        print("backgammon duel: interrupted" + (f" after {stop.partial.games:,} games" if stop.partial else ""),
+              file=sys.stderr)
+        return 130
+    if args.save:
+        from .mat import save_duel
+        save_duel(args.save, r)
+    if args.json:
+        print(json.dumps(r.to_dict()))
+        return 0
+    print(f"{r.a} against {r.b}: {r.games:,} cubeless money games with duplicate dice, seed {args.seed}")
+    print(f"  {r.a}: {r.ppg:+.3f} points per game (standard error {r.ppg_se:.3f})")
+    print(f"  wins {r.a_wins:.1%} / {r.b_wins:.1%}; gammons {r.a_gammons:.1%} / {r.b_gammons:.1%}; "
+          f"backgammons {r.a_backgammons:.1%} / {r.b_backgammons:.1%}")
+    print(f"  {r.games / r.seconds:,.0f} games/s ({r.seconds:.1f} s)"
+          + (f"; games saved to {args.save}" if args.save else ""))
+    return 0
+
+
 def _train(args) -> int:
     from .train import train
     result = train(args.games, seed=args.seed, out=args.out, checkpoint=args.checkpoint, resume=not args.restart,
@@ -132,6 +190,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--depth", type=_at_least("--depth", 0), default=2, help="plies to expand (default 2)")
     p.add_argument("--all", action="store_true", help="print every depth from 1 up")
     p.set_defaults(run=_perft)
+    p = sub.add_parser("hint", help="rank the plays of a roll, or give the cube action without a roll")
+    p.add_argument("position", help="GNU Position ID (the side on roll to play)")
+    p.add_argument("roll", nargs="?", default=None, help="the dice, e.g. 31; leave out for the cube decision")
+    p.add_argument("--ply", type=_at_least("--ply", 0), default=0, choices=[0, 1, 2], help="search depth (0-2)")
+    p.add_argument("--match", default=None, metavar="MATCHID", help="GNU Match ID for match play (cube hint)")
+    p.add_argument("--top", type=_at_least("--top", 0), default=0, help="show only the best N plays")
+    p.set_defaults(run=_hint)
+    p = sub.add_parser("duel", help="compare two players over cubeless games with duplicate dice")
+    p.add_argument("a", help="player spec: random, pubeval, net, net:1, net:2, gnubg or ubgi:COMMAND")
+    p.add_argument("b", help="the other player's spec")
+    p.add_argument("--games", type=_positive("--games"), default=1000, help="games, an even number (default 1000)")
+    p.add_argument("--seed", type=_at_least("--seed", 0), default=0, help="seed >= 0 (default 0)")
+    p.add_argument("--workers", type=_positive("--workers"), default=None, help="local processes (default: all cores)")
+    p.add_argument("--save", default=None, metavar="FILE.mat", help="write the games as a .mat money session")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_duel)
     p = sub.add_parser("train", help="train the networks by self-play (resumable)")
     p.add_argument("--games", type=_positive("--games"), required=True, help="self-play games in total")
     p.add_argument("--seed", type=_at_least("--seed", 0), default=0, help="seed >= 0 (default 0): same seed, same weights")

@@ -13,7 +13,7 @@ from .position import Position
 __all__ = ["perft", "MAX_DEPTH"]
 
 #: perft(4) of the opening takes hours; deeper trees never finish.
-MAX_DEPTH = 4
+MAX_DEPTH = _movegen.MAX_PERFT_DEPTH
 
 
 def perft(position: Position, depth: int) -> int:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _board
+from ._board import BoardProblem
 from .errors import InvalidPositionError, InvalidPositionIdError
 
 __all__ = ["Position", "GameResult", "WinKind", "ON_ROLL", "OPPONENT"]
@@ -26,10 +27,10 @@ OPPONENT = 0
 _BAR = 24
 
 _PROBLEMS = {
-    1: "the opponent (row 0) has more than 15 checkers",
-    2: "the side on roll (row 1) has more than 15 checkers",
-    3: "both sides have checkers on the same point",
-    4: "neither side has a checker left",
+    BoardProblem.TOO_MANY_CHECKERS_OPPONENT: "the opponent (row 0) has more than 15 checkers",
+    BoardProblem.TOO_MANY_CHECKERS_ON_ROLL: "the side on roll (row 1) has more than 15 checkers",
+    BoardProblem.SHARED_POINT: "both sides have checkers on the same point",
+    BoardProblem.NO_CHECKERS: "neither side has a checker left",
 }
 
 

@@ -15,15 +15,14 @@ games finished so far.
 from __future__ import annotations
 
 import math
-import os
-import signal
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from . import _rollout, bearoff
+from ._parallel import Interrupted, progress_bar, run_chunks
 from ._validate import flag, instance, integer, one_of, optional_integer
 from .dice import seed_sequence
 from .lockstep import MAX_PLIES, VectorGames
@@ -35,7 +34,8 @@ __all__ = ["rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "POL
            "tesauro_inputs", "race_chances", "CHUNK"]
 
 #: Policies of the game loop and their kernel codes.
-POLICIES = {"random": 0, "pubeval": 1, "net": 2}
+POLICIES = {"random": _rollout.Policy.POLICY_RANDOM, "pubeval": _rollout.Policy.POLICY_PUBEVAL,
+            "net": _rollout.Policy.POLICY_NET}
 CHUNK = 1296    # games per chunk: one full cycle of the first two stratified rolls
 
 
@@ -111,29 +111,13 @@ def _run_chunk(task) -> np.ndarray:
     _load_pubeval()
     tables = _tables() if truncate is not None else {}
     nets = None
-    if 2 in (policy0, policy1):
+    if _rollout.Policy.POLICY_NET in (policy0, policy1):
         from .network import default
         nets = default()
     gen = np.random.Generator(np.random.PCG64(seed))
     results = _rollout.play_games(np.frombuffer(start, dtype=np.uint8), first, n, gen, policy0, policy1,
                                   stratify, -1 if truncate is None else truncate, nets=nets, **tables)
     return _stats(results)
-
-
-def _ignore_sigint() -> None:
-    # Workers leave Ctrl-C to the main process, which ends them.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _end_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel what has not started and end the worker processes now."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        if p.is_alive():
-            p.terminate()
-    for p in procs:
-        p.join(timeout=2)
 
 
 def _policy_code(policy) -> tuple[int, int]:
@@ -190,39 +174,15 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="pube
     tasks = [(start, k * chunk_size, min(chunk_size, games - k * chunk_size), seeds[k], *policies, stratify, truncate)
              for k in range(n_chunks)]
     t0 = time.perf_counter()
-    bar = _progress(progress, games)
-    own_pool = None
-    parts: list = []
-    futures: list = []
     try:
-        if executor is None and (workers or os.cpu_count() or 1) > 1 and n_chunks > 1:
-            own_pool = ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, n_chunks),
-                                           initializer=_ignore_sigint)
-            executor = own_pool
-        if executor is None:
-            for task in tasks:
-                parts.append(_run_chunk(task))
-                bar.update(task[2])
-        else:
-            futures = [executor.submit(_run_chunk, task) for task in tasks]
-            for task, future in zip(tasks, futures):   # summed in chunk order: same floats
-                parts.append(future.result())
-                bar.update(task[2])
-    except KeyboardInterrupt:
-        for f in futures:
-            f.cancel()
-        if own_pool is not None:
-            _end_pool(own_pool)
-            own_pool = None
-        done = sum(t[2] for t in tasks[:len(parts)])
-        partial = _result(sum(parts, np.zeros(12)), done, time.perf_counter() - t0) if done else None
+        parts = run_chunks(_run_chunk, tasks, [t[2] for t in tasks], workers=workers, executor=executor,
+                           progress=progress, unit="game")
+    except Interrupted as stop:
+        done = sum(t[2] for t in tasks[:len(stop.done)])
+        partial = _result(sum(stop.done, np.zeros(12)), done, time.perf_counter() - t0) if done else None
         raise RolloutInterrupted(done, partial) from None
-    finally:
-        bar.close()
-        if own_pool is not None:
-            own_pool.shutdown()
     total = np.zeros(12)
-    for part in parts:
+    for part in parts:        # summed in chunk order: the same floats for any executor
         total += part
     return _result(total, games, time.perf_counter() - t0)
 
@@ -234,21 +194,6 @@ def _result(total: np.ndarray, games: int, seconds: float) -> RolloutResult:
     return RolloutResult(games, *map(float, mean), *map(float, se), seconds)
 
 
-class _NoBar:
-    def update(self, n):
-        pass
-
-    def close(self):
-        pass
-
-
-def _progress(on: bool, total: int):
-    if not on:
-        return _NoBar()
-    from tqdm import tqdm
-    return tqdm(total=total, unit="game", unit_scale=True, leave=False)
-
-
 def _rollout_with_evaluator(position, games, evaluator, seed, stratify, truncate, progress) -> RolloutResult:
     t0 = time.perf_counter()
     vg = VectorGames(min(games, 1024), seed=np.random.Generator(np.random.PCG64(seed)), position=position,
@@ -256,7 +201,7 @@ def _rollout_with_evaluator(position, games, evaluator, seed, stratify, truncate
     collected = []
     started = vg.n
     active = np.ones(vg.n, dtype=bool)
-    bar = _progress(progress, games)
+    bar = progress_bar(progress, games, "game")
     try:
         while sum(len(c) for c in collected) < games:
             offsets, children = vg.candidates()

@@ -113,6 +113,12 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
             if chunks % checkpoint_every == 0 and done < games:
                 network.save(checkpoint, arrays, _meta(seed, done, spent + time.perf_counter() - t0, alpha, half_life,
                                                        contact_hidden, race_hidden, chunk, command))
+    except KeyboardInterrupt:
+        # Chunks run whole (the kernel holds no GIL), so the weights are those
+        # of ``done`` games: keep them for a resume.
+        network.save(checkpoint, arrays, _meta(seed, done, spent + time.perf_counter() - t0, alpha, half_life,
+                                               contact_hidden, race_hidden, chunk, command))
+        raise
     finally:
         if bar is not None:
             bar.close()

@@ -146,19 +146,28 @@ static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const
 }
 #endif
 
-/* Checks of one 50-byte board (row 0 opponent, row 1 on roll): 0 when
-   valid, else 1 / 2 = that row has more than 15 checkers, 3 = both sides on
-   one point, 4 = no checkers at all.  Codes match _board.pxd. */
+/* Why input is not a position (or a roll): the one definition, which
+   _board.pxd exposes to Cython and Python as BoardProblem. */
+enum BoardProblem {
+    BOARD_OK = 0,
+    TOO_MANY_CHECKERS_OPPONENT = 1,   /* row 0 has more than 15 checkers */
+    TOO_MANY_CHECKERS_ON_ROLL = 2,    /* row 1 has more than 15 checkers */
+    SHARED_POINT = 3,                 /* both sides on one point */
+    NO_CHECKERS = 4,                  /* no checker of either side */
+    BAD_DICE = 5                      /* a die outside 1..6 (batch generation) */
+};
+
+/* Checks of one 50-byte board (row 0 opponent, row 1 on roll). */
 static BG_INLINE int bg_check_board(const uint8_t* b) {
     uint32_t opp_nz, opp_two, opp_one, me_nz, me_two, me_one;
     int n0 = bg_row_sum(b), n1 = bg_row_sum(b + 25);
-    if (n0 > 15) return 1;
-    if (n1 > 15) return 2;
-    if (n0 == 0 && n1 == 0) return 4;
+    if (n0 > 15) return TOO_MANY_CHECKERS_OPPONENT;
+    if (n1 > 15) return TOO_MANY_CHECKERS_ON_ROLL;
+    if (n0 == 0 && n1 == 0) return NO_CHECKERS;
     bg_row_masks(b, &opp_nz, &opp_two, &opp_one);
     bg_row_masks(b + 25, &me_nz, &me_two, &me_one);
-    if (me_nz & bg_reverse24(opp_nz & 0xFFFFFFu) & 0xFFFFFFu) return 3;
-    return 0;
+    if (me_nz & bg_reverse24(opp_nz & 0xFFFFFFu) & 0xFFFFFFu) return SHARED_POINT;
+    return BOARD_OK;
 }
 
 #endif

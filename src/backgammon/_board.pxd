@@ -2,19 +2,22 @@
 # row 1 = side on roll, index 24 = bar, borne-off checkers implicit).
 from libc.stdint cimport uint8_t
 
-cdef enum:
+cpdef enum:
     POINTS = 24
     BAR = 24
     SLOTS = 25
     CHECKERS = 15
 
-# Reasons a board is not a position; 0 = valid.  Messages live in Python.
-cdef enum BoardProblem:
-    BOARD_OK = 0
-    TOO_MANY_CHECKERS_OPPONENT = 1
-    TOO_MANY_CHECKERS_ON_ROLL = 2
-    SHARED_POINT = 3
-    NO_CHECKERS = 4
+# Reasons a board is not a position; 0 = valid (defined once, in _bits.h;
+# Python reads them as _board.BoardProblem).  Messages live in Python.
+cdef extern from "_bits.h":
+    cpdef enum BoardProblem:
+        BOARD_OK
+        TOO_MANY_CHECKERS_OPPONENT
+        TOO_MANY_CHECKERS_ON_ROLL
+        SHARED_POINT
+        NO_CHECKERS
+        BAD_DICE
 
 cdef BoardProblem check_board(const uint8_t* board) noexcept nogil
 

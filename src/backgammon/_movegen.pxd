@@ -2,7 +2,7 @@
 # the batch API, perft and the rollout loop.
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 
-cdef enum:
+cpdef enum:
     # A play moves at most 4 dice among at most 15 checkers, so a roll has at
     # most C(15 + 4 - 1, 4) = 3060 distinct results.
     MAX_PLAYS = 3072

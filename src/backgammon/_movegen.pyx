@@ -20,10 +20,9 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 
-from backgammon._board cimport BAR, SLOTS, POINTS, BOARD_OK, check_board
+from backgammon._board cimport BAR, SLOTS, POINTS, BOARD_OK, BAD_DICE, check_board
 
-cdef enum:
-    BAD_DICE = 100        # generate_into's problem code for dice outside 1..6
+cpdef enum:
     MAX_PERFT_DEPTH = 4   # perft(4) of the opening runs for hours; deeper never ends
 
 cdef extern from "_bits.h":

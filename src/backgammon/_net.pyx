@@ -9,7 +9,7 @@ two of its four units), so the hidden layer is the bias plus one row of
 weights per nonzero input.  docs/evaluation.md describes the encoding.
 """
 from libc.stdint cimport uint8_t, int8_t, uint32_t, int32_t, int64_t, uint64_t
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport sqrt
 
@@ -54,7 +54,6 @@ cdef enum:
     HOME_MASK = 0x3F                   # points 1..6
     OTHER_HOME_MASK = 0x3F << 18       # points 19..24: the other side's home board
     ESCAPE_WINDOW = 12                 # points ahead of a back checker that can block it
-    BAD_DICE = 100                     # a problem code beside the board's
 
 # The 21 rolls, high die first, and their weight among the 36.
 cdef int ROLL_HI[21]
@@ -101,20 +100,43 @@ cdef inline int _rear(const uint8_t* row) noexcept nogil:
     return -1
 
 
-cdef int _hit_rolls(const uint8_t* attacker, uint32_t blocked, uint32_t blots) noexcept nogil:
+cdef int _hit_rolls(const uint8_t* attacker, uint32_t src, uint32_t blocked, uint32_t blots) noexcept nogil:
     # Of the 36 rolls, how many let ``attacker`` hit one of ``blots``
     # (masks in the attacker's indices; blocked = the defender's made
     # points).  Checkers on the bar enter first; every landing of a checker
     # using several dice must be open (RULES 3.2, 4.1).  The choice of the
-    # rest of the play is ignored.
-    cdef uint32_t src = 0, s1, s2, e1, e2, entry, m
-    cdef int i, k, d1, d2, on_bar = attacker[BAR], steps, total = 0
+    # rest of the play is ignored.  src: the attacker's occupied points.
+    cdef uint32_t e1, e2, entry, m
+    cdef uint32_t shifted[7]
+    cdef uint32_t landed[7]
+    cdef bint single[7]
+    cdef int i, k, d, d1, d2, on_bar = attacker[BAR], steps, total = 0
     cdef bint hit
-    for i in range(POINTS):
-        if attacker[i]:
-            src |= 1u << i
     if not blots:
         return 0
+    if on_bar == 0:
+        # Each die's single steps, once; a pair adds the two-step chains.
+        for d in range(1, 7):
+            shifted[d] = src >> d
+            landed[d] = shifted[d] & ~blocked
+            single[d] = (shifted[d] & blots) != 0
+        for k in range(21):
+            d1 = ROLL_HI[k]
+            d2 = ROLL_LO[k]
+            if d1 != d2:
+                if single[d1] or single[d2] or (((landed[d1] >> d2) | (landed[d2] >> d1)) & blots):
+                    total += 2
+            else:
+                if single[d1]:
+                    total += 1
+                    continue
+                m = landed[d1]
+                for steps in range(3):
+                    m = (m >> d1) & ~blocked
+                    if m & blots:
+                        total += 1
+                        break
+        return total
     for k in range(21):
         d1 = ROLL_HI[k]
         d2 = ROLL_LO[k]
@@ -122,12 +144,7 @@ cdef int _hit_rolls(const uint8_t* attacker, uint32_t blocked, uint32_t blots) n
         if d1 != d2:
             e1 = ((1u << BAR) >> d1) & ~blocked
             e2 = ((1u << BAR) >> d2) & ~blocked
-            if on_bar == 0:
-                s1 = src >> d1
-                s2 = src >> d2
-                hit = ((s1 | s2) & blots) != 0 or \
-                      ((((s1 & ~blocked) >> d2) | ((s2 & ~blocked) >> d1)) & blots) != 0
-            elif on_bar == 1:
+            if on_bar == 1:
                 hit = ((e1 | e2) & blots) != 0
                 if not hit and e1:
                     hit = (((src | e1) >> d2) & blots) != 0
@@ -137,14 +154,11 @@ cdef int _hit_rolls(const uint8_t* attacker, uint32_t blocked, uint32_t blots) n
                 hit = ((e1 | e2) & blots) != 0
         else:
             entry = ((1u << BAR) >> d1) & ~blocked
-            steps = 4
-            m = src
-            if on_bar:
-                if entry == 0:
-                    continue
-                hit = (entry & blots) != 0
-                steps = 4 - on_bar
-                m = src | entry
+            if entry == 0:
+                continue
+            hit = (entry & blots) != 0
+            steps = 4 - on_bar
+            m = src | entry
             while not hit and steps > 0:
                 m = (m >> d1) & ~blocked
                 hit = (m & blots) != 0
@@ -190,16 +204,16 @@ cdef int _escapes(int rear, uint32_t blocked) noexcept nogil:
     return total
 
 
-cdef void _side_features(const uint8_t* me, const uint8_t* other, float* f) noexcept nogil:
-    # The SIDE_FEATURES of the side whose row is ``me`` (docs/evaluation.md).
-    cdef uint32_t me_nz, me_two, me_one, ot_nz, ot_two, ot_one, m
+cdef void _side_features(const uint8_t* me, const uint8_t* other, uint32_t me_nz, uint32_t me_two,
+                         uint32_t me_one, uint32_t ot_nz, uint32_t ot_two, float* f) noexcept nogil:
+    # The SIDE_FEATURES of the side whose row is ``me`` (docs/evaluation.md),
+    # given both rows' masks (nonzero incl. the bar, made points, blots).
+    cdef uint32_t m
     cdef int i, run, back, rear, cross, need
-    bg_row_masks(me, &me_nz, &me_two, &me_one)
-    bg_row_masks(other, &ot_nz, &ot_two, &ot_one)
     f[0] = _pips(me) / 167.0
     # The other side attacks my blots; in its indices my point i is 23 - i.
-    f[1] = _hit_rolls(other, bg_reverse24(me_two), bg_reverse24(me_one)) / 36.0
-    f[2] = _escapes(_rear(me), bg_reverse24(ot_two)) / 36.0
+    f[1] = _hit_rolls(other, ot_nz & 0xFFFFFFu, bg_reverse24(me_two), bg_reverse24(me_one)) / 36.0
+    f[2] = _escapes(bg_msb(me_nz) if me_nz else -1, bg_reverse24(ot_two)) / 36.0
     m = me_two
     run = 0
     while m:
@@ -214,7 +228,7 @@ cdef void _side_features(const uint8_t* me, const uint8_t* other, float* f) noex
     f[6] = back / 5.0
     # Pips my checkers behind the other side's rearmost one must travel to
     # pass it; its index r is my 23 - r (its bar: my -1).
-    rear = _rear(other)
+    rear = bg_msb(ot_nz) if ot_nz else -1
     cross = 23 - rear
     need = 0
     for i in range(cross + 1 if cross + 1 > 0 else 0, SLOTS):
@@ -259,6 +273,7 @@ cdef int encode(const uint8_t* board, PositionClass cls, int32_t* index, float* 
     cdef const uint8_t* other = board
     cdef float f[2 * SIDE_FEATURES]
     cdef int n = 0, k
+    cdef uint32_t me_nz, me_two, me_one, ot_nz, ot_two, ot_one
     n = _side_units(me, 0, index, value, n)
     n = _side_units(other, SIDE_UNITS, index, value, n)
     if cls == CLASS_RACE:
@@ -267,8 +282,10 @@ cdef int encode(const uint8_t* board, PositionClass cls, int32_t* index, float* 
         index[n + 1] = RAW_INPUTS + 1
         value[n + 1] = _pips(other) / 167.0
         return n + 2
-    _side_features(me, other, f)
-    _side_features(other, me, f + SIDE_FEATURES)
+    bg_row_masks(me, &me_nz, &me_two, &me_one)
+    bg_row_masks(other, &ot_nz, &ot_two, &ot_one)
+    _side_features(me, other, me_nz, me_two, me_one, ot_nz, ot_two, f)
+    _side_features(other, me, ot_nz, ot_two, ot_one, me_nz, me_two, f + SIDE_FEATURES)
     for k in range(2 * SIDE_FEATURES):
         if f[k] != 0.0:
             index[n] = RAW_INPUTS + k
@@ -747,3 +764,111 @@ def selfplay_train(Networks nets, int64_t games, generator, float alpha_contact,
             stats[0] += 1
     free(g); free(children); free(w)
     return stats[0], stats[1], stats[2], stats[3]
+
+
+# -- supervised training on searched positions ---------------------------------------------
+
+def sample_positions(Networks nets, int64_t games, generator, float explore=0.0):
+    """Positions met in ``games`` games of 0-ply self-play from the opening
+    (each play the best at 0-ply, or with chance ``explore`` a random one),
+    as boards (m, 2, 25) with the side to move on roll; only positions the
+    networks answer for (contact and race) are kept."""
+    cdef bitgen_t* rng = bitgen_of(generator)
+    cdef Generator* g = new_generator()
+    cdef uint8_t* children = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
+    cdef Work* w = <Work*>malloc(sizeof(Work))
+    cdef uint8_t board[64]
+    cdef int64_t i, kept = 0, capacity = 1024
+    cdef int d1, d2, n, k, j
+    cdef uint8_t* out = <uint8_t*>malloc(capacity * BOARD_BYTES)
+    cdef uint8_t* grown
+    cdef PositionClass cls
+    cdef bint failed = False
+    cdef uint32_t threshold = <uint32_t>(explore * 4294967295.0) if explore > 0 else 0
+    if games < 0:
+        raise ValueError("games must be >= 0")
+    if g == NULL or children == NULL or w == NULL or out == NULL:
+        free(g); free(children); free(w); free(out)
+        raise MemoryError()
+    with generator.bit_generator.lock, nogil:
+        for i in range(games):
+            memset(board, 0, BOARD_BYTES)
+            for j in range(2):
+                board[j * SLOTS + 23] = 2
+                board[j * SLOTS + 12] = 5
+                board[j * SLOTS + 7] = 3
+                board[j * SLOTS + 5] = 5
+            d1 = d2 = 0
+            while d1 == d2:
+                d1 = <int>bounded(rng, 6) + 1
+                d2 = <int>bounded(rng, 6) + 1
+            while True:
+                n = generate(g, board, d1, d2, children, NULL, True)
+                if n <= 0:
+                    break
+                if threshold and rng.next_uint32(rng.state) < threshold:
+                    k = <int>bounded(rng, <uint32_t>n)
+                else:
+                    k = best_child(&nets.ev, children, n, w)
+                memcpy(board, children + k * BOARD_BYTES, BOARD_BYTES)
+                cls = position_class(board)
+                if cls == CLASS_OVER or cls == CLASS_BEAROFF:
+                    break
+                if kept == capacity:
+                    grown = <uint8_t*>realloc(out, 2 * capacity * BOARD_BYTES)
+                    if grown == NULL:
+                        failed = True
+                        break
+                    out = grown
+                    capacity *= 2
+                memcpy(out + kept * BOARD_BYTES, board, BOARD_BYTES)
+                kept += 1
+                d1 = <int>bounded(rng, 6) + 1
+                d2 = <int>bounded(rng, 6) + 1
+            if failed:
+                break
+    free(g); free(children); free(w)
+    if failed:
+        free(out)
+        raise MemoryError()
+    result = np.frombuffer(bytearray(out[:kept * BOARD_BYTES]) if kept else bytearray(), dtype=np.uint8)
+    free(out)
+    return result.reshape(kept, 2, SLOTS).copy()
+
+
+def train_supervised(Networks nets, const uint8_t[:, :, ::1] boards, const float[:, ::1] targets,
+                     const int64_t[::1] order, float alpha_contact, float alpha_race):
+    """One pass of stochastic gradient descent over ``boards`` in ``order``
+    toward ``targets`` (n, 5), each position updating its own network.
+    Returns the mean squared error per output before each step."""
+    cdef Py_ssize_t i, n = boards.shape[0], k
+    cdef Work* w = <Work*>malloc(sizeof(Work))
+    cdef double err = 0.0
+    cdef int64_t steps = 0
+    cdef PositionClass cls
+    if w == NULL:
+        raise MemoryError()
+    if boards.shape[1] != 2 or boards.shape[2] != SLOTS or targets.shape[0] != n or targets.shape[1] != OUTPUTS:
+        free(w)
+        raise ValueError("boards (n, 2, 25) and targets (n, 5) expected")
+    for i in range(order.shape[0]):
+        if order[i] < 0 or order[i] >= n:
+            free(w)
+            raise ValueError("order holds indices of boards")
+    try:
+        _check_boards(boards)
+    except ValueError:
+        free(w)
+        raise
+    with nogil:
+        for i in range(order.shape[0]):
+            k = order[i]
+            cls = position_class(&boards[k, 0, 0])
+            if cls == CLASS_RACE:
+                err += _td_update(&nets.ev.race, &boards[k, 0, 0], cls, &targets[k, 0], alpha_race, w)
+                steps += 1
+            elif cls == CLASS_CONTACT:
+                err += _td_update(&nets.ev.contact, &boards[k, 0, 0], cls, &targets[k, 0], alpha_contact, w)
+                steps += 1
+    free(w)
+    return err / max(steps, 1) / OUTPUTS

@@ -25,10 +25,9 @@ from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, 
 from backgammon._bearoff cimport RaceTables, race_estimate, set_race_tables
 from backgammon._net cimport Networks, Evaluator, Work, best_child
 
+
 cdef enum:
-    POLICY_RANDOM = 0
-    POLICY_PUBEVAL = 1
-    POLICY_NET = 2
+    SIGNAL_CHECK_GAMES = 64    # games between looks for Ctrl-C in play_games
 
 # pubeval: [race][mover's point p - 1][signed count + 15] and the two extra weights
 cdef double PUB[2][24][31]
@@ -292,7 +291,7 @@ def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, g
         for i in range(n_games):
             _play_game(g, rng, &start[0], policy0, policy1, first_index + i, stratify, truncate,
                        &tables, children, ev, work, &o[i, 0])
-            if i % 64 == 63:
+            if i % SIGNAL_CHECK_GAMES == SIGNAL_CHECK_GAMES - 1:
                 with gil:      # Ctrl-C stops a long chunk in the main process
                     interrupted = PyErr_CheckSignals()
                 if interrupted:
@@ -355,3 +354,48 @@ def lockstep_settle(const uint8_t[:, :, ::1] chosen, const int8_t[::1] mover, co
         for i in range(n):
             e[i] = <uint8_t>settle(&chosen[i, 0, 0], mover[i], plies[i], truncate, &tables, &r[i, 0])
     return ended, results
+
+
+def choose_plays(int policy, const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, generator=None,
+                 Networks nets=None):
+    """The play each (board, roll) gets from ``policy``, as the game loop
+    chooses it: the index among the move generator's plays, (n,) int64."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef bitgen_t* rng = NULL
+    cdef Generator* g
+    cdef uint8_t* children
+    cdef Work* work
+    cdef int m
+    cdef const Evaluator* ev = NULL
+    if boards.shape[1] != 2 or boards.shape[2] != SLOTS or rolls.shape[0] != n or rolls.shape[1] != 2:
+        raise ValueError("boards (n, 2, 25) and rolls (n, 2) expected")
+    if policy not in (POLICY_RANDOM, POLICY_PUBEVAL, POLICY_NET):
+        raise ValueError("unknown policy code")
+    if policy == POLICY_PUBEVAL and not PUB_READY:
+        raise RuntimeError("pubeval weights are not loaded")
+    if policy == POLICY_NET:
+        if nets is None:
+            raise ValueError("the network policy needs nets")
+        ev = &nets.ev
+    if policy == POLICY_RANDOM:
+        if generator is None:
+            raise ValueError("the random policy needs a generator")
+        rng = bitgen_of(generator)
+    for i in range(n):
+        if check_board(&boards[i, 0, 0]) != BOARD_OK or not (1 <= rolls[i, 0] <= 6 and 1 <= rolls[i, 1] <= 6):
+            raise ValueError(f"board {i} or its roll is not valid")
+    out = np.zeros(n, dtype=np.int64)
+    cdef int64_t[::1] o = out
+    g = new_generator()
+    children = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
+    work = <Work*>malloc(sizeof(Work))
+    if g == NULL or children == NULL or work == NULL:
+        free(g); free(children); free(work)
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            m = generate(g, &boards[i, 0, 0], rolls[i, 0], rolls[i, 1], children, NULL, True)
+            if m > 1:
+                o[i] = _choose(policy, g, rng, &boards[i, 0, 0], children, m, ev, work)
+    free(g); free(children); free(work)
+    return out

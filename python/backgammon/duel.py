@@ -1,0 +1,220 @@
+"""Duels: two players compared over cubeless money games with duplicate dice.
+
+Every dice sequence is played twice, once with each player moving first,
+so the luck of the dice cancels out of the difference between the players.
+Games run in lockstep in chunks of pairs, each chunk seeded from its own
+spawned ``SeedSequence``: a seed gives the same result for any number of
+workers.
+
+>>> r = duel("pubeval", "random", games=200, seed=1, workers=1)
+>>> r.games, r.ppg > 0.5
+(200, True)
+"""
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import Executor
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from . import _board
+from ._parallel import Interrupted, run_chunks
+from ._validate import flag, instance, integer
+from .batch import legal_positions
+from .dice import OPENING_ROLLS, seed_sequence
+from .players import Player, player
+from .position import Position
+
+__all__ = ["duel", "DuelResult", "DuelInterrupted", "play_pairs", "GameRecord", "PAIRS_PER_CHUNK"]
+
+PAIRS_PER_CHUNK = 250
+_DICE_BLOCK = 256          # rolls drawn per pair at a time; games rarely need more
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of a duel: who moved first (0 = player A), the opening and
+    every later roll, each play's notation, the winner and the points."""
+
+    first: int
+    rolls: list
+    plays: list
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """Player A's points per game against B (``ppg``) with its standard
+    error (over the pairs of duplicate games), and the rates of each
+    player's wins, gammons (including backgammons) and backgammons."""
+
+    a: str
+    b: str
+    games: int
+    ppg: float
+    ppg_se: float
+    a_wins: float
+    a_gammons: float
+    a_backgammons: float
+    b_gammons: float
+    b_backgammons: float
+    seconds: float
+    seed: object = None
+    records: list = field(default=None, repr=False, compare=False)
+
+    @property
+    def b_wins(self) -> float:
+        return 1.0 - self.a_wins
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("records")
+        d["b_wins"] = self.b_wins
+        d["games_per_second"] = self.games / self.seconds if self.seconds > 0 else math.inf
+        return d
+
+
+class DuelInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a duel: ``partial`` is the result of the games finished."""
+
+    def __init__(self, partial: DuelResult | None):
+        super().__init__("duel interrupted")
+        self.partial = partial
+
+
+def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, record: bool = False):
+    """Play ``pairs`` pairs of duplicate games in lockstep; returns (n, 2)
+    int64 rows (pair, A's points: +1/+2/+3 when A won a single, gammon or
+    backgammon, negative when B did) for the 2 x pairs games (game 2k has A
+    first, 2k + 1 B first), and the records when asked."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    n = 2 * pairs
+    pair = np.arange(n) // 2
+    a_first = np.arange(n) % 2 == 0
+    openings = OPENING_ROLLS[rng.integers(0, len(OPENING_ROLLS), size=pairs)]
+    dice = rng.integers(1, 7, size=(pairs, _DICE_BLOCK, 2), dtype=np.uint8)
+    dice[:, 0] = openings
+    boards = np.repeat(Position.initial().array[None], n, axis=0)
+    a_to_move = a_first.copy()
+    active = np.ones(n, dtype=bool)
+    result = np.zeros(n, dtype=np.int64)             # A's points
+    rolls_kept = [[] for _ in range(n)] if record else None
+    plays_kept = [[] for _ in range(n)] if record else None
+    ply = 0
+    while active.any():
+        if ply >= dice.shape[1]:
+            dice = np.concatenate([dice, rng.integers(1, 7, size=(pairs, _DICE_BLOCK, 2), dtype=np.uint8)], axis=1)
+        idx = np.flatnonzero(active)
+        rolls = np.ascontiguousarray(dice[pair[idx], ply])
+        here = np.ascontiguousarray(boards[idx])
+        choice = np.zeros(len(idx), dtype=np.int64)
+        for who, mover in ((a, a_to_move[idx]), (b, ~a_to_move[idx])):
+            if mover.any():
+                choice[mover] = who.choose_indices(here[mover], rolls[mover])
+        if record:
+            offsets, children, moves = legal_positions(here, rolls, validate=False, moves=True)
+        else:
+            offsets, children = legal_positions(here, rolls, validate=False)
+        counts = np.diff(offsets)
+        if (choice < 0).any() or (choice >= counts).any():
+            raise RuntimeError("a player chose a play index outside its legal plays")
+        picked = offsets[:-1] + choice
+        chosen = children[picked]
+        if record:
+            from .play import format_steps
+            for k, g in enumerate(idx):
+                steps = [tuple(int(v) for v in s) for s in moves[picked[k]] if s[0] >= 0]
+                rolls_kept[g].append((int(rolls[k, 0]), int(rolls[k, 1])))
+                plays_kept[g].append(format_steps(steps))
+        winner, kind = _board.results(np.ascontiguousarray(chosen))
+        over = winner == 0                       # row 0: the side that just played is off
+        if over.any():
+            g = idx[over]
+            sign = np.where(a_to_move[g], 1, -1)
+            result[g] = sign * kind[over]
+            active[g] = False
+        boards[idx] = chosen
+        a_to_move[idx] = ~a_to_move[idx]
+        ply += 1
+    rows = np.column_stack([pair, result])
+    records = None
+    if record:
+        records = [GameRecord(0 if a_first[g] else 1, rolls_kept[g], plays_kept[g],
+                              0 if result[g] > 0 else 1, int(abs(result[g]))) for g in range(n)]
+    return rows, records
+
+
+def _run_chunk(task):
+    a_spec, b_spec, seed, pairs, record = task
+    a_seed, b_seed, dice_seed = seed.spawn(3)
+    # Players made here from specs are closed here; Player objects belong to the caller.
+    a = player(a_spec, seed=a_seed)
+    b = player(b_spec, seed=b_seed)
+    try:
+        return play_pairs(a, b, dice_seed, pairs, record)
+    finally:
+        for made, given in ((a, a_spec), (b, b_spec)):
+            if made is not given:
+                made.close()
+
+
+def _summary(a: str, b: str, rows: np.ndarray, seconds: float, seed, records=None) -> DuelResult:
+    games = len(rows)
+    points = rows[:, 1].astype(float)
+    pair_means = points.reshape(-1, 2).mean(axis=1)
+    se = float(pair_means.std(ddof=1) / math.sqrt(len(pair_means))) if len(pair_means) > 1 else math.nan
+    kind = rows[:, 1]
+    return DuelResult(a, b, games, float(points.mean()), se, float((kind > 0).mean()), float((kind >= 2).mean()),
+                      float((kind == 3).mean()), float((kind <= -2).mean()), float((kind == -3).mean()),
+                      seconds, seed, records)
+
+
+def duel(a, b, *, games: int = 1000, seed=None, workers: int | None = None, executor: Executor | None = None,
+         progress: bool = False, record: bool = False) -> DuelResult:
+    """Play ``games`` cubeless money games (an even number: pairs with the
+    same dice, each player moving first once) between players ``a`` and
+    ``b`` (spec strings such as ``"net:1"`` or ``"gnubg"``, see
+    :func:`backgammon.player`); return A's points per game and the rates.
+    ``workers``/``executor`` as in :func:`backgammon.rollout`; with
+    ``record`` the result keeps every game (for ``.mat`` files).  Player
+    objects run here in one process; specs can go to worker processes."""
+    games = integer("games", games, low=2)
+    if games % 2:
+        raise ValueError(f"games must be even (pairs of duplicate games), not {games}")
+    record = flag("record", record)
+    progress = flag("progress", progress)
+    if workers is not None:
+        workers = integer("workers", workers, low=1)
+    if executor is not None:
+        instance("executor", executor, Executor, "concurrent.futures.Executor")
+    names = []
+    for name, p in (("a", a), ("b", b)):
+        if isinstance(p, Player):
+            names.append(p.spec)
+        elif isinstance(p, str):
+            player(p).close()                    # a bad spec fails here, not in a worker
+            names.append(p)
+        else:
+            raise TypeError(f"{name} must be a player spec such as 'net:1' or a Player, not {type(p).__name__}")
+    root = seed_sequence(seed)
+    pairs = games // 2
+    chunks = [min(PAIRS_PER_CHUNK, pairs - k) for k in range(0, pairs, PAIRS_PER_CHUNK)]
+    seeds = root.spawn(len(chunks))
+    objects = isinstance(a, Player) or isinstance(b, Player)
+    tasks = [(a, b, s, n, record) for s, n in zip(seeds, chunks)]
+    t0 = time.perf_counter()
+    try:
+        parts = run_chunks(_run_chunk, tasks, [2 * n for n in chunks], workers=1 if objects else workers,
+                           executor=None if objects else executor, progress=progress, unit="game")
+    except Interrupted as stop:
+        partial = None
+        if stop.done:
+            rows = np.concatenate([r for r, _ in stop.done])
+            partial = _summary(names[0], names[1], rows, time.perf_counter() - t0, seed)
+        raise DuelInterrupted(partial) from None
+    rows = np.concatenate([r for r, _ in parts])
+    records = [g for _, rec in parts for g in rec] if record else None
+    return _summary(names[0], names[1], rows, time.perf_counter() - t0, seed, records)

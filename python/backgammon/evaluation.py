@@ -1,0 +1,86 @@
+"""Cubeless evaluation of positions: the five chances of the side on roll.
+
+The chances are gnubg's five outputs: win, win a gammon, win a backgammon,
+lose a gammon, lose a backgammon, where gammons include backgammons.  The
+cubeless money equity is ``2 win - 1 + win_gammon - lose_gammon +
+win_backgammon - lose_backgammon``.  Contact and race positions go to the
+project's networks (docs/evaluation.md), races with every checker home to
+the bear-off tables, finished positions to their exact result.  ``ply``
+searches deeper: each ply averages over the 21 rolls of the side to move,
+each with its best play at 0-ply.
+
+>>> import backgammon as bg
+>>> e = evaluate(bg.Position.initial())
+>>> 0.45 < e.win < 0.6 and e.win_gammon < e.win
+True
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _net
+from ._validate import integer
+from .position import Position
+
+__all__ = ["evaluate", "Evaluation", "Evaluations", "equity", "MAX_PLY"]
+
+#: The deepest search ``evaluate`` offers (3-ply takes about a second a position).
+MAX_PLY = 3
+
+
+class Evaluation(NamedTuple):
+    """The chances of the side on roll and its cubeless money equity."""
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+    equity: float
+
+    @property
+    def lose(self) -> float:
+        return 1.0 - self.win
+
+    @property
+    def probabilities(self) -> tuple[float, float, float, float, float]:
+        return (self.win, self.win_gammon, self.win_backgammon, self.lose_gammon, self.lose_backgammon)
+
+
+class Evaluations(NamedTuple):
+    """Chances of many positions: ``probabilities`` (n, 5) and ``equity`` (n,)."""
+
+    probabilities: np.ndarray
+    equity: np.ndarray
+
+
+def equity(probabilities) -> np.ndarray:
+    """Cubeless money equity of (..., 5) chances."""
+    p = np.asarray(probabilities, dtype=np.float64)
+    return 2 * p[..., 0] - 1 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4]
+
+
+def _networks(networks):
+    if networks is None:
+        from .network import default
+        return default()
+    if not isinstance(networks, _net.Networks):
+        raise TypeError(f"networks must be backgammon.network.load()'s result, not {type(networks).__name__}")
+    return networks
+
+
+def evaluate(x, ply: int = 0, *, networks=None):
+    """The chances of the side on roll of a ``Position`` (an
+    :class:`Evaluation`) or of boards (n, 2, 25) (an :class:`Evaluations`),
+    searched ``ply`` plies deep (0 to 3).  ``networks``: weights other than
+    the shipped ones (``backgammon.network.load(path)``)."""
+    ply = integer("ply", ply, low=0, high=MAX_PLY)
+    nets = _networks(networks)
+    if isinstance(x, Position):
+        p = _net.evaluate(nets, np.ascontiguousarray(x.array[None]), ply)[0].astype(np.float64)
+        return Evaluation(*map(float, p), float(equity(p)))
+    from .batch import validate_boards
+    p = _net.evaluate(nets, validate_boards(x), ply).astype(np.float64)
+    return Evaluations(p, equity(p))

@@ -1,0 +1,26 @@
+"""Shared test helpers: positions built from readable point lists."""
+import numpy as np
+
+from backgammon import Position
+
+
+def make(me=None, opp=None, me_bar=0, opp_bar=0) -> Position:
+    """A position from ``{point: count}`` dicts, each side counting its own
+    points (RULES 1.1); ``me`` is on roll.  Checkers not placed are off."""
+    board = np.zeros((2, 25), dtype=np.int64)
+    for point, n in (me or {}).items():
+        board[1, point - 1] = n
+    for point, n in (opp or {}).items():
+        board[0, point - 1] = n
+    board[1, 24] = me_bar
+    board[0, 24] = opp_bar
+    return Position.from_array(board)
+
+
+def rows(plays):
+    """The mover's rows after each play, as a set of point->count dicts."""
+    out = set()
+    for p in plays:
+        mine = p.position.array[0]  # the mover is row 0 once the view is swapped
+        out.add(tuple((i + 1, int(c)) for i, c in enumerate(mine) if c))
+    return out

@@ -1,0 +1,130 @@
+"""Cube decisions (RULES 7, 8): Janowski's model, the exact bear-off
+table, match equity, and what the rules forbid."""
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon import bearoff
+from backgammon.cube import ACTIONS, CubeDecision, cube_decision, cube_efficiency
+from backgammon.matchid import MatchState
+
+from helpers import make
+
+
+def _exact_action(pos):
+    # The two-sided table's cubeful money equities: no double = centred,
+    # double/take = twice the equity with the opponent owning the cube.
+    e = bearoff.two_sided().equities(pos)
+    nd, dt, dp = e.centred, 2 * e.opponent_owns, 1.0
+    if min(dt, dp) >= nd:
+        return "double, take" if dt <= dp else "double, pass"
+    return "too good to double" if dt > dp and nd > dp else "no double"
+
+
+def test_bearoff_races_follow_the_exact_table():
+    # Every pair of small bear-off sides: the decision is the table's.
+    rng = np.random.default_rng(5)
+    seen = set()
+    for _ in range(300):
+        me = {int(p): int(n) for p, n in zip(rng.integers(1, 7, 3), rng.integers(0, 3, 3)) if n}
+        opp = {int(p): int(n) for p, n in zip(rng.integers(1, 7, 3), rng.integers(0, 3, 3)) if n}
+        if not me or not opp or sum(me.values()) > 6 or sum(opp.values()) > 6:
+            continue
+        pos = make(me=me, opp=opp)
+        d = cube_decision(pos)
+        assert d.exact and d.action == _exact_action(pos)
+        seen.add(d.action)
+    assert {"no double", "double, take", "double, pass"} <= seen
+
+
+def test_last_roll_positions():
+    # Whoever misses now loses for sure: the cube is dead after a take, so
+    # the side on roll doubles from 50% and the taker takes up to 75%.
+    opp = {1: 1}                                 # the opponent bears off next roll
+    need_eleven = make(me={6: 1, 5: 1}, opp=opp)    # 6-5, 6-6, 5-5 and 4-4 .. bear both off
+    d = cube_decision(need_eleven)
+    p = d.probabilities[0]
+    assert d.exact and (p < 0.5) == (d.action == "no double")
+    sure = make(me={1: 2}, opp=opp)               # any roll bears off both
+    assert cube_decision(sure).action == "double, pass"
+
+
+def test_the_opening_is_no_double():
+    d = cube_decision(bg.Position.initial())
+    assert d.action == "no double" and d.can_double and d.take == "take"
+    assert d.double_pass == 1.0 and d.no_double > d.double_take
+
+
+def test_a_crushing_position_is_too_good_or_a_pass():
+    # I hold a closed board with three of its checkers on the bar and a gammon is likely.
+    pos = make(me={1: 2, 2: 2, 3: 2, 4: 2, 5: 3, 6: 4}, opp={13: 5, 12: 7}, opp_bar=3)
+    d = cube_decision(pos)
+    assert d.probabilities[0] > 0.85 and d.action in ("too good to double", "double, pass")
+    assert d.take == "pass"
+
+
+def test_the_rules_that_forbid_a_double():
+    pos = bg.Position.initial()
+    owned = cube_decision(pos, MatchState(cube_value=2, cube_owner=1, on_roll=0))
+    assert not owned.can_double and "owns the cube" in owned.reason and owned.action == "no double"
+    crawford = cube_decision(pos, MatchState(match_length=5, score=(4, 2), crawford=True))
+    assert not crawford.can_double and "Crawford" in crawford.reason
+    dead = cube_decision(pos, MatchState(match_length=5, score=(4, 0), on_roll=0))
+    assert not dead.can_double and "dead cube" in dead.reason
+    limit = cube_decision(pos, MatchState(cube_value=2, cube_owner=0), bg.Rules(cube_limit=2))
+    assert not limit.can_double and "limit" in limit.reason
+
+
+def test_post_crawford_trailer_doubles_at_once():
+    # RULES 8.2: after the Crawford game the trailer doubles; the leader,
+    # 1-away, takes (the gammon-free take point is low at 3-away, 1-away).
+    d = cube_decision(bg.Position.initial(), MatchState(match_length=5, score=(2, 4), on_roll=0))
+    assert d.can_double and d.action == "double, take"
+    assert d.mwc is not None and d.mwc[1] > d.mwc[0]
+
+
+def test_match_equities_use_the_table():
+    met = bg.MatchEquityTable.kazaross_xg2()
+    d = cube_decision(bg.Position.initial(), MatchState(match_length=7, score=(2, 3), on_roll=0))
+    # Double/pass wins one point: the table's chance at 4-away against 4-away.
+    assert d.mwc[2] == pytest.approx(met.mwc(4, 4))
+    assert d.double_pass == pytest.approx(1.0)
+    assert -1.5 < d.no_double < 1.5
+
+
+def test_jacoby_lowers_the_value_of_playing_on_for_gammons():
+    pos = make(me={1: 2, 2: 2, 3: 2, 4: 2, 6: 3, 8: 2, 13: 2}, opp={20: 1, 13: 5, 14: 5, 6: 2}, opp_bar=2)
+    plain = cube_decision(pos)
+    jacoby = cube_decision(pos, rules=bg.Rules(jacoby=True))
+    assert jacoby.no_double < plain.no_double
+    assert jacoby.double_take == pytest.approx(plain.double_take)
+
+
+def test_beavers_where_taking_is_better_than_even():
+    # A position the doubler should not double (it is behind): the taker beavers.
+    pos = make(me={24: 2, 13: 5, 8: 3, 6: 5}, opp={6: 5, 5: 3, 4: 3, 3: 2, 8: 2})
+    d = cube_decision(pos, rules=bg.Rules(beavers=1))
+    assert d.double_take < 0 and d.take == "beaver" and d.action.endswith("beaver")
+    assert cube_decision(pos).take == "take"
+
+
+def test_cube_efficiency():
+    assert cube_efficiency(bg.Position.initial()) == 0.68
+    assert cube_efficiency(make(me={6: 2}, opp={6: 2})) == 0.6
+    assert 0.6 <= cube_efficiency(make(me={20: 2, 6: 13}, opp={6: 15})) <= 0.7
+
+
+def test_players_without_judgement_never_double():
+    d = CubeDecision.never()
+    assert d.action == "no double" and d.take == "take" and not d.can_double and d.action in ACTIONS
+
+
+def test_bad_arguments():
+    with pytest.raises(TypeError, match="position"):
+        cube_decision("4HPwATDgc/ABMA")
+    with pytest.raises(TypeError, match="state"):
+        cube_decision(bg.Position.initial(), state=(0, 0))
+    with pytest.raises(ValueError, match="game is over"):
+        cube_decision(make(me={1: 1}, opp={}))
+    with pytest.raises(bg.RulesError, match="RULES 8.4"):
+        cube_decision(bg.Position.initial(), MatchState(match_length=5), bg.Rules(jacoby=True))

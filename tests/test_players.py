@@ -1,0 +1,167 @@
+"""Players, hints and duels (the strong player of docs/evaluation.md)."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon import network
+from backgammon.duel import duel
+from backgammon.evaluation import equity, evaluate
+from backgammon.hint import hint
+from backgammon.players import NetPlayer, Player, player
+from backgammon.sample import random_positions
+
+from helpers import make
+
+
+@pytest.mark.parametrize("spec", ["random", "pubeval", "net", "net:0", "net:1", "net:2", "gnubg"])
+def test_every_player_makes_legal_plays(spec):
+    p = player(spec, seed=1)
+    boards, rolls = random_positions(40 if spec != "net:2" else 6, seed=2)
+    for board, roll in zip(boards, rolls):
+        pos = bg.Position.from_array(board)
+        play = p.choose(pos, roll.tolist())
+        assert play in pos.legal_plays(roll.tolist())
+
+
+def test_net_zero_ply_takes_the_best_evaluated_play():
+    p = NetPlayer(0)
+    boards, rolls = random_positions(300, seed=3)
+    chosen = p.choose_indices(boards, rolls)
+    for board, roll, k in zip(boards, rolls, chosen):
+        plays = bg.Position.from_array(board).legal_plays(tuple(int(d) for d in roll))
+        if len(plays) > 1:
+            after = evaluate(plays.positions).probabilities
+            assert k == int(np.argmin(equity(after)))       # the worst for the opponent on roll
+
+
+def test_player_specs():
+    assert player("net").spec == "net" and player("net:2").spec == "net:2"
+    given = NetPlayer(1)
+    assert player(given) is given
+    with pytest.raises(ValueError, match="spec"):
+        player("net:3")
+    with pytest.raises(TypeError, match="spec"):
+        player(3)
+    assert isinstance(player("pubeval"), Player) and not player("pubeval").has_cube_decisions
+    assert player("net").cube_action(bg.Position.initial()).action == "no double"
+
+
+def test_random_player_is_seeded():
+    boards, rolls = random_positions(200, seed=3)
+    a = player("random", seed=9).choose_indices(boards, rolls)
+    b = player("random", seed=9).choose_indices(boards, rolls)
+    assert np.array_equal(a, b) and not np.array_equal(a, player("random", seed=10).choose_indices(boards, rolls))
+
+
+# -- hints ------------------------------------------------------------------------------
+
+def test_hint_ranks_every_play():
+    pos = bg.Position.initial()
+    ranked = hint(pos, "62", ply=1)
+    assert len(ranked) == len(pos.legal_plays("62"))
+    assert ranked[0].difference == 0.0 and all(r.difference <= 0 for r in ranked)
+    depths = [r.ply for r in ranked]
+    assert depths == sorted(depths, reverse=True) and depths[0] == 1
+    for a, b in zip(ranked, ranked[1:]):
+        if a.ply == b.ply:
+            assert a.equity >= b.equity
+    assert str(hint(pos, "31")[0].play) == "8/5 6/5"
+    assert hint(pos, "31")[0].play == player("net").choose(pos, "31")
+
+
+def test_hint_agrees_with_rollouts_on_a_clear_choice():
+    # 3-1 at the opening: making the 5-point beats splitting and running.
+    pos = bg.Position.initial()
+    ranked = {str(r.play): r for r in hint(pos, "31")}
+    rolled = {}
+    for text in ("8/5 6/5", "24/20", "13/9"):
+        after = ranked[text].play.position
+        r = bg.rollout(after, games=2592, policy="net", seed=1, workers=1)
+        rolled[text] = -r.equity                  # the mover's equity
+    assert max(rolled, key=rolled.get) == "8/5 6/5"
+    assert rolled["8/5 6/5"] - max(rolled["24/20"], rolled["13/9"]) > 0.05
+
+
+def test_cube_hint_without_a_roll():
+    d = hint(bg.Position.initial())
+    assert d.action == "no double"
+
+
+def test_hint_command():
+    out = subprocess.run([sys.executable, "-m", "backgammon", "hint", "4HPwATDgc/ABMA", "31", "--ply", "1"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0
+    first = [line for line in out.stdout.splitlines() if line.strip().startswith("1.")][0]
+    assert "8/5 6/5" in first and "1-ply" in first
+    match_id = bg.MatchState(match_length=5, score=(1, 2)).to_match_id()
+    cube = subprocess.run([sys.executable, "-m", "backgammon", "hint", "4HPwATDgc/ABMA", "--match", match_id],
+                          capture_output=True, text=True, timeout=120)
+    assert cube.returncode == 0 and "Proper cube action" in cube.stdout and "match" in cube.stdout
+
+
+# -- duels --------------------------------------------------------------------------------
+
+def test_duels_are_reproducible_across_worker_counts():
+    one = duel("pubeval", "random", games=1200, seed=4, workers=1)
+    two = duel("pubeval", "random", games=1200, seed=4, workers=2)
+    assert one.ppg == two.ppg and one.ppg_se == two.ppg_se and one.a_gammons == two.a_gammons
+    assert one.ppg > 1.0 and one.a_wins > 0.95
+    assert duel("pubeval", "random", games=1200, seed=5, workers=1).ppg != one.ppg
+
+
+def test_duplicate_dice_cancel_luck():
+    # A deterministic player against itself: each pair replays one game with
+    # the sides swapped, so every pair sums to zero.
+    r = duel("pubeval", "pubeval", games=200, seed=1, workers=1)
+    assert r.ppg == 0.0 and r.ppg_se == 0.0 and r.a_wins == 0.5
+
+
+def test_the_network_beats_pubeval():
+    r = duel("net", "pubeval", games=1000, seed=2, workers=1)
+    assert r.ppg > 0.25 and r.ppg > 5 * r.ppg_se
+
+
+def test_duel_records_replay_as_games():
+    r = duel("net", "random", games=4, seed=3, workers=1, record=True)
+    assert len(r.records) == 4
+    for rec in r.records:
+        g = bg.Game(seed=0)
+        first, second = rec.rolls[0]
+        g.roll((first, second) if rec.first == 0 else (second, first))
+        for k, (roll, text) in enumerate(zip(rec.rolls, rec.plays)):
+            if k:
+                if g.phase is bg.Phase.TURN:
+                    g.roll(roll)
+            if g.phase is bg.Phase.PLAY:
+                g.play(text)
+        assert g.is_over() and g.outcome.points == rec.points
+
+
+def test_duel_arguments():
+    with pytest.raises(ValueError, match="even"):
+        duel("net", "pubeval", games=3)
+    with pytest.raises(ValueError, match="spec"):
+        duel("net", "nobody", games=2)
+    with pytest.raises(TypeError, match="games"):
+        duel("net", "pubeval", games=2.0)
+    with pytest.raises(TypeError, match="a must be"):
+        duel(None, "pubeval", games=2)
+
+
+def test_duel_command_json():
+    out = subprocess.run([sys.executable, "-m", "backgammon", "duel", "net", "pubeval", "--games", "200",
+                          "--seed", "1", "--workers", "1", "--json"], capture_output=True, text=True, timeout=120)
+    data = json.loads(out.stdout)
+    assert data["games"] == 200 and data["a"] == "net" and data["ppg"] > 0 and data["ppg_se"] > 0
+
+
+def test_rollout_with_the_network_policy():
+    a = bg.rollout(games=1296, policy="net", seed=3, workers=1)
+    b = bg.rollout(games=1296, policy="net", seed=3, workers=2)
+    assert a.equity == b.equity and 0.4 < a.win < 0.65
+    mixed = bg.rollout(games=1296, policy=("net", "pubeval"), seed=3, workers=1)
+    assert mixed.equity > a.equity

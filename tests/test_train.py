@@ -1,0 +1,68 @@
+"""Training the networks by self-play: reproducible, resumable, from the command line."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon import _net, network, train
+
+
+def _same(a, b):
+    return all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_same_seed_same_weights(tmp_path):
+    train.train(60, seed=3, out=tmp_path / "a.npz", progress=False, chunk=20)
+    train.train(60, seed=3, out=tmp_path / "b.npz", progress=False, chunk=20)
+    train.train(60, seed=4, out=tmp_path / "c.npz", progress=False, chunk=20)
+    a, meta = network.read(tmp_path / "a.npz")
+    b, _ = network.read(tmp_path / "b.npz")
+    c, _ = network.read(tmp_path / "c.npz")
+    assert _same(a, b) and not _same(a, c)
+    assert meta["games"] == 60 and meta["seed"] == 3 and meta["command"].startswith("backgammon train")
+    fresh = network.new_arrays(seed=3)
+    assert not _same(a, fresh)       # it learned something
+
+
+def test_an_interrupted_run_resumes_to_the_same_weights(tmp_path, monkeypatch):
+    train.train(60, seed=5, out=tmp_path / "whole.npz", progress=False, chunk=20)
+    real = _net.selfplay_train
+    calls = []
+
+    def stop_on_the_second_chunk(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(_net, "selfplay_train", stop_on_the_second_chunk)
+    with pytest.raises(KeyboardInterrupt):
+        train.train(60, seed=5, out=tmp_path / "part.npz", progress=False, chunk=20)
+    assert (tmp_path / "part.npz.ckpt").exists()
+    assert network.read(tmp_path / "part.npz.ckpt")[1]["games"] == 20
+    monkeypatch.setattr(_net, "selfplay_train", real)
+    train.train(60, seed=5, out=tmp_path / "part.npz", progress=False, chunk=20)
+    assert not (tmp_path / "part.npz.ckpt").exists()
+    assert _same(network.read(tmp_path / "whole.npz")[0], network.read(tmp_path / "part.npz")[0])
+    with pytest.raises(ValueError, match="settings"):
+        network.save(tmp_path / "x.npz.ckpt", network.new_arrays(1), {"seed": 99, "games": 1, "seconds": 0})
+        train.train(60, seed=5, out=tmp_path / "x.npz", progress=False, chunk=20)
+
+
+def test_train_arguments(tmp_path):
+    with pytest.raises(TypeError, match="games"):
+        train.train(1.5, out=tmp_path / "w.npz")
+    with pytest.raises(ValueError, match="seed"):
+        train.train(10, seed=-1, out=tmp_path / "w.npz")
+
+
+def test_train_command(tmp_path):
+    out = tmp_path / "nets.npz"
+    result = subprocess.run([sys.executable, "-m", "backgammon", "train", "--games", "40", "--seed", "1",
+                             "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "trained 40 games" in result.stdout
+    nets = network.load(out)
+    assert 0 <= bg.evaluate(bg.Position.initial(), networks=nets).win <= 1
