@@ -66,3 +66,30 @@ def test_train_command(tmp_path):
     assert "trained 40 games" in result.stdout
     nets = network.load(out)
     assert 0 <= bg.evaluate(bg.Position.initial(), networks=nets).win <= 1
+
+
+def test_refinement_rounds_resume_and_ignore_the_thread_count(tmp_path, monkeypatch):
+    kw = dict(seed=2, progress=False, chunk=20, refine_rounds=2, refine_games=6)
+    train.train(40, out=tmp_path / "one.npz", threads=1, **kw)
+    train.train(40, out=tmp_path / "two.npz", threads=2, **kw)
+    one, meta = network.read(tmp_path / "one.npz")
+    assert _same(one, network.read(tmp_path / "two.npz")[0])
+    assert meta["refine_rounds"] == 2 and "--refine-rounds 2" in meta["command"]
+    plain, _ = network.read(train.train(40, out=tmp_path / "plain.npz", seed=2, progress=False, chunk=20).out)
+    assert not _same(one, plain)          # the rounds changed the weights
+    real = train.refine_round
+    calls = []
+
+    def stop_in_the_second_round(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(train, "refine_round", stop_in_the_second_round)
+    with pytest.raises(KeyboardInterrupt):
+        train.train(40, out=tmp_path / "cut.npz", **kw)
+    assert network.read(tmp_path / "cut.npz.ckpt")[1]["refine_rounds"] == 1
+    monkeypatch.setattr(train, "refine_round", real)
+    train.train(40, out=tmp_path / "cut.npz", **kw)
+    assert _same(one, network.read(tmp_path / "cut.npz")[0])

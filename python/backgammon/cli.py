@@ -138,11 +138,20 @@ def _duel(args) -> int:
     return 0
 
 
+def _ubgi(args) -> int:
+    from .players import player
+    from .ubgi import serve
+    player(args.player).close()              # a bad spec fails before the protocol starts
+    serve(sys.stdin, sys.stdout, args.player)
+    return 0
+
+
 def _train(args) -> int:
     from .train import train
     result = train(args.games, seed=args.seed, out=args.out, checkpoint=args.checkpoint, resume=not args.restart,
                    alpha=args.alpha, half_life=args.half_life, contact_hidden=args.contact_hidden,
-                   race_hidden=args.race_hidden, progress=sys.stderr.isatty() or args.progress)
+                   race_hidden=args.race_hidden, refine_rounds=args.refine_rounds, refine_games=args.refine_games,
+                   threads=args.threads, progress=sys.stderr.isatty() or args.progress)
     print(f"trained {result.games:,} games in total; {result.seconds:,.0f} s in this run; weights in {result.out}")
     return 0
 
@@ -206,6 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", default=None, metavar="FILE.mat", help="write the games as a .mat money session")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_duel)
+    p = sub.add_parser("ubgi", help="speak the UBGI engine protocol on standard input and output")
+    p.add_argument("--player", default="net:1", help="the player behind the engine (default net:1)")
+    p.set_defaults(run=_ubgi)
     p = sub.add_parser("train", help="train the networks by self-play (resumable)")
     p.add_argument("--games", type=_positive("--games"), required=True, help="self-play games in total")
     p.add_argument("--seed", type=_at_least("--seed", 0), default=0, help="seed >= 0 (default 0): same seed, same weights")
@@ -216,6 +228,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--half-life", type=int, default=200_000, help="games over which the step size falls")
     p.add_argument("--contact-hidden", type=int, default=128, help="hidden units of the contact network")
     p.add_argument("--race-hidden", type=int, default=64, help="hidden units of the race network")
+    p.add_argument("--refine-rounds", type=_at_least("--refine-rounds", 0), default=0,
+                   help="rounds of search distillation after the self-play games (default 0)")
+    p.add_argument("--refine-games", type=_positive("--refine-games"), default=4000,
+                   help="self-play games whose positions each round learns (default 4000)")
+    p.add_argument("--threads", type=_positive("--threads"), default=None,
+                   help="threads for the 1-ply values of a round (default: all cores)")
     p.add_argument("--progress", action="store_true", help="show the progress bar even when not a terminal")
     p.set_defaults(run=_train)
     return parser
