@@ -9,7 +9,7 @@ from backgammon.sample import random_positions
 def positions(contact: int = 2000, race: int = 1000, seed: int = 2026) -> np.ndarray:
     """(contact + race, 2, 25) uint8 boards, contact ones first."""
     boards, _ = random_positions(40 * (contact + race), seed=seed)
-    is_race = np.array([bg.Position._from_bytes(b.tobytes()).is_race() for b in boards])
+    is_race = np.array([bg.Position.from_bytes(b.tobytes()).is_race() for b in boards])
     rng = np.random.default_rng(seed)
     pick_contact = rng.choice(np.flatnonzero(~is_race), contact, replace=False)
     pick_race = rng.choice(np.flatnonzero(is_race), race, replace=False)

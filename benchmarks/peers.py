@@ -32,6 +32,8 @@ NAMES = {
     "test_one_sided_batch_lookup[index]": "one-sided bear-off indices from a batch",
     "test_one_sided_batch_lookup[expected_rolls]": "one-sided expected rolls from a batch",
     "test_one_sided_batch_lookup[distribution]": "one-sided distributions from a batch",
+    "test_batch_legal_positions_threads[1]": "backgammon batch, threads=1",
+    "test_batch_legal_positions_threads[2]": "backgammon batch, threads=2",
     "test_net_batch_evaluate": "backgammon network, batch evaluation (game positions)",
     "test_net_batch_evaluate_random_games": "backgammon network, batch evaluation (random-play corpus)",
     "test_gnubg_nn_probabilities_per_call": "gnubg-nn probabilities() 0-ply per call",
@@ -79,6 +81,9 @@ def main() -> int:
     for label, (ours, figure) in PUBLISHED.items():
         if ours in rates:
             print(f"{NAMES[ours]} / {label}: {rates[ours] / figure:.1f}x")
+    if "test_batch_legal_positions_threads[1]" in rates and "test_batch_legal_positions_threads[2]" in rates:
+        print(f"batch.legal_positions speed-up with 2 threads: "
+              f"{rates['test_batch_legal_positions_threads[2]'] / rates['test_batch_legal_positions_threads[1]']:.2f}x")
     for ply in (1, 2):
         name = f"test_net_decision_time[{ply}]"
         if name in rates:

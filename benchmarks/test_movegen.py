@@ -38,7 +38,7 @@ def test_batch_legal_positions_reused_buffer_validated(benchmark, pairs):
 @pytest.mark.benchmark(group="movegen")
 def test_legal_plays_per_call(benchmark, pairs):
     boards, rolls = pairs
-    positions = [bg.Position._from_bytes(b.tobytes()) for b in boards]
+    positions = [bg.Position.from_bytes(b.tobytes()) for b in boards]
     dice = [(int(a), int(b)) for a, b in rolls]
     work = list(zip(positions, dice))
 
@@ -57,3 +57,12 @@ def test_perft_3(benchmark):
     benchmark.extra_info["items"] = 21 * (1 + 447 + 202_782)
     result = benchmark.pedantic(bg.perft, args=(pos, 3), rounds=3, iterations=1)
     benchmark.extra_info["leaves"] = int(result)
+
+
+@pytest.mark.benchmark(group="movegen-threads")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_legal_positions_threads(benchmark, pairs, threads):
+    # Large batches on every core: the same output for any number of threads.
+    boards, rolls = pairs
+    benchmark.extra_info["items"] = len(boards)
+    benchmark(batch.legal_positions, boards, rolls, validate=False, threads=threads)

@@ -5,7 +5,7 @@ import pytest
 
 import backgammon as bg
 from backgammon import _rollout
-from backgammon.rollouts import _load_pubeval
+from backgammon.pubeval import load_weights
 
 START = np.frombuffer(bg.Position.initial().to_bytes(), dtype=np.uint8)
 
@@ -13,7 +13,7 @@ START = np.frombuffer(bg.Position.initial().to_bytes(), dtype=np.uint8)
 @pytest.mark.benchmark(group="selfplay")
 @pytest.mark.parametrize("policy", ["random", "pubeval"])
 def test_self_play(benchmark, policy):
-    _load_pubeval()
+    load_weights()
     code = 0 if policy == "random" else 1
     n = 20_000 if policy == "random" else 10_000
     gen = np.random.default_rng(1)

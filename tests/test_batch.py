@@ -188,3 +188,40 @@ def test_pool_blocks_cannot_be_copied():
     for attempt in (lambda: copy.copy(b), lambda: pickle.dumps(b)):
         with pytest.raises(TypeError):
             attempt()
+
+
+@pytest.mark.parametrize("threads", [2, 3, None])
+def test_threads_give_the_same_output(threads):
+    # Any number of threads: the same children, moves and offsets, in order.
+    boards, rolls = random_positions(9000, seed=41)
+    one = batch.legal_positions(boards, rolls, moves=True, threads=1)
+    many = batch.legal_positions(boards, rolls, moves=True, threads=threads)
+    assert all(np.array_equal(a, b) for a, b in zip(one, many))
+    swapped = batch.legal_positions(boards, rolls, mover_view=True, threads=threads)
+    assert np.array_equal(swapped[1], batch.legal_positions(boards, rolls, mover_view=True)[1])
+
+
+def test_threads_check_their_input():
+    boards, rolls = random_positions(5000, seed=42)
+    bad = boards.copy()
+    bad[4321, 0, 3] = 15
+    with pytest.raises(InvalidPositionError, match="board 4321"):
+        batch.legal_positions(bad, rolls, threads=2)
+    rolls = rolls.copy()
+    rolls[3000] = (7, 1)
+    with pytest.raises(InvalidRollError, match="roll 3000"):
+        batch.legal_positions(boards, rolls, threads=2)
+    with pytest.raises(TypeError, match="threads"):
+        batch.legal_positions(boards, rolls, threads=1.5)
+    with pytest.raises(ValueError, match="threads"):
+        batch.legal_positions(boards, rolls, threads=0)
+
+
+def test_threads_fall_back_when_the_output_overflows():
+    # All doubles from the opening many times over: more plays per pair than
+    # the output's first estimate; the result is still exact.
+    boards = np.repeat(bg.Position.initial().array[None], 4096, axis=0)
+    rolls = np.tile(np.array([[1, 1], [2, 2], [3, 3]], dtype=np.uint8), (1366, 1))[:4096]
+    one = batch.legal_positions(boards, rolls)
+    two = batch.legal_positions(boards, rolls, threads=2)
+    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])

@@ -146,3 +146,12 @@ def test_weight_files_round_trip(tmp_path):
 def test_the_shipped_weights_say_how_they_were_made():
     meta = network.meta()
     assert meta["command"].startswith("backgammon train") and meta["games"] > 0 and "seed" in meta
+
+
+def test_threads_give_the_same_chances(corpus):
+    boards, _ = corpus
+    one = evaluate(boards, threads=1).probabilities
+    assert np.array_equal(one, evaluate(boards, threads=2).probabilities)
+    assert np.array_equal(one, evaluate(boards, threads=None).probabilities)
+    with pytest.raises(ValueError, match="threads"):
+        evaluate(boards, threads=0)

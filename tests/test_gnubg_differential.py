@@ -107,7 +107,7 @@ def test_position_ids_equal_gnubg():
     boards, _ = random_positions(200_000, seed=99)
     mismatches = 0
     for board in boards:
-        pos = Position._from_bytes(board.tobytes())
+        pos = Position.from_bytes(board.tobytes())
         pid = pos.to_id()
         mismatches += pid != gnubg_nn.position_id(board.tolist())
         mismatches += Position.from_id(pid) != pos

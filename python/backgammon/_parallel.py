@@ -86,3 +86,20 @@ def run_chunks(fn: Callable[[Any], Any], tasks: Sequence, sizes: Sequence[int], 
         if own_pool is not None:
             own_pool.shutdown()
     return done
+
+
+def on_threads(fn: Callable[[Any], Any], rows, threads: int | None, minimum: int = 256):
+    """``fn(rows)`` computed on ``threads`` threads (None: every core), each
+    on a contiguous slice, results concatenated in order; for kernels that
+    release the GIL and treat rows independently, so the result does not
+    depend on the number of threads."""
+    import numpy as np
+    from concurrent.futures import ThreadPoolExecutor
+    n = threads or os.cpu_count() or 1
+    n = min(n, max(1, len(rows) // minimum))
+    if n == 1:
+        return fn(rows)
+    cuts = np.linspace(0, len(rows), n + 1).astype(int)
+    with ThreadPoolExecutor(n) as pool:
+        parts = list(pool.map(lambda k: fn(np.ascontiguousarray(rows[cuts[k]:cuts[k + 1]])), range(n)))
+    return np.concatenate(parts)

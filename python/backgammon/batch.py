@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _board, _movegen, _pool
 from .errors import InvalidPositionError, InvalidRollError
-from .position import _problem_message
+from .position import problem_message
 
 __all__ = ["legal_positions", "validate_boards", "release_memory", "MAX_PLAYS"]
 
@@ -28,7 +28,7 @@ def validate_boards(boards) -> np.ndarray:
     out = _as_uint8_boards(boards)
     index, code = _board.first_invalid(out)
     if index >= 0:
-        raise InvalidPositionError(f"board {index}: {_problem_message(code)}")
+        raise InvalidPositionError(f"board {index}: {problem_message(code)}")
     return out
 
 
@@ -59,7 +59,7 @@ def _as_uint8_rolls(rolls, n: int) -> np.ndarray:
 
 
 def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = False,
-                    validate: bool = True, out=None, moves_out=None):
+                    validate: bool = True, out=None, moves_out=None, threads: int | None = 1):
     """The distinct results of each (board, roll) pair, in CSR layout.
 
     ``boards`` is (n, 2, 25) (row 1 on roll) and ``rolls`` (n, 2).  Returns
@@ -78,6 +78,11 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     uint8 (and (m, 4, 3) int8) to write into, as numpy's ``out=``: the
     results are then views of them, which saves the cost of fresh memory in
     loops.  When they are too small, new arrays are made instead.
+
+    ``threads``: how many threads share the work (None: every core).  The
+    result is the same, in the same order, for any number: chunks of pairs
+    are generated into small per-thread buffers and placed in the output
+    as soon as the chunks before them are counted.
     """
     if validate:
         b = _as_uint8_boards(boards)
@@ -88,6 +93,13 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
         if b.ndim != 3 or b.shape[1:] != (2, 25) or r.shape != (len(b), 2):
             raise ValueError("boards must be (n, 2, 25) and rolls (n, 2)")
     n = len(b)
+    threads = _thread_count(threads, n)
+    if threads > 1:
+        if validate:
+            _check_all(b, r)
+        result = _threaded(b, r, threads, moves, mover_view, out, moves_out)
+        if result is not None:
+            return result
     offsets = np.zeros(n + 1, dtype=np.int64)
     capacity = max(MAX_PLAYS, 24 * n + MAX_PLAYS)
     children = _buffer(out, (2, 25), np.uint8, "out")
@@ -103,7 +115,7 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
         if problem == _board.BoardProblem.BAD_DICE:
             raise InvalidRollError(f"roll {done}: dice must be 1 to 6, got {tuple(int(d) for d in r[done])}")
         if problem:
-            raise InvalidPositionError(f"board {done}: {_problem_message(problem)}")
+            raise InvalidPositionError(f"board {done}: {problem_message(problem)}")
         if done == n:
             break
         # Grow geometrically, keeping what is written.
@@ -113,6 +125,102 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
             steps = np.resize(steps, (capacity, 4, 3))
     total = int(offsets[-1])
     # Views into the buffer; a copy when most of a fresh buffer is unused.
+    keep = total * 2 >= capacity or children is out
+    children = children[:total] if keep else children[:total].copy()
+    if moves:
+        steps = steps[:total] if keep else steps[:total].copy()
+        return offsets, children, steps
+    return offsets, children
+
+
+#: Pairs per chunk of a threaded call: its results (about 1 MB) stay in cache
+#: until they are placed in the output.
+CHUNK_PAIRS = 1024
+
+
+def _thread_count(threads, n: int) -> int:
+    from ._validate import integer
+    if threads is None:
+        import os
+        threads = os.cpu_count() or 1
+    threads = integer("threads", threads, low=1)
+    return min(threads, max(1, n // CHUNK_PAIRS))
+
+
+def _check_all(b: np.ndarray, r: np.ndarray) -> None:
+    index, code = _board.first_invalid(b)
+    if index >= 0:
+        raise InvalidPositionError(f"board {index}: {problem_message(code)}")
+    bad = np.flatnonzero(((r < 1) | (r > 6)).any(axis=1))
+    if len(bad):
+        raise InvalidRollError(f"roll {int(bad[0])}: dice must be 1 to 6, got {tuple(int(d) for d in r[bad[0]])}")
+
+
+def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out):
+    """legal_positions on ``threads`` threads; None when the output buffer
+    proves too small (the caller then runs the one-thread path)."""
+    import threading
+    n = len(b)
+    starts = list(range(0, n, CHUNK_PAIRS)) + [n]
+    n_chunks = len(starts) - 1
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    capacity = max(MAX_PLAYS, 24 * n + MAX_PLAYS)
+    children = _buffer(out, (2, 25), np.uint8, "out")
+    steps = _buffer(moves_out, (4, 3), np.int8, "moves_out") if moves else None
+    if children is None or len(children) < capacity or (moves and (steps is None or len(steps) != len(children))):
+        children = _pooled((capacity, 2, 25), np.uint8)
+        steps = _pooled((capacity, 4, 3), np.int8) if moves else None
+    capacity = len(children)
+    ends = [0] * (n_chunks + 1)            # ends[k + 1]: where chunk k's results end
+    known = [threading.Event() for _ in range(n_chunks + 1)]
+    known[0].set()
+    overflow = threading.Event()
+    errors: list = []
+
+    def work(t: int) -> None:
+        local_kids = np.empty((CHUNK_PAIRS * 24 + MAX_PLAYS, 2, 25), np.uint8)
+        local_steps = np.empty((len(local_kids), 4, 3), np.int8) if moves else None
+        local_offsets = np.zeros(CHUNK_PAIRS + 1, dtype=np.int64)
+        try:
+            for k in range(t, n_chunks, threads):
+                lo, hi = starts[k], starts[k + 1]
+                local_offsets[:] = 0
+                done = 0
+                while True:
+                    done, _ = _movegen.generate_into(b[lo:hi], r[lo:hi], done, local_offsets[:hi - lo + 1],
+                                                     local_kids, local_steps, not mover_view, False)
+                    if done == hi - lo:
+                        break
+                    local_kids = np.resize(local_kids, (2 * len(local_kids), 2, 25))
+                    if moves:
+                        local_steps = np.resize(local_steps, (len(local_kids), 4, 3))
+                count = int(local_offsets[hi - lo])
+                known[k].wait()
+                base = ends[k]
+                ends[k + 1] = base + count
+                known[k + 1].set()         # the next chunk may place itself now
+                if base + count > capacity:
+                    overflow.set()
+                    continue
+                children[base:base + count] = local_kids[:count]
+                if moves:
+                    steps[base:base + count] = local_steps[:count]
+                offsets[lo + 1:hi + 1] = local_offsets[1:hi - lo + 1] + base
+        except BaseException as e:   # noqa: BLE001 -- re-raised in the caller
+            errors.append(e)
+            for ev in known:
+                ev.set()
+
+    pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+    for th in pool:
+        th.start()
+    for th in pool:
+        th.join()
+    if errors:
+        raise errors[0]
+    if overflow.is_set():
+        return None
+    total = int(offsets[-1])
     keep = total * 2 >= capacity or children is out
     children = children[:total] if keep else children[:total].copy()
     if moves:

@@ -71,16 +71,22 @@ def _networks(networks):
     return networks
 
 
-def evaluate(x, ply: int = 0, *, networks=None):
+def evaluate(x, ply: int = 0, *, networks=None, threads: int | None = 1):
     """The chances of the side on roll of a ``Position`` (an
     :class:`Evaluation`) or of boards (n, 2, 25) (an :class:`Evaluations`),
     searched ``ply`` plies deep (0 to 3).  ``networks``: weights other than
-    the shipped ones (``backgammon.network.load(path)``)."""
+    the shipped ones (``backgammon.network.load(path)``); ``threads``: how
+    many threads share a batch (None: every core; the same result)."""
     ply = integer("ply", ply, low=0, high=MAX_PLY)
     nets = _networks(networks)
     if isinstance(x, Position):
         p = _net.evaluate(nets, np.ascontiguousarray(x.array[None]), ply)[0].astype(np.float64)
         return Evaluation(*map(float, p), float(equity(p)))
+    from ._parallel import on_threads
     from .batch import validate_boards
-    p = _net.evaluate(nets, validate_boards(x), ply).astype(np.float64)
+    if threads is not None:
+        threads = integer("threads", threads, low=1)
+    boards = validate_boards(x)
+    p = on_threads(lambda part: _net.evaluate(nets, part, ply), boards, threads, 256 if ply == 0 else 8)
+    p = p.astype(np.float64)
     return Evaluations(p, equity(p))

@@ -106,7 +106,7 @@ class Game:
         if match is not None:
             if match.length:
                 self.rules.check_match_play()
-            self.crawford, self.score, self.length = match._start(self)
+            self.crawford, self.score, self.length = match.begin_game(self)
         self._rng = rng
         self._position = Position.initial()
         self.on_roll: int | None = None
@@ -249,7 +249,7 @@ class Game:
 
     def _index_of(self, play: Play) -> int:
         plays = self._position.legal_plays(self.dice)
-        i = plays._index_of(play.position.to_bytes())
+        i = plays.find(play.position)
         if i < 0:
             raise IllegalMoveError(f"{play} is not a legal play of {self.dice[0]}-{self.dice[1]} here (RULES 3-5)")
         return i
@@ -274,7 +274,7 @@ class Game:
             done = _movegen.step(board.to_bytes(), frm, to, die)
             if done is not None:
                 after, hit = done
-                self._partial = Position._from_bytes(after)
+                self._partial = Position.from_bytes(after)
                 self._steps.append((frm, to, hit, die))
                 return
         target = "off" if to == 0 else str(to)
@@ -299,7 +299,7 @@ class Game:
         self._need(Phase.PLAY, "roll and move before committing")
         plays = self._position.legal_plays(self.dice)
         # The partial position has the mover as row 1; a play's result has the opponent on roll.
-        i = plays._index_of(self.partial_position.swapped().to_bytes())
+        i = plays.find(self.partial_position.swapped())
         if i < 0:
             raise IllegalPlayError(self._why_not_whole(plays))
         chosen = plays[i]
@@ -356,8 +356,7 @@ class Game:
         self._steps = []
         self._partial = None
         if self.match is not None:
-            self.match._finish(self, self.outcome)
-            self._next_crawford = self.match._next_crawford
+            self._next_crawford = self.match.end_game(self, self.outcome)
 
     @property
     def final_score(self) -> tuple[int, int]:

@@ -56,8 +56,8 @@ class VectorGames:
         self._children = None
         self._tables = None
         if truncate is not None:
-            from .rollouts import _tables
-            self._tables = _tables()
+            from .bearoff import kernel_tables
+            self._tables = kernel_tables()
 
     def candidates(self, encode: bool = False):
         """Roll for every game; the positions each can reach (CSR)."""

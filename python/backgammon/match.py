@@ -19,7 +19,6 @@ from .rules import Rules
 __all__ = ["Match"]
 
 #: Kept for older imports (rollouts): :func:`backgammon.dice.seed_sequence`.
-_seed_sequence = seed_sequence
 
 
 class Match:
@@ -77,7 +76,9 @@ class Match:
         return Game(rules=self.rules, match=self, seed=generator(self._seeds.spawn(1)[0]))
 
     # -- called by Game -----------------------------------------------------------------
-    def _start(self, game: Game):
+    def begin_game(self, game: Game):
+        """Called by a ``Game`` made for this match: counts it and returns its
+        (Crawford flag, score, length).  ``new_game()`` is how to start one."""
         if self.is_over():
             raise RulesError(f"the match is over: player {self.winner} won {self._score[0]}-{self._score[1]} (RULES 8.1)")
         if self.games and not self.games[-1].is_over():
@@ -87,12 +88,15 @@ class Match:
         self.games.append(game)
         return crawford, self.score, self.length
 
-    def _finish(self, game: Game, outcome) -> None:
+    def end_game(self, game: Game, outcome) -> bool:
+        """Called by a game of this match when it ends: adds its points
+        (RULES 8.5) and returns whether the next game is the Crawford game."""
         self._score[outcome.winner] += outcome.points          # RULES 8.5
         if self.length and not self._crawford_reached and not self.is_over():
             if self._score[outcome.winner] == self.length - 1:
                 self._crawford_reached = True                  # RULES 8.2
                 self._next_crawford = True
+        return self._next_crawford
 
     def __repr__(self) -> str:
         kind = f"{self.length}-point match" if self.length else "money session"

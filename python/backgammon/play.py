@@ -79,6 +79,11 @@ class Play:
     position: Position
     _steps: tuple = ()
 
+    @property
+    def steps(self) -> tuple:
+        """Each die's step as ``(from, to, hit)``, in the order played."""
+        return self._steps
+
     def __str__(self) -> str:
         return format_steps(self._steps) if self._steps else ""
 
@@ -120,7 +125,7 @@ class Plays(Sequence):
         return Play(
             moves=tuple((f, t) for f, t, _ in steps),
             hits=tuple(t for _, t, h in steps if h),
-            position=Position._from_bytes(self._children[50 * i: 50 * i + 50]),
+            position=Position.from_bytes(self._children[50 * i: 50 * i + 50], validate=False),
             _steps=steps,
         )
 
@@ -133,9 +138,18 @@ class Plays(Sequence):
             item = item.position
         if not isinstance(item, Position):
             return False
-        return self._index_of(item.to_bytes()) >= 0
+        return self.find(item) >= 0
+
+    def find(self, position) -> int:
+        """The index of the play that leads to ``position`` (a Position,
+        next mover's view, or its 50 bytes), or -1."""
+        return self._find_bytes(position.to_bytes() if isinstance(position, Position) else position)
 
     def _index_of(self, board: bytes) -> int:
+        # Older name of find() for bytes, kept for code that used it.
+        return self._find_bytes(board)
+
+    def _find_bytes(self, board: bytes) -> int:
         c = self._children
         at = c.find(board)
         while at >= 0 and at % 50:
@@ -162,7 +176,7 @@ def legal_plays(position: Position, roll) -> Plays:
         d1, d2 = roll
     else:
         d1, d2 = to_dice(roll)
-    n, children, moves, used = _movegen.plays(position._board, d1, d2)
+    n, children, moves, used = _movegen.plays(position.to_bytes(), d1, d2)
     return Plays(position, (d1, d2), n, children, moves, used)
 
 
@@ -275,7 +289,7 @@ class _Replay:
         self._seen.add(key)
         if all(stop == len(path) - 1 for (stop, _), path in zip(state, self.paths)):
             swapped = board[25:] + board[:25]
-            index = self.plays._index_of(swapped)
+            index = self.plays.find(swapped)
             if index >= 0:
                 self.results.setdefault(index, set()).add(hits)
             else:
@@ -359,7 +373,7 @@ def resolve(position: Position, play, roll) -> Play:
     """A Play from a Play or notation, checked to be legal for ``roll``."""
     if isinstance(play, Play):
         plays = legal_plays(position, roll)
-        i = plays._index_of(play.position.to_bytes())
+        i = plays.find(play.position)
         if i < 0:
             raise IllegalMoveError(f"{play} is not a legal play of {plays.roll[0]}-{plays.roll[1]} from this position")
         return plays[i]

@@ -34,7 +34,8 @@ _PROBLEMS = {
 }
 
 
-def _problem_message(code: int) -> str:
+def problem_message(code: int) -> str:
+    """Why a board is not a position, for a ``BoardProblem`` code."""
     return _PROBLEMS.get(code, f"invalid board (code {code})")
 
 
@@ -87,7 +88,7 @@ def _as_board_array(a) -> np.ndarray:
     board = np.ascontiguousarray(arr, dtype=np.uint8)
     index, code = _board.first_invalid(board.reshape(1, 2, 25))
     if index >= 0:
-        raise InvalidPositionError(_problem_message(code))
+        raise InvalidPositionError(problem_message(code))
     return board
 
 
@@ -108,17 +109,36 @@ class Position:
         object.__setattr__(self, "_board", data)
 
     @classmethod
-    def _from_bytes(cls, data: bytes) -> "Position":
-        # Trusted 50-byte boards made by the kernels.
+    def from_bytes(cls, data: bytes, *, validate: bool = True) -> "Position":
+        """From the 50 bytes of ``to_bytes()`` (row 0 then row 1).
+        ``validate=False`` trusts boards that the kernels made.
+
+        >>> Position.from_bytes(Position.initial().to_bytes()) == Position.initial()
+        True
+        """
+        if validate:
+            if not isinstance(data, (bytes, bytearray)):
+                raise TypeError(f"data must be bytes, not {type(data).__name__}")
+            if len(data) != 50:
+                raise InvalidPositionError(f"a position is 50 bytes, not {len(data)}")
+            data = bytes(data)
+            index, code = _board.first_invalid(np.frombuffer(data, dtype=np.uint8).reshape(1, 2, 25))
+            if index >= 0:
+                raise InvalidPositionError(problem_message(code))
         pos = object.__new__(cls)
         object.__setattr__(pos, "_board", data)
         return pos
+
+    @classmethod
+    def _from_bytes(cls, data: bytes) -> "Position":
+        # Older name of from_bytes(data, validate=False), kept for code that used it.
+        return cls.from_bytes(data, validate=False)
 
     def __setattr__(self, name, value):
         raise AttributeError("Position is immutable")
 
     def __reduce__(self):
-        return (Position._from_bytes, (self._board,))
+        return (_from_trusted_bytes, (self._board,))
 
     # -- constructors -----------------------------------------------------
     @classmethod
@@ -133,7 +153,7 @@ class Position:
         >>> Position.from_array(Position.initial().array).to_id()
         '4HPwATDgc/ABMA'
         """
-        return cls._from_bytes(_as_board_array(a).tobytes())
+        return cls.from_bytes(_as_board_array(a).tobytes(), validate=False)
 
     @classmethod
     def from_id(cls, position_id: str) -> "Position":
@@ -168,8 +188,8 @@ class Position:
         board = np.array(counts, dtype=np.uint8)
         index, code = _board.first_invalid(board.reshape(1, 2, 25))
         if index >= 0:
-            raise InvalidPositionIdError(f"{text!r}: {_problem_message(code)}")
-        return cls._from_bytes(board.tobytes())
+            raise InvalidPositionIdError(f"{text!r}: {problem_message(code)}")
+        return cls.from_bytes(board.tobytes(), validate=False)
 
     # -- views ---------------------------------------------------------------
     @property
@@ -204,7 +224,7 @@ class Position:
 
     def swapped(self) -> "Position":
         """The same checkers with the other side on roll."""
-        return Position._from_bytes(self._board[25:] + self._board[:25])
+        return Position.from_bytes(self._board[25:] + self._board[:25], validate=False)
 
     def is_race(self) -> bool:
         """True when no checker can meet an opposing one any more: every
@@ -299,6 +319,11 @@ _INITIAL_ROW = [0] * 25
 for _point, _n in ((24, 2), (13, 5), (8, 3), (6, 5)):
     _INITIAL_ROW[_point - 1] = _n
 _INITIAL_BYTES = bytes(_INITIAL_ROW * 2)
-_INITIAL = Position._from_bytes(_INITIAL_BYTES)
+_INITIAL = Position.from_bytes(_INITIAL_BYTES, validate=False)
 
 from . import play as _play  # noqa: E402  (plays refer back to Position)
+
+
+def _from_trusted_bytes(data: bytes) -> Position:
+    # Unpickling: the bytes came from a Position.
+    return Position.from_bytes(data, validate=False)

@@ -27,8 +27,7 @@ from ._validate import flag, instance, integer, one_of, optional_integer
 from .dice import seed_sequence
 from .lockstep import MAX_PLIES, VectorGames
 from .position import Position
-from .pubeval import load_weights as _load_pubeval
-from .pubeval import pubeval, tesauro_inputs
+from .pubeval import load_weights, pubeval, tesauro_inputs
 
 __all__ = ["rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "POLICIES", "pubeval",
            "tesauro_inputs", "race_chances", "CHUNK"]
@@ -98,18 +97,11 @@ def _stats(results: np.ndarray) -> np.ndarray:
     return np.concatenate([values.sum(axis=0), (values ** 2).sum(axis=0)])
 
 
-def _tables():
-    os_db = bearoff.one_sided()
-    ts = bearoff.two_sided()
-    return dict(one_sided=os_db.table, gammon=os_db.gammon_table, two_sided=ts.records,
-                two_sided_checkers=ts.checkers)
-
-
 def _run_chunk(task) -> np.ndarray:
     """One chunk of games; module level so that worker processes can run it."""
     start, first, n, seed, policy0, policy1, stratify, truncate = task
-    _load_pubeval()
-    tables = _tables() if truncate is not None else {}
+    load_weights()
+    tables = bearoff.kernel_tables() if truncate is not None else {}
     nets = None
     if _rollout.Policy.POLICY_NET in (policy0, policy1):
         from .network import default

@@ -18,16 +18,15 @@ same weights as one that never stopped.
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from . import _net, network
+from ._parallel import on_threads
 
 __all__ = ["train", "TrainResult", "CHUNK", "step_size"]
 
@@ -167,20 +166,6 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     return TrainResult(done, time.perf_counter() - t0, mse, str(out))
 
 
-def _targets(nets, boards: np.ndarray, ply: int, threads: int | None) -> np.ndarray:
-    """Search values of ``boards`` (the kernel releases the GIL: slices run
-    on threads, each a pure function of its slice, so the result does not
-    depend on the number of threads)."""
-    n = threads or os.cpu_count() or 1
-    if n == 1 or len(boards) < 2 * n:
-        return _net.evaluate(nets, boards, ply)
-    cuts = np.linspace(0, len(boards), n + 1).astype(int)
-    with ThreadPoolExecutor(n) as pool:
-        parts = list(pool.map(lambda k: _net.evaluate(nets, np.ascontiguousarray(boards[cuts[k]:cuts[k + 1]]), ply),
-                              range(n)))
-    return np.concatenate(parts)
-
-
 def refine_round(nets, seed: int, round_index: int, games: int, epochs: int, alpha: float,
                  threads: int | None = None) -> float:
     """One round of search distillation: positions from ``games`` games of
@@ -189,7 +174,7 @@ def refine_round(nets, seed: int, round_index: int, games: int, epochs: int, alp
     Returns the mean squared error of the last pass."""
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(REFINE_KEY, round_index))))
     boards = _net.sample_positions(nets, games, rng)
-    targets = np.ascontiguousarray(_targets(nets, boards, 1, threads))
+    targets = np.ascontiguousarray(on_threads(lambda part: _net.evaluate(nets, part, 1), boards, threads, 64))
     mse = float("nan")
     for _ in range(epochs):
         mse = _net.train_supervised(nets, boards, targets, rng.permutation(len(boards)), alpha, alpha)

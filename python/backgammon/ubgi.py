@@ -41,7 +41,7 @@ def format_move(play) -> str:
     """A play in UBGI's move format: every single-die step written out as
     ``from/to`` (no repeats in parentheses, no hit marks), ``bar`` and
     ``off``; ``pass`` for a turn with no move."""
-    steps = [f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}" for f, t, _ in play._steps]
+    steps = [f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}" for f, t, _ in play.steps]
     return " ".join(steps) if steps else "pass"
 
 
@@ -263,7 +263,7 @@ class UbgiPlayer(Player):
             pos = Position.from_array(board)
             dice = (int(roll[0]), int(roll[1]))
             play = self.choose(pos, dice)
-            out[i] = pos.legal_plays(dice)._index_of(play.position.to_bytes())
+            out[i] = pos.legal_plays(dice).find(play.position)
         return out
 
     def close(self) -> None:

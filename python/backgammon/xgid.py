@@ -29,6 +29,14 @@ rules field is the Crawford flag in a match; in money play it is a bit field,
 field (a power of two; XG writes 10, a cube of 1024).  ``MatchState`` holds
 neither beavers nor the cube limit: :func:`parse_xgid` returns them in an
 :class:`Xgid`, and :func:`write_xgid` takes them as options.
+
+gnubg's import (``gnubg.setgnubgid("XGID=...")``) keeps the position, cube,
+owner, player on roll, dice, match length, match score, Crawford flag and
+Jacoby flag exactly as :func:`read_xgid` does (tests/test_xgid.py compares
+the Position ID and Match ID on thousands of states).  It drops a double
+offered (it steps back to the doubler on roll, before the double), the
+score in money play, and the cube limit; beavers go to its global setting,
+not to the Match ID.  gnubg has no XGID writer.
 """
 from __future__ import annotations
 
@@ -227,7 +235,7 @@ def parse_xgid(text: str) -> Xgid:
             double_offered=doubled,
             dice=(0, 0) if doubled else (int(dice_text[0]), int(dice_text[1])),
             match_length=length,
-            score=tuple(score),
+            score=(score[0], score[1]),
             jacoby=not length and bool(rules & 1),
         )
     except InvalidMatchStateError as e:  # pragma: no cover - the checks above come first
@@ -283,13 +291,13 @@ def _format(x: Xgid) -> str:
 
 
 def write_xgid(position: Position, state: MatchState | None = None, *, beavers: bool = False,
-               max_cube: int = DEFAULT_MAX_CUBE) -> str:
+               max_cube: int | None = None) -> str:
     """The XGID of ``position`` (side on roll in row 1) in ``state``
     (default: money play, cube centred, player 0 (top) on roll, not rolled).
 
     MatchState player 1 is the bottom player.  ``beavers`` sets bit 2 of
     the money-play rules field; ``max_cube`` is the cube limit (a power of
-    two).  In a match the rules field is the Crawford flag, so
+    two; by default XG's 1024, or the cube value if that is larger).  In a match the rules field is the Crawford flag, so
     ``state.jacoby`` (which gnubg stores even in matches, where it has no
     effect, RULES 8.4) is not written.  A state XGID cannot record (a game
     not in play, a resignation offer, a turn that does not follow from the
@@ -301,4 +309,7 @@ def write_xgid(position: Position, state: MatchState | None = None, *, beavers: 
     instance("position", position, Position)
     if state is None:
         state = MatchState()
+    instance("state", state, MatchState)
+    if max_cube is None:
+        max_cube = max(DEFAULT_MAX_CUBE, state.cube_value)
     return _format(Xgid(position, state, beavers=beavers, max_cube=max_cube))

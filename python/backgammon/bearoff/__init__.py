@@ -31,7 +31,7 @@ from .tables import Equities, OneSidedDatabase, TwoSidedDatabase, position_index
 __all__ = [
     "OneSidedDatabase", "TwoSidedDatabase", "Equities", "OutsideDatabaseError", "BearoffFileError",
     "one_sided", "two_sided", "build", "race_chances", "RaceChances", "race_win_probability", "cache_dir",
-    "position_index", "positions_up_to",
+    "position_index", "positions_up_to", "kernel_tables",
 ]
 
 
@@ -66,10 +66,18 @@ def race_chances(x):
     outside = ~_board_all_home(boards)
     if outside.any():
         raise OutsideDatabaseError(f"board {int(np.argmax(outside))}: a checker is outside the home board or on the bar")
+    chances = _bearoff.race_estimates(boards, **kernel_tables())
+    return RaceChances(*map(float, chances[0])) if scalar else chances
+
+
+def kernel_tables() -> dict:
+    """The tables as the kernels take them (keyword arguments of the game
+    loop and the race estimates): one_sided, gammon, two_sided,
+    two_sided_checkers."""
     os_db = one_sided()
     ts = two_sided()
-    chances = _bearoff.race_estimates(boards, os_db.table, os_db.gammon_table, ts.records, ts.checkers)
-    return RaceChances(*map(float, chances[0])) if scalar else chances
+    return dict(one_sided=os_db.table, gammon=os_db.gammon_table, two_sided=ts.records,
+                two_sided_checkers=ts.checkers)
 
 
 def _board_all_home(boards):

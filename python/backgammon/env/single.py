@@ -1,0 +1,120 @@
+"""The single-agent Gymnasium environment: the agent against an opponent.
+
+>>> import gymnasium, backgammon.env
+>>> e = gymnasium.make("backgammon/Backgammon-v0", opponent="pubeval")
+>>> obs, info = e.reset(seed=0)
+>>> obs["observation"].shape, info["action_mask"].sum() == len(info["afterstates"])
+((210,), np.True_)
+"""
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .._validate import number, one_of
+from ..errors import IllegalPlayError
+from ..position import Position
+from ._core import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, OneGame, check_action, opponent_player, start_position
+
+__all__ = ["BackgammonEnv", "observation_space", "action_space"]
+
+
+def observation_space() -> spaces.Dict:
+    """``{"observation": Box(0, 7.5, (210,), float32), "action_mask": Box(0, 1, (3072,), int8)}``."""
+    return spaces.Dict({
+        "observation": spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), np.float32),
+        "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+    })
+
+
+def action_space() -> spaces.Discrete:
+    """``Discrete(3072)``: the index of a distinct legal play."""
+    return spaces.Discrete(NUM_ACTIONS)
+
+
+class BackgammonEnv(gymnasium.Env):
+    """Cubeless backgammon against ``opponent`` (a ``players.player`` spec
+    such as ``"random"``, ``"pubeval"``, ``"net"``, ``"net:1"``, or a Player).
+
+    Each step the agent plays one whole turn (action ``i`` = the ``i``-th
+    distinct legal play of its roll in the move generator's order), the
+    opponent answers with its own roll, and the agent rolls again.  The
+    reward is 0 until the game ends, then +1/+2/+3 (single, gammon,
+    backgammon won) or -1/-2/-3.  The opening throw (RULES 2.2) decides who
+    starts; when the opponent does, its first play is made in ``reset``.
+    ``reset(options={"position": pos})`` starts at ``pos`` instead, the
+    agent on roll (row 1) with an ordinary roll.
+
+    ``info``: ``"action_mask"`` (as in the observation), ``"afterstates"``
+    (k, 2, 25) the positions the agent's plays lead to (opponent on roll),
+    ``"roll"`` the agent's dice.
+
+    An action outside the mask ends the game with reward ``illegal_reward``
+    (default -3, as bad as the worst loss, so that it never pays) and
+    ``info["illegal_action"] = True``; with ``illegal_reward=None`` it
+    raises ``IllegalPlayError`` instead.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, opponent="random", render_mode: str | None = None,
+                 illegal_reward: float | None = -3.0):
+        self.illegal_reward = None if illegal_reward is None else number("illegal_reward", illegal_reward)
+        if render_mode is not None:
+            one_of("render_mode", render_mode, self.metadata["render_modes"])
+        self.render_mode = render_mode
+        self.opponent = opponent_player(opponent)
+        self.observation_space = observation_space()
+        self.action_space = action_space()
+        self._games = None
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self._games = OneGame(self.opponent, self.np_random)
+        board = start_position(options)
+        if board is None:
+            self._games.restart()
+        else:
+            self._games.start_at(board)
+        return self._observe()
+
+    def step(self, action):
+        g = self._games
+        if g is None:
+            raise RuntimeError("call reset() before step()")
+        if g.done:
+            raise RuntimeError("the game is over: call reset() to start another")
+        try:
+            index = check_action(action, g.count)
+        except IllegalPlayError:
+            if self.illegal_reward is None:
+                raise
+            g.end()
+            obs, info = self._observe()
+            info["illegal_action"] = True
+            return obs, self.illegal_reward, True, False, info
+        reward = g.play(index)
+        obs, info = self._observe()
+        return obs, reward, g.done, False, info
+
+    def _observe(self):
+        g = self._games
+        mask = g.mask()
+        info = {"action_mask": mask, "afterstates": g.afterstates(), "roll": g.roll}
+        return {"observation": g.observation(), "action_mask": mask}, info
+
+    @property
+    def position(self) -> Position:
+        """The position from the agent's view (the agent in row 1)."""
+        return Position._from_bytes(self._games.board)
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        g = self._games
+        if g is None:
+            return "call reset() first"
+        head = "game over" if g.done else f"agent (X) to play {g.roll[0]}{g.roll[1]}"
+        return head + "\n" + str(self.position)

@@ -1,0 +1,156 @@
+"""The vectorised Gymnasium environment: N games against an opponent,
+stepped together in one batch-kernel call per half-turn.
+
+>>> import gymnasium, numpy as np, backgammon.env
+>>> envs = gymnasium.make_vec("backgammon/Backgammon-v0", num_envs=8, vectorization_mode="vector_entry_point")
+>>> obs, info = envs.reset(seed=0)
+>>> obs["observation"].shape, obs["action_mask"].shape
+((8, 210), (8, 3072))
+>>> obs, reward, terminated, truncated, info = envs.step(np.zeros(8, dtype=np.int64))
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import logger
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .._validate import flag, integer, number, one_of
+from ..dice import generator
+from ..errors import IllegalPlayError
+from ..position import Position
+from ._core import NUM_ACTIONS, OBS_SIZE, Games, opponent_player, start_position
+from .single import action_space, observation_space
+
+__all__ = ["BackgammonVectorEnv"]
+
+
+class BackgammonVectorEnv(VectorEnv):
+    """``num_envs`` games of :class:`~backgammon.env.single.BackgammonEnv`
+    in lockstep: each ``step`` plays the agents' turns of every game, the
+    opponent's answers in one batch, and the next rolls, with one call of
+    ``batch.legal_positions`` per half-turn and no Python loop over games.
+
+    Autoreset is ``NEXT_STEP`` (Gymnasium's default): the step after a game
+    ends restarts it and ignores its action.  ``reset(options={"reset_mask":
+    mask})`` restarts only the games in ``mask``; ``options={"position":
+    pos}`` starts them at ``pos`` (agent on roll) instead of the opening,
+    for this reset only.
+
+    ``info``: ``"action_mask"`` (num_envs, 3072) int8 (the same array as
+    the observation's), ``"num_plays"`` (num_envs,) the number of legal
+    plays (0 for a finished game), ``"roll"`` (num_envs, 2) uint8 and, in
+    CSR layout, ``"afterstates"`` (total, 2, 25) with
+    ``"afterstate_offsets"`` (num_envs + 1,): the plays of game ``i`` lead
+    to ``afterstates[offsets[i]:offsets[i + 1]]`` (opponent on roll).
+
+    An action outside a game's mask ends that game with reward
+    ``illegal_reward`` (default -3) and ``info["illegal_action"]`` True for
+    it; with ``illegal_reward=None`` the step raises ``IllegalPlayError``
+    and changes nothing.
+
+    ``copy=False`` returns the environment's own observation arrays, which
+    the next step overwrites (faster; copy them to keep them).
+    """
+
+    metadata = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int = 1, opponent="random", render_mode: str | None = None,
+                 copy: bool = True, illegal_reward: float | None = -3.0):
+        self.illegal_reward = None if illegal_reward is None else number("illegal_reward", illegal_reward)
+        self.num_envs = integer("num_envs", num_envs, low=1)
+        if render_mode is not None:
+            one_of("render_mode", render_mode, self.metadata["render_modes"])
+        self.render_mode = render_mode
+        self.copy = flag("copy", copy)
+        self.opponent = opponent_player(opponent)
+        self.single_observation_space = observation_space()
+        self.single_action_space = action_space()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._games = None
+        self._obs = np.zeros((self.num_envs, OBS_SIZE), dtype=np.float32)
+        self._mask = np.zeros((self.num_envs, NUM_ACTIONS), dtype=np.int8)
+
+    def reset(self, *, seed=None, options=None):
+        if isinstance(seed, (list, tuple)):
+            self._np_random, self._np_random_seed = generator(np.random.SeedSequence(list(seed))), -1
+        else:
+            super().reset(seed=seed)
+        mask = None if options is None else options.get("reset_mask")
+        if mask is not None and self._games is not None and seed is None:
+            mask = np.asarray(mask)
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise ValueError(f"options['reset_mask'] must be {self.num_envs} bools")
+            rows = np.flatnonzero(mask)
+        else:
+            self._games = Games(self.num_envs, self.opponent, self.np_random)
+            rows = np.arange(self.num_envs)
+        board = start_position(options)
+        if board is None:
+            self._games.restart(rows)
+        else:
+            self._games.start_at(rows, board)
+        self._games.generate()
+        return self._observe()
+
+    def step(self, actions):
+        g = self._games
+        if g is None:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
+        if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
+            raise TypeError(f"actions must be an array of ints, not of {actions.dtype}")
+        actions = actions.astype(np.int64, copy=False)
+        done = g.done
+        if done.any():
+            restart = np.flatnonzero(done)
+            live = np.flatnonzero(~done)
+        else:
+            restart, live = None, None
+        bad = (actions < 0) | (actions >= g.counts)
+        if restart is not None:
+            bad[restart] = False
+        illegal = None
+        if bad.any():
+            if self.illegal_reward is None:
+                i = int(np.argmax(bad))
+                k = int(g.counts[i])
+                raise IllegalPlayError(f"actions[{i}] = {int(actions[i])} is not a legal play: game {i} has "
+                                       f"{k} distinct legal play{'s' if k != 1 else ''}, actions 0 to {k - 1}")
+            illegal = bad
+            live = np.flatnonzero(~(bad | done))
+        reward, terminated = g.play(actions, live, restart)
+        if illegal is not None:
+            reward[illegal] = self.illegal_reward
+            terminated |= illegal
+            g.done |= illegal
+            g.rolls[illegal] = 0
+        g.generate()
+        obs, info = self._observe()
+        if illegal is not None:
+            info["illegal_action"] = illegal
+        return obs, reward, terminated, np.zeros(self.num_envs, dtype=bool), info
+
+    def _observe(self):
+        g = self._games
+        g.observations(out=self._obs)
+        g.masks(out=self._mask)
+        obs, mask = self._obs, self._mask
+        if self.copy:
+            obs, mask = obs.copy(), mask.copy()
+        info = {"action_mask": mask, "num_plays": g.counts, "roll": g.rolls.copy(),
+                "afterstates": g.children, "afterstate_offsets": g.offsets}
+        return {"observation": obs, "action_mask": mask}, info
+
+    def render(self):
+        if self.render_mode is None:
+            logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        g = self._games
+        if g is None:
+            return None
+        return tuple(("game over" if g.done[i] else f"agent (X) to play {g.rolls[i, 0]}{g.rolls[i, 1]}")
+                     + "\n" + str(Position(g.boards[i])) for i in range(self.num_envs))
