@@ -44,6 +44,10 @@ from .players import Player, player
 from .cube import CubeDecision, cube_decision
 from .hint import RankedPlay, hint
 from .duel import DuelResult, duel
+from .xgid import InvalidXgidError, read_xgid, write_xgid
+from .fibs import FibsBoard, read_fibs_board, write_fibs_board
+from .mat import MatchFileError, MatchRecord, read_mat, write_mat
+from .sgf import read_sgf, write_sgf
 
 __version__ = "0.1.0"
 
@@ -73,4 +77,6 @@ __all__ = [
     "rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "get_include",
     "evaluate", "Evaluation", "Evaluations", "player", "Player", "cube_decision", "CubeDecision",
     "hint", "RankedPlay", "duel", "DuelResult",
+    "read_xgid", "write_xgid", "InvalidXgidError", "read_fibs_board", "write_fibs_board", "FibsBoard",
+    "read_mat", "write_mat", "read_sgf", "write_sgf", "MatchRecord", "MatchFileError",
 ]

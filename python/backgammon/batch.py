@@ -9,6 +9,8 @@
 """
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from . import _board, _movegen, _pool
@@ -122,20 +124,25 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
         capacity = 2 * capacity
         children = np.resize(children, (capacity, 2, 25))
         if moves:
+            assert steps is not None
             steps = np.resize(steps, (capacity, 4, 3))
     total = int(offsets[-1])
     # Views into the buffer; a copy when most of a fresh buffer is unused.
     keep = total * 2 >= capacity or children is out
     children = children[:total] if keep else children[:total].copy()
     if moves:
+        assert steps is not None
         steps = steps[:total] if keep else steps[:total].copy()
         return offsets, children, steps
     return offsets, children
 
 
-#: Pairs per chunk of a threaded call: its results (about 1 MB) stay in cache
-#: until they are placed in the output.
+#: Pairs per chunk of a threaded call, at most: its results (about 1 MB) stay
+#: in cache until they are placed in the output.
 CHUNK_PAIRS = 1024
+#: The fewest pairs worth a chunk of their own.
+MIN_CHUNK_PAIRS = 256
+_workers = None
 
 
 def _thread_count(threads, n: int) -> int:
@@ -144,7 +151,18 @@ def _thread_count(threads, n: int) -> int:
         import os
         threads = os.cpu_count() or 1
     threads = integer("threads", threads, low=1)
-    return min(threads, max(1, n // CHUNK_PAIRS))
+    return min(threads, max(1, n // MIN_CHUNK_PAIRS))
+
+
+def _pool_threads():
+    # One pool for the life of the process: starting threads per call would
+    # cost more than a small batch takes.
+    global _workers
+    if _workers is None:
+        import os
+        from concurrent.futures import ThreadPoolExecutor
+        _workers = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1), thread_name_prefix="backgammon")
+    return _workers
 
 
 def _check_all(b: np.ndarray, r: np.ndarray) -> None:
@@ -161,7 +179,8 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out)
     proves too small (the caller then runs the one-thread path)."""
     import threading
     n = len(b)
-    starts = list(range(0, n, CHUNK_PAIRS)) + [n]
+    size = min(CHUNK_PAIRS, max(MIN_CHUNK_PAIRS, -(-n // (4 * threads))))
+    starts = list(range(0, n, size)) + [n]
     n_chunks = len(starts) - 1
     offsets = np.zeros(n + 1, dtype=np.int64)
     capacity = max(MAX_PLAYS, 24 * n + MAX_PLAYS)
@@ -178,9 +197,9 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out)
     errors: list = []
 
     def work(t: int) -> None:
-        local_kids = np.empty((CHUNK_PAIRS * 24 + MAX_PLAYS, 2, 25), np.uint8)
-        local_steps = np.empty((len(local_kids), 4, 3), np.int8) if moves else None
-        local_offsets = np.zeros(CHUNK_PAIRS + 1, dtype=np.int64)
+        local_kids = np.empty((size * 24 + MAX_PLAYS, 2, 25), np.uint8)
+        local_steps: np.ndarray | None = np.empty((len(local_kids), 4, 3), np.int8) if moves else None
+        local_offsets = np.zeros(size + 1, dtype=np.int64)
         try:
             for k in range(t, n_chunks, threads):
                 lo, hi = starts[k], starts[k + 1]
@@ -193,6 +212,7 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out)
                         break
                     local_kids = np.resize(local_kids, (2 * len(local_kids), 2, 25))
                     if moves:
+                        assert local_steps is not None
                         local_steps = np.resize(local_steps, (len(local_kids), 4, 3))
                 count = int(local_offsets[hi - lo])
                 known[k].wait()
@@ -204,6 +224,7 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out)
                     continue
                 children[base:base + count] = local_kids[:count]
                 if moves:
+                    assert steps is not None and local_steps is not None
                     steps[base:base + count] = local_steps[:count]
                 offsets[lo + 1:hi + 1] = local_offsets[1:hi - lo + 1] + base
         except BaseException as e:   # noqa: BLE001 -- re-raised in the caller
@@ -211,11 +232,9 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out)
             for ev in known:
                 ev.set()
 
-    pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
-    for th in pool:
-        th.start()
-    for th in pool:
-        th.join()
+    executor = _pool_threads()
+    for future in [executor.submit(work, t) for t in range(threads)]:
+        future.result()
     if errors:
         raise errors[0]
     if overflow.is_set():
@@ -224,6 +243,7 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out)
     keep = total * 2 >= capacity or children is out
     children = children[:total] if keep else children[:total].copy()
     if moves:
+        assert steps is not None
         steps = steps[:total] if keep else steps[:total].copy()
         return offsets, children, steps
     return offsets, children
@@ -237,7 +257,7 @@ def _pooled(shape, dtype) -> np.ndarray:
     if count * np.dtype(dtype).itemsize < _POOL_FROM:
         return np.empty(shape, dtype=dtype)
     block = _pool.block(count * np.dtype(dtype).itemsize)
-    return np.frombuffer(block, dtype=dtype, count=count).reshape(shape)
+    return np.frombuffer(cast(memoryview, block), dtype=dtype, count=count).reshape(shape)
 
 
 def release_memory() -> None:

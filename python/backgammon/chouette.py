@@ -149,6 +149,7 @@ class Chouette:
         if game is None or not game.is_over():
             raise RulesError("the game is not over")
         outcome = game.outcome
+        assert outcome is not None      # the game is over
         box = self.box
         if self._settled:
             raise RulesError("this game is settled already")

@@ -138,6 +138,14 @@ def _duel(args) -> int:
     return 0
 
 
+def _serve(args) -> int:
+    try:
+        from .web import main as serve
+    except ImportError as e:
+        raise ValueError(f"the web server needs the web extra: pip install 'backgammon[web]' ({e})") from None
+    return serve(args.host, args.port, args.open)
+
+
 def _ubgi(args) -> int:
     from .players import player
     from .ubgi import serve
@@ -215,6 +223,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", default=None, metavar="FILE.mat", help="write the games as a .mat money session")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_duel)
+    p = sub.add_parser("serve", help="the game in the browser and the JSON engine API (needs the web extra)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=_at_least("--port", 0), default=8000, help="port (default 8000)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.set_defaults(run=_serve)
     p = sub.add_parser("ubgi", help="speak the UBGI engine protocol on standard input and output")
     p.add_argument("--player", default="net:1", help="the player behind the engine (default net:1)")
     p.set_defaults(run=_ubgi)

@@ -63,7 +63,7 @@ class DuelResult:
     b_backgammons: float
     seconds: float
     seed: object = None
-    records: list = field(default=None, repr=False, compare=False)
+    records: list | None = field(default=None, repr=False, compare=False)
 
     @property
     def b_wins(self) -> float:
@@ -101,8 +101,8 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
     a_to_move = a_first.copy()
     active = np.ones(n, dtype=bool)
     result = np.zeros(n, dtype=np.int64)             # A's points
-    rolls_kept = [[] for _ in range(n)] if record else None
-    plays_kept = [[] for _ in range(n)] if record else None
+    rolls_kept: list[list[tuple[int, int]]] | None = [[] for _ in range(n)] if record else None
+    plays_kept: list[list[str]] | None = [[] for _ in range(n)] if record else None
     ply = 0
     while active.any():
         if ply >= dice.shape[1]:
@@ -125,6 +125,7 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
         chosen = children[picked]
         if record:
             from .play import format_steps
+            assert rolls_kept is not None and plays_kept is not None
             for k, g in enumerate(idx):
                 steps = [tuple(int(v) for v in s) for s in moves[picked[k]] if s[0] >= 0]
                 rolls_kept[g].append((int(rolls[k, 0]), int(rolls[k, 1])))
@@ -142,6 +143,7 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
     rows = np.column_stack([pair, result])
     records = None
     if record:
+        assert rolls_kept is not None and plays_kept is not None
         records = [GameRecord(0 if a_first[g] else 1, rolls_kept[g], plays_kept[g],
                               0 if result[g] > 0 else 1, int(abs(result[g]))) for g in range(n)]
     return rows, records

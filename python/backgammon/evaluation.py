@@ -81,7 +81,7 @@ def evaluate(x, ply: int = 0, *, networks=None, threads: int | None = 1):
     nets = _networks(networks)
     if isinstance(x, Position):
         p = _net.evaluate(nets, np.ascontiguousarray(x.array[None]), ply)[0].astype(np.float64)
-        return Evaluation(*map(float, p), float(equity(p)))
+        return Evaluation._make((*map(float, p), float(equity(p))))
     from ._parallel import on_threads
     from .batch import validate_boards
     if threads is not None:

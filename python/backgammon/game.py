@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from . import _movegen
 from . import _validate
@@ -66,7 +66,7 @@ class Event:
 
     kind: str
     player: int
-    value: object = None
+    value: Any = None     # dice (a tuple), play notation (a str) or a resignation level (an int)
 
 
 class Verdict(NamedTuple):
@@ -173,6 +173,7 @@ class Game:
                                   "so the doubler rolls next (RULES 7.2)")
         if self.cube_owner is not None and self.cube_owner != self.on_roll:
             return Verdict(False, "the opponent owns the cube: only the owner may double (RULES 7.1)")
+        assert self.on_roll is not None     # set once the opening roll is played
         if self.length and self.score[self.on_roll] + self.cube_value >= self.length:
             return Verdict(False, "dead cube: winning this game at the current cube already wins the match (RULES 8.3)")
         if self.cube_value * 2 > self.rules.cube_limit:
@@ -204,12 +205,14 @@ class Game:
             return
         if self.phase is Phase.PLAY and self._opening_turn and self.rules.opening_reroll and not self._steps:
             d = self._dice(dice)   # RULES 2.2 option: both dice afresh, once
+            assert self.on_roll is not None
             self.history.append(Event("roll", self.on_roll, d))
             self._opening_turn = False
             self.dice = d
             self._pass_if_blocked()
             return
         self._need(Phase.TURN, "the dice are rolled once per turn, before the play (RULES 2.3)")
+        assert self.on_roll is not None
         d = self._dice(dice)
         self.history.append(Event("roll", self.on_roll, d))
         self.dice = d
@@ -226,6 +229,7 @@ class Game:
     def _pass_if_blocked(self) -> None:
         plays = self._position.legal_plays(self.dice)
         if len(plays) == 1 and not plays[0].moves:   # RULES 3.4: the turn is forfeited
+            assert self.on_roll is not None
             self.history.append(Event("play", self.on_roll, ""))
             self._advance(plays[0])
 
@@ -236,6 +240,7 @@ class Game:
         if self._steps:
             raise RulesError("finish the checker moves with commit() or take them back with undo()")
         chosen = self._resolve(play)
+        assert self.on_roll is not None
         self.history.append(Event("play", self.on_roll, str(chosen)))
         self._advance(chosen)
 
@@ -251,6 +256,7 @@ class Game:
         plays = self._position.legal_plays(self.dice)
         i = plays.find(play.position)
         if i < 0:
+            assert self.dice is not None
             raise IllegalMoveError(f"{play} is not a legal play of {self.dice[0]}-{self.dice[1]} here (RULES 3-5)")
         return i
 
@@ -264,6 +270,7 @@ class Game:
         if not 0 <= to < frm <= 25:
             raise RulesError(f"a checker moves forward from 25 (bar) .. 1 to 24 .. 0 (off), not {frm}/{to} (RULES 3.1)")
         board = self.partial_position
+        assert self.dice is not None
         if board.array[1, frm - 1] == 0:
             where = "on the bar" if frm == 25 else f"on point {frm}"
             raise RulesError(f"no checker of yours {where} (RULES 3.1)")
@@ -305,11 +312,13 @@ class Game:
         chosen = plays[i]
         self._steps = []
         self._partial = None
+        assert self.on_roll is not None
         self.history.append(Event("play", self.on_roll, str(chosen)))
         self._advance(chosen)
 
     def _why_not_whole(self, plays) -> str:
         """Why this turn's checker moves, each legal, are not a legal play."""
+        assert self.dice is not None
         d1, d2 = self.dice
         roll = f"{d1}-{d2}"
         used, need = len(self._steps), plays.dice_used
@@ -328,6 +337,7 @@ class Game:
         after = play.position
         result = after.result()
         mover = self.on_roll
+        assert mover is not None
         self._opening_turn = False
         if result is not None:
             # The mover is row 0 of the position after its play.
@@ -363,10 +373,10 @@ class Game:
         """The match (or session) score after this game: ``score`` plus the
         points of the outcome once the game is over (RULES 8.5)."""
         if self.outcome is None:
-            return tuple(self.score)
+            return cast("tuple[int, int]", tuple(self.score))
         final = list(self.score)
         final[self.outcome.winner] += self.outcome.points
-        return tuple(final)
+        return cast("tuple[int, int]", tuple(final))
 
     # -- the cube -------------------------------------------------------------------------
     def double(self) -> None:
@@ -374,6 +384,7 @@ class Game:
         verdict = self.can_double()
         if not verdict:
             raise RulesError(verdict.reason)
+        assert self.on_roll is not None
         self.history.append(Event("double", self.on_roll))
         self._doubler = self.on_roll
         self._decider = 1 - self.on_roll
@@ -391,6 +402,7 @@ class Game:
             self.cube_owner = self._decider
         elif self.phase is not Phase.BEAVERED:
             raise RulesError("there is no double to take")
+        assert self._decider is not None    # set with the double or redouble answered
         self.history.append(Event("take", self._decider))
         self._cube_turned = True
         self._refused = None
@@ -403,12 +415,14 @@ class Game:
         (RULES 7.5) -- 2 for a beaver of a double from 1."""
         if self.phase is Phase.BEAVERED:
             refuser = self._decider
+            assert refuser is not None and self._refused is not None
             self.history.append(Event("drop", refuser))
             self.cube_value, self.cube_owner = self._refused
             self._refused = None
             self._finish(1 - refuser, Ending.DROP, 1)
             return
         self._need(Phase.DOUBLED, "there is no double to pass")
+        assert self._decider is not None and self._doubler is not None
         self.history.append(Event("drop", self._decider))
         self._finish(self._doubler, Ending.DROP, 1)
 
@@ -426,6 +440,7 @@ class Game:
     def _redouble(self, kind: str, who, factor: int) -> None:
         if self.phase not in (Phase.DOUBLED, Phase.BEAVERED) or self._decider != who:
             raise RulesError(f"no {kind} now: it answers a double (beaver) or a beaver (raccoon) (RULES 7.5)")
+        assert self._doubler is not None    # set with the double being answered
         if not self.money:
             raise RulesError("beavers and raccoons are money-play options, not used in matches (RULES 8.4)")
         if self._redoubles >= self.rules.beavers:
@@ -457,6 +472,7 @@ class Game:
             raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)")
         if self.phase not in (Phase.TURN, Phase.PLAY):
             raise RulesError("a resignation is offered on one's own turn, with no decision pending (RULES 6.5)")
+        assert self.on_roll is not None
         self.history.append(Event("resign", self.on_roll, level))
         self._resign = (self.on_roll, level, self.phase)
         self._decider = 1 - self.on_roll
@@ -465,6 +481,7 @@ class Game:
     def accept_resignation(self) -> None:
         """The opponent scores the offered level times the cube (RULES 6.5, 8.5)."""
         self._need(Phase.RESIGNED, "no resignation has been offered")
+        assert self._resign is not None and self._decider is not None
         resigner, level, phase = self._resign
         self.history.append(Event("accept", self._decider))
         self._resign_dice = self.dice if phase is Phase.PLAY else None
@@ -477,6 +494,7 @@ class Game:
     def reject_resignation(self) -> None:
         """Play on as before the offer."""
         self._need(Phase.RESIGNED, "no resignation has been offered")
+        assert self._resign is not None and self._decider is not None
         self.history.append(Event("reject", self._decider))
         self.phase = self._resign[2]
         self._resign = None
@@ -484,7 +502,10 @@ class Game:
     @property
     def resignation(self) -> int:
         """The level of a pending resignation, or 0."""
-        return self._resign[1] if self.phase is Phase.RESIGNED else 0
+        if self.phase is not Phase.RESIGNED:
+            return 0
+        assert self._resign is not None
+        return self._resign[1]
 
     # -- records ----------------------------------------------------------------------------
     @classmethod
@@ -536,22 +557,28 @@ class Game:
         so do dice rolled before resigning; after a bear-off the loser is on
         roll and on turn.
         """
-        fields = dict(cube_value=self.cube_value, cube_owner=self.cube_owner, on_roll=self.on_roll or 0,
+        fields: dict[str, Any] = dict(cube_value=self.cube_value, cube_owner=self.cube_owner, on_roll=self.on_roll or 0,
                       crawford=self.crawford, match_length=self.length, score=tuple(self.score),
                       jacoby=self.money and self.rules.jacoby)
         phase = self.phase
         if phase is Phase.OPENING:
             return MatchState(game_state=GameState.NONE, turn=0, **fields)
         if phase is Phase.OVER:
+            assert self.outcome is not None
             ending = self.outcome.ending
             state = {Ending.DROP: GameState.DROPPED, Ending.RESIGNATION: GameState.RESIGNED}.get(ending, GameState.OVER)
             answered = ending in (Ending.DROP, Ending.RESIGNATION)
             resigned = ending is Ending.RESIGNATION
             fields.update(score=self.final_score, crawford=self._next_crawford)
+            level = 0
+            if resigned:
+                assert self._resign is not None     # an accepted resignation keeps its offer
+                level = self._resign[1]
             return MatchState(game_state=state, turn=self._decider if answered else self.on_roll,
-                              resignation=self._resign[1] if resigned else 0,
+                              resignation=level,
                               dice=(self._resign_dice or (0, 0)) if resigned else (0, 0), **fields)
         if phase is Phase.BEAVERED:
+            assert self._refused is not None
             fields.update(cube_value=self._refused[0], cube_owner=self._refused[1])
         dice = self.dice if phase in (Phase.PLAY, Phase.RESIGNED) and self.dice is not None else (0, 0)
         return MatchState(game_state=GameState.PLAYING, turn=self.turn,

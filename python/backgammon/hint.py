@@ -55,5 +55,5 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
     eq = equity(probs)
     order = sorted(range(len(plays)), key=lambda i: (-int(depth[i]), -eq[i], i))
     best = eq[order[0]]
-    return [RankedPlay(plays[i], Evaluation(*map(float, probs[i]), float(eq[i])), float(eq[i]),
+    return [RankedPlay(plays[i], Evaluation._make((*map(float, probs[i]), float(eq[i]))), float(eq[i]),
                        float(eq[i] - best), int(depth[i])) for i in order]

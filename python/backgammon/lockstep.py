@@ -52,7 +52,8 @@ class VectorGames:
         self.ply = np.zeros(self.n, dtype=np.int64)
         self.index = np.arange(self.n, dtype=np.int64)   # game numbers, for stratified rolls
         self._next_index = self.n
-        self._offsets = None
+        self._offsets: np.ndarray | None = None
+        self._children: np.ndarray | None = None
         self._children = None
         self._tables = None
         if truncate is not None:

@@ -9,6 +9,8 @@
 """
 from __future__ import annotations
 
+from typing import cast
+
 from . import _validate
 from .dice import generator, seed_sequence
 from .errors import RulesError
@@ -45,7 +47,7 @@ class Match:
 
     @property
     def score(self) -> tuple[int, int]:
-        return tuple(self._score)
+        return cast("tuple[int, int]", tuple(self._score))
 
     @property
     def winner(self) -> int | None:

@@ -23,12 +23,11 @@ import operator
 from dataclasses import dataclass
 
 from .errors import InvalidIdError
+from .rules import MAX_CUBE
 
 __all__ = ["MatchState", "GameState", "InvalidMatchStateError", "InvalidMatchIdError",
            "MAX_CUBE", "MAX_FIELD"]
 
-#: Largest cube a Match ID can hold: 4 bits of log2.
-MAX_CUBE = 2 ** 15
 #: Largest match length or score: 15-bit fields.
 MAX_FIELD = 2 ** 15 - 1
 
@@ -288,6 +287,7 @@ class MatchState:
 
     def to_match_id(self) -> str:
         """The 12-character GNU Match ID, exactly as gnubg 1.x writes it."""
+        assert self.turn is not None     # __post_init__ sets it
         fields = (
             (_CUBE, self.cube_value.bit_length() - 1),
             (_OWNER, _CENTRED if self.cube_owner is None else self.cube_owner),

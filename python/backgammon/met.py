@@ -49,6 +49,7 @@ import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any, cast
 
 __all__ = [
     "MatchEquityTable", "InvalidMetError", "InvalidScoreError",
@@ -274,6 +275,7 @@ class MatchEquityTable:
         >>> t.name, t.mwc(1, 1)
         ('tiny', 0.5)
         """
+        data: bytes | str
         if isinstance(path_or_text, (bytes, bytearray)):
             data, where = bytes(path_or_text), "MET XML"
         elif isinstance(path_or_text, str) and path_or_text.lstrip().startswith("<"):
@@ -323,7 +325,8 @@ class MatchEquityTable:
             raise InvalidMetError(f"{where}: the post-Crawford tables differ by player; "
                                   "only one table for both players is supported")
         try:
-            table = cls(pre, tables[0], name=text("info/name"), description=text("info/description"))
+            # The constructor converts and checks the text entries.
+            table = cls(cast(Any, pre), cast(Any, tables[0]), name=text("info/name"), description=text("info/description"))
         except InvalidMetError as e:
             raise InvalidMetError(f"{where}: {e}") from None
         declared = text("info/length")
@@ -361,7 +364,7 @@ class MatchEquityTable:
 @functools.lru_cache(maxsize=None)
 def _kazaross_xg2() -> MatchEquityTable:
     # Tables are immutable, so one shared instance is safe.
-    text = resources.files("backgammon").joinpath("data", "kazaross_xg2.json").read_text(encoding="utf-8")
+    text = resources.files("backgammon").joinpath("data").joinpath("kazaross_xg2.json").read_text(encoding="utf-8")
     return MatchEquityTable.from_json(text)
 
 

@@ -18,6 +18,7 @@ import os
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -47,6 +48,7 @@ def networks(arrays: dict[str, np.ndarray]) -> _net.Networks:
     with the bear-off tables."""
     os_db = bearoff.one_sided()
     ts = bearoff.two_sided()
+    assert os_db.gammon_table is not None    # the shipped table has its gammon distributions
     return _net.Networks(arrays, os_db.table, os_db.gammon_table, ts.records, ts.checkers)
 
 
@@ -55,7 +57,7 @@ def save(path, arrays: dict[str, np.ndarray], meta: dict) -> None:
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
-        np.savez_compressed(f, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+        np.savez_compressed(f, meta=np.array(json.dumps(meta, sort_keys=True)), **cast("dict[str, Any]", arrays))
     os.replace(tmp, path)
 
 

@@ -26,7 +26,7 @@ ON_ROLL = 1
 OPPONENT = 0
 _BAR = 24
 
-_PROBLEMS = {
+_PROBLEMS: dict[int, str] = {
     BoardProblem.TOO_MANY_CHECKERS_OPPONENT: "the opponent (row 0) has more than 15 checkers",
     BoardProblem.TOO_MANY_CHECKERS_ON_ROLL: "the side on roll (row 1) has more than 15 checkers",
     BoardProblem.SHARED_POINT: "both sides have checkers on the same point",

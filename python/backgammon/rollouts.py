@@ -18,6 +18,7 @@ import math
 import time
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
+from typing import Any, cast
 
 import numpy as np
 
@@ -183,14 +184,14 @@ def _result(total: np.ndarray, games: int, seconds: float) -> RolloutResult:
     mean = total[:6] / games
     var = np.maximum(total[6:] / games - mean ** 2, 0.0)
     se = np.sqrt(var / max(games - 1, 1))
-    return RolloutResult(games, *map(float, mean), *map(float, se), seconds)
+    return cast(Any, RolloutResult)(games, *map(float, mean), *map(float, se), seconds)
 
 
 def _rollout_with_evaluator(position, games, evaluator, seed, stratify, truncate, progress) -> RolloutResult:
     t0 = time.perf_counter()
     vg = VectorGames(min(games, 1024), seed=np.random.Generator(np.random.PCG64(seed)), position=position,
                      stratify=stratify, truncate=truncate)
-    collected = []
+    collected: list[np.ndarray] = []
     started = vg.n
     active = np.ones(vg.n, dtype=bool)
     bar = progress_bar(progress, games, "game")

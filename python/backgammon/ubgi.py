@@ -210,11 +210,13 @@ class UbgiPlayer(Player):
             raise
 
     def _read(self) -> None:
+        assert self._proc.stdout is not None     # opened with stdout=PIPE
         for line in self._proc.stdout:
             self._lines.put(line.rstrip("\n"))
         self._lines.put(None)
 
     def _send(self, line: str) -> None:
+        assert self._proc.stdin is not None      # opened with stdin=PIPE
         try:
             self._proc.stdin.write(line + "\n")
             self._proc.stdin.flush()

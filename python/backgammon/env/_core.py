@@ -12,6 +12,7 @@ from .. import _board, _rollout
 from ..batch import MAX_PLAYS, legal_positions
 from ..errors import IllegalPlayError
 from ..players import Player, RandomPlayer, player
+from ..play import Plays
 from ..position import Position
 
 #: Actions: the i-th distinct legal play of the roll, in the move
@@ -128,8 +129,8 @@ class Games:
         self.offsets = np.zeros(n + 1, dtype=np.int64)
         self.children = np.zeros((0, 2, 25), dtype=np.uint8)
         self.counts = np.zeros(n, dtype=np.int64)
-        self._mask_counts = None   # the counts the masks buffer shows
-        self._opp_out = None
+        self._mask_counts: np.ndarray | None = None   # the counts the masks buffer shows
+        self._opp_out: np.ndarray | None = None
 
     # -- the opponent --------------------------------------------------------
     def _opponent_moves(self, boards: np.ndarray, rolls: np.ndarray) -> np.ndarray:
@@ -182,9 +183,13 @@ class Games:
         terminated = np.zeros(n, dtype=bool)
         rows = live
         if live is None:
+            assert actions is not None      # only restarts play no actions, with live rows given
             after = self.children[self.offsets[:-1] + actions]
+        elif len(live):
+            assert actions is not None
+            after = self.children[self.offsets[live] + actions[live]]
         else:
-            after = self.children[self.offsets[live] + actions[live]] if len(live) else _NO_BOARDS
+            after = _NO_BOARDS
         # The agent is row 0 of ``after``: has it borne off every checker?
         won = ~after[:, 0].any(axis=1)
         if won.any():
@@ -275,7 +280,7 @@ class OneGame:
         self.board = INITIAL.tobytes()   # the agent in row 1
         self.roll = (0, 0)
         self.done = False
-        self.plays = None
+        self.plays: Plays | None = None
 
     def _dice(self) -> tuple[int, int]:
         d = self.rng.integers(1, 7, size=(1, 2), dtype=np.uint8)[0]
@@ -319,6 +324,7 @@ class OneGame:
     def play(self, index: int) -> float:
         """The agent's play ``index``, the opponent's answer, the next roll;
         the reward (points when the game ends, else 0)."""
+        assert self.plays is not None    # the action was checked against count, 0 without plays
         after = self.plays._children[50 * index: 50 * index + 50]   # the agent in row 0
         if not any(after[:25]):
             _, kind = _board.results(np.frombuffer(after, dtype=np.uint8).reshape(1, 2, 25))

@@ -9,6 +9,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -16,6 +18,7 @@ from pettingzoo import AECEnv
 from .. import _board
 from .._validate import one_of
 from ..dice import generator
+from ..play import Plays
 from ..position import Position
 from ._core import INITIAL, NUM_ACTIONS, OBS_HIGH, OBS_SIZE, OPENING, check_action, encode_one, start_position
 
@@ -46,7 +49,7 @@ class BackgammonAEC(AECEnv):
     PettingZoo's ``TerminateIllegalWrapper`` does.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "backgammon_v0", "is_parallelizable": False,
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "backgammon_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, render_mode: str | None = None):
@@ -62,12 +65,12 @@ class BackgammonAEC(AECEnv):
         })
         self.observation_spaces = {a: obs_space for a in _AGENTS}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in _AGENTS}
-        self._rng = None
-        self._dice = []
+        self._rng: np.random.Generator | None = None
+        self._dice: list[tuple[int, int]] = []
         self._board = INITIAL.tobytes()   # the side on roll in row 1
         self._turn = 0                    # index of the agent on roll
         self._roll = (0, 0)
-        self._plays = None
+        self._plays: Plays | None = None
         self._over = True
 
     def observation_space(self, agent):
@@ -104,6 +107,7 @@ class BackgammonAEC(AECEnv):
         # Dice are drawn 256 rolls at a time: numpy's per-call cost is most
         # of a small draw's.  The sequence depends only on the seed.
         if not self._dice:
+            assert self._rng is not None     # seeded by reset()
             self._dice = [tuple(d) for d in self._rng.integers(1, 7, size=(256, 2)).tolist()][::-1]
         return self._dice.pop()
 

@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 import gymnasium
+from typing import cast
+
 import numpy as np
 from gymnasium import spaces
 
@@ -67,7 +69,7 @@ class BackgammonEnv(gymnasium.Env):
         self.opponent = opponent_player(opponent)
         self.observation_space = observation_space()
         self.action_space = action_space()
-        self._games = None
+        self._games: OneGame | None = None
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -107,7 +109,7 @@ class BackgammonEnv(gymnasium.Env):
     @property
     def position(self) -> Position:
         """The position from the agent's view (the agent in row 1)."""
-        return Position._from_bytes(self._games.board)
+        return Position._from_bytes(cast(OneGame, self._games).board)
 
     def render(self):
         if self.render_mode is None:

@@ -1,0 +1,48 @@
+"""Legal move generation (RULES 3, 4, 5): the one kernel behind
+Position.legal_plays, the batch API, perft and the rollout loop.
+
+Type stub for the Cython extension module built from src/backgammon/_movegen.pyx.
+"""
+import numpy as np
+import numpy.typing as npt
+
+MAX_PLAYS: int
+BOARD_BYTES: int
+STEP_FIELDS: int
+MOVE_BYTES: int
+MAX_PERFT_DEPTH: int
+
+def step(board: bytes, src: int, dst: int, die: int) -> tuple[bytes, bool] | None:
+    """One checker step of ``die`` pips from point ``src`` (25 = bar) to
+    ``dst`` (0 = off) on a 50-byte board (row 1 moves), if the rules allow
+    it on its own.  Returns the new board and whether it hit, or None."""
+
+def plays(board: bytes, d1: int, d2: int) -> tuple[int, bytes, bytes, int]:
+    """Plays of one 50-byte board: ``(n, children, moves, dice_used)``.
+
+    ``children`` holds n boards of 50 bytes from the next mover's view,
+    ``moves`` n x 12 signed bytes.
+    """
+
+def count_plays(board: bytes, d1: int, d2: int) -> int:
+    """Number of distinct plays of one 50-byte board."""
+
+def generate_into(
+    boards: npt.NDArray[np.uint8],
+    rolls: npt.NDArray[np.uint8],
+    start: int,
+    offsets: npt.NDArray[np.int64],
+    children: npt.NDArray[np.uint8],
+    moves: npt.NDArray[np.int8] | None,
+    swap: bool,
+    check: bool = True,
+) -> tuple[int, int]:
+    """Fill the CSR arrays from board ``start`` on, while room remains.
+
+    Returns ``(stop, problem)``: ``stop`` is the first board not done;
+    ``problem`` is the board's BoardProblem code, or BAD_DICE, for board
+    ``stop``, else 0.  Runs without the GIL.
+    """
+
+def perft(board: bytes, depth: int) -> int:
+    """Leaves of the tree expanding all 21 rolls into all distinct plays."""

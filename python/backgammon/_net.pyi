@@ -1,0 +1,91 @@
+"""The neural network evaluator: contact and race networks, the bear-off
+tables, 0- to 2-ply search and training kernels.
+
+Type stub for the Cython extension module built from src/backgammon/_net.pyx.
+"""
+import numpy as np
+import numpy.typing as npt
+
+_WIDE: int
+
+def set_instruction_set(wide: bool) -> bool:
+    """Use the AVX2 forward pass where the machine has it (``wide``), or the
+    baseline SSE2 one; returns whether AVX2 is now in use."""
+
+class Networks:
+    """The contact and race networks with the bear-off tables.
+
+    ``arrays`` maps contact_w1 (218, H), contact_b1 (H,), contact_w2 (5, H),
+    contact_b2 (5,) and the same four race_ arrays (204 inputs) to float32
+    arrays, which training changes in place.
+    """
+
+    @property
+    def arrays(self) -> dict[str, npt.NDArray[np.float32]]: ...
+    def __init__(
+        self,
+        arrays: dict[str, npt.NDArray[np.float32]],
+        one_sided: npt.NDArray[np.uint16],
+        gammon: npt.NDArray[np.uint16],
+        two_sided: npt.NDArray[np.uint16] | None = None,
+        two_sided_checkers: int = 0,
+    ) -> None: ...
+
+def evaluate(nets: Networks, boards: npt.NDArray[np.uint8], ply: int = 0) -> npt.NDArray[np.float32]:
+    """The five chances of the side on roll of each board at ``ply``
+    (0, 1 or 2), float32 (n, 5).  Boards are validated."""
+
+def encode_boards(boards: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+    """The dense inputs of each board's network (contact: 218, race: 204,
+    zero-padded to 218) and its class, (n, 218) float32 and (n,) int8."""
+
+def choose(
+    nets: Networks,
+    boards: npt.NDArray[np.uint8],
+    rolls: npt.NDArray[np.uint8],
+    ply: int = 0,
+    keep0: int = 8,
+    within0: float = 0.16,
+    keep1: int = 2,
+    within1: float = 0.04,
+) -> npt.NDArray[np.int32]:
+    """The index of the best play (in the move generator's order) for each
+    (board, roll) at ``ply`` with the move filters, (n,) int32."""
+
+def rank_plays(
+    nets: Networks,
+    children: npt.NDArray[np.uint8],
+    ply: int = 0,
+    keep0: int = 8,
+    within0: float = 0.16,
+    keep1: int = 2,
+    within1: float = 0.04,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.intc]]:
+    """Chances of the side that played (n, 5) and the ply each play was
+    searched to (n,), for the plays of one roll given as their resulting
+    boards (n, 50), next mover's view."""
+
+def selfplay_train(
+    nets: Networks, games: int, generator: np.random.Generator, alpha_contact: float, alpha_race: float
+) -> tuple[float, float, float, float]:
+    """Play ``games`` games of 0-ply self-play, updating the networks in
+    place by TD(0) after every play.  Returns (games, squared error sum,
+    updates, plies)."""
+
+def sample_positions(
+    nets: Networks, games: int, generator: np.random.Generator, explore: float = 0.0
+) -> npt.NDArray[np.uint8]:
+    """Positions met in ``games`` games of 0-ply self-play from the opening,
+    as boards (m, 2, 25) with the side to move on roll."""
+
+def train_supervised(
+    nets: Networks,
+    boards: npt.NDArray[np.uint8],
+    targets: npt.NDArray[np.float32],
+    order: npt.NDArray[np.int64],
+    alpha_contact: float,
+    alpha_race: float,
+) -> float:
+    """One pass of stochastic gradient descent over ``boards`` in ``order``
+    toward ``targets`` (n, 5).  Returns the mean squared error per output
+    before each step."""

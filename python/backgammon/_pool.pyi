@@ -1,0 +1,24 @@
+"""Memory for batch results, reused once nothing refers to it any more.
+
+Type stub for the Cython extension module built from src/backgammon/_pool.pyx.
+"""
+MOST_KEPT: int
+
+class Block:
+    """``size`` bytes of writable memory exposed through the buffer protocol.
+
+    Not picklable or copyable: a copy would own memory it did not allocate.
+    """
+
+    def __buffer__(self, flags: int, /) -> memoryview: ...
+    def __release_buffer__(self, buffer: memoryview, /) -> None: ...
+
+def block(size: int) -> Block:
+    """A Block of at least ``size`` bytes (contents undefined), reusing kept
+    memory that is large enough but not more than twice as large."""
+
+def kept_bytes() -> int:
+    """Bytes held for reuse."""
+
+def release() -> None:
+    """Free the memory held for reuse."""

@@ -1,0 +1,421 @@
+"""The web server's JSON API through FastAPI's TestClient: whole games and
+a whole match against the computer, actions out of turn, fuzzed input."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra (fastapi) is not installed")
+pytest.importorskip("httpx", reason="httpx is needed by the TestClient")
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+import backgammon as bg  # noqa: E402
+from backgammon.mat import read_mat  # noqa: E402
+from backgammon.web import create_app  # noqa: E402
+from backgammon.web.server import MAX_BODY  # noqa: E402
+
+ACTIONS = ["roll", "move", "play", "commit", "undo", "double", "take", "drop", "resign", "accept",
+           "reject", "hint", "next"]
+
+
+@pytest.fixture(scope="module")
+def app():
+    return create_app(max_games=50)
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    with TestClient(app) as c:
+        yield c
+
+
+def new(client, **body):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def act(client, state, **body):
+    r = client.post(f"/api/games/{state['id']}/actions", json=body)
+    assert r.status_code == 200, (body, r.text)
+    return r.json()
+
+
+def refused(client, state, body, statuses=(409,)):
+    r = client.post(f"/api/games/{state['id']}/actions", json=body)
+    assert r.status_code in statuses, (body, r.status_code, r.text)
+    err = r.json()
+    assert isinstance(err["error"], str) and err["error"], err
+    return err["error"]
+
+
+def play_turn(client, s):
+    """Play the human's dice by clicking like the page: the first checker
+    with a legal destination, to its first destination, then confirm."""
+    while s["moves"] and not s["moves"]["complete"]:
+        dest = s["moves"]["destinations"]
+        assert dest, s["moves"]           # a legal play is always reachable
+        frm = sorted(dest, key=int)[-1]
+        s = act(client, s, action="move", **{"from": int(frm), "to": dest[frm][0]})
+    if "commit" in s["actions"]:
+        s = act(client, s, action="commit")
+    return s
+
+
+def probe(client, s):
+    """Every action the state does not list is refused (4xx) and changes nothing."""
+    before = client.get(f"/api/games/{s['id']}").json()
+    for name in ACTIONS:
+        if name not in s["actions"]:
+            refused(client, s, {"action": name, "from": 6, "to": 5, "level": 1}, (409, 422))
+    assert client.get(f"/api/games/{s['id']}").json() == before
+
+
+def play_out(client, s, *, double=False, answer="take", limit=400, seen=None, probe_every=0):
+    """Drive the human through the current game until it is over."""
+    for step in range(limit):
+        if seen is not None:
+            seen.append(s)
+        if probe_every and step % probe_every == 0:
+            probe(client, s)
+        a = s["actions"]
+        if s["game"]["phase"] == "over":
+            return s
+        if "take" in a:
+            s = act(client, s, action=answer)
+        elif "accept" in a:
+            s = act(client, s, action="accept")
+        elif double and "double" in a:
+            s = act(client, s, action="double")
+        elif "roll" in a:
+            s = act(client, s, action="roll")
+        elif "move" in a:
+            s = play_turn(client, s)
+        else:
+            raise AssertionError(f"stuck: {s['game']}, actions {a}")
+    raise AssertionError("the game did not end")
+
+
+def test_whole_money_game(client):
+    s = new(client, length=0, level="beginner", side=1, seed=7)
+    assert s["you"] == 1 and s["match"]["money"] and s["actions"] == ["roll"]
+    assert s["board"]["pips"] == {"you": 167, "computer": 167}
+    assert s["game"]["match_id"] and s["game"]["position_id"] == "4HPwATDgc/ABMA"
+    seen = []
+    s = play_out(client, s, seen=seen, probe_every=9)
+    assert s["game"]["outcome"]["points"] >= 1
+    assert s["actions"] == ["next"]
+    log = [line["text"] for line in s["log"][0]["lines"]]
+    assert log[0].startswith("Opening roll")
+    assert "win" in log[-1]
+    # every state visited showed a board of 15 checkers a side
+    for st_ in seen[::7]:
+        b = st_["board"]
+        for side in ("you", "computer"):
+            total = sum(p[side] for p in b["points"]) + b["bar"][side] + b["off"][side]
+            assert total == 15
+    # the records of the game
+    r = client.get(f"/api/games/{s['id']}/mat")
+    assert r.status_code == 200 and "point match" in r.text and "attachment" in r.headers["content-disposition"]
+    rec = read_mat(r.text, partial=True)
+    assert rec.players == ("Computer", "You")
+    r = client.get(f"/api/games/{s['id']}/sgf")
+    assert r.status_code == 200 and r.text.startswith("(;")
+    # the next game of the money session
+    s = act(client, s, action="next")
+    assert s["match"]["game"] == 2 and s["actions"] == ["roll"]
+
+
+def _to_crawford(client, seed):
+    """A 3-point match where the human gets the cube turned to 2 (doubling,
+    or taking the computer's double) and resigns a single: the computer
+    then has 2 of 3 points and the next game is the Crawford game.  None
+    if the computer passed the double instead."""
+    s = new(client, length=3, level="intermediate", side=0, seed=seed)
+    for _ in range(200):
+        a = s["actions"]
+        if s["game"]["phase"] == "over":
+            return None
+        if s["game"]["cube"]["value"] == 2 and "resign" in a:
+            break
+        if "double" in a:
+            s = act(client, s, action="double")         # the computer answers at once
+            assert any("computer" in m.lower() for m in s["said"])
+        elif "take" in a:
+            s = act(client, s, action="take")
+        elif "roll" in a:
+            s = act(client, s, action="roll")
+        elif "move" in a:
+            s = play_turn(client, s)
+        else:
+            raise AssertionError(f"stuck: {s['game']} {a}")
+    s = act(client, s, action="resign", level=1)
+    if s["game"]["phase"] != "over":
+        return None      # the computer rejected: it expects more than a single
+    return s
+
+
+def test_whole_three_point_match_with_cube_and_crawford(client):
+    for seed in range(1, 8):
+        s = _to_crawford(client, seed)
+        if s is not None:
+            break
+    else:
+        pytest.fail("no seed reached the Crawford game")
+    assert s["match"]["score"]["computer"] == 2 and s["match"]["crawford"] is True
+    assert s["game"]["outcome"]["ending"] == "resignation" and s["game"]["outcome"]["points"] == 2
+    s = act(client, s, action="next")
+    assert s["match"]["crawford"] and s["game"]["cube"]["value"] == 1 and s["match"]["game"] == 2
+    s = act(client, s, action="roll")
+    seen = []
+    s = play_out(client, s, double=True, seen=seen)
+    turns = [x for x in seen if x["game"]["phase"] == "turn" and x["game"]["turn"] == "you"]
+    assert all("double" not in x["actions"] for x in turns)
+    assert all(x["match"]["crawford"] for x in seen if x["game"]["phase"] != "over")
+    log = s["log"][1]
+    assert log["crawford"] is True
+    games = 0
+    while not s["match"]["over"]:
+        games += 1
+        assert games < 20
+        s = act(client, s, action="next")
+        assert not s["match"]["crawford"] and s["match"]["post_crawford"]
+        s = play_out(client, s, double=True)
+    m = s["match"]
+    assert m["winner"] in ("you", "computer")
+    assert max(m["score"].values()) >= 3
+    assert s["actions"] == []
+    refused(client, s, {"action": "next"})
+    text = client.get(f"/api/games/{s['id']}/mat").text
+    assert " 3 point match" in text
+    # resume the finished match from its record
+    r = client.post("/api/games", json={"resume": {"format": "mat", "text": text}, "level": "beginner"})
+    assert r.status_code == 201, r.text
+    again = r.json()
+    assert again["match"]["score"] == m["score"] and again["match"]["over"] and again["you"] == 0
+
+
+def test_crawford_double_refused(client):
+    s = _to_crawford(client, 1) or _to_crawford(client, 2)
+    assert s is not None
+    s = act(client, s, action="next")
+    s = act(client, s, action="roll")
+    while not (s["game"]["phase"] == "turn" and s["game"]["turn"] == "you"):
+        s = play_turn(client, s) if "move" in s["actions"] else act(client, s, action="roll")
+        if s["game"]["phase"] == "over":
+            pytest.skip("the Crawford game ended before the human's turn")
+    msg = refused(client, s, {"action": "double"})
+    assert "Crawford" in msg
+
+
+def test_actions_out_of_turn_are_refused(client):
+    s = new(client, level="beginner", seed=11)
+    for name in ACTIONS:
+        if name != "roll":
+            refused(client, s, {"action": name, "from": 24, "to": 23, "level": 1}, (409, 422))
+    s = act(client, s, action="roll")
+    while s["game"]["phase"] != "play":           # a tie, or the computer started and it is our roll
+        s = act(client, s, action="roll")
+    assert s["game"]["turn"] == "you"
+    for name in ("roll", "double", "take", "drop", "accept", "reject", "next", "commit"):
+        msg = refused(client, s, {"action": name})
+        assert msg
+    refused(client, s, {"action": "move", "from": 1, "to": 0})          # against the rules: 409 naming it
+    refused(client, s, {"action": "move"}, (422,))                      # missing arguments
+    refused(client, s, {"action": "play", "play": "24/1"})
+    refused(client, s, {"action": "play", "play": "nonsense"})
+    # a partial move, undone step by step
+    dest = s["moves"]["destinations"]
+    frm = sorted(dest, key=int)[-1]
+    moved = act(client, s, action="move", **{"from": int(frm), "to": dest[frm][0]})
+    assert moved["moves"]["steps"] == [[int(frm), dest[frm][0]]] and "undo" in moved["actions"]
+    refused(client, moved, {"action": "play", "play": "24/18"})        # notation while moves are pending
+    back = act(client, moved, action="undo")
+    assert back["moves"]["steps"] == [] and back["board"] == s["board"]
+    done = play_turn(client, back)
+    # undo of the whole last turn: the same dice, to play again
+    if "undo" in done["actions"] and done["game"]["phase"] != "over":
+        before = done
+        undone = act(client, done, action="undo", what="turn")
+        assert undone["game"]["phase"] == "play" and undone["game"]["dice"] == s["game"]["dice"]
+        assert undone["board"] == s["board"]
+        assert before["log"] != undone["log"]
+    # a game of someone else is out of reach; ids are long and random
+    assert len(s["id"]) >= 20
+    r = client.get("/api/games/" + "A" * 24)
+    assert r.status_code == 404 and "no such game" in r.json()["error"]
+    r = client.get("/api/games/../../etc/passwd")
+    assert r.status_code == 404
+
+
+def test_every_listed_action_is_the_only_allowed_one(client):
+    """At states along a game, each action not listed as allowed is refused
+    with 4xx and changes nothing."""
+    s = new(client, level="beginner", seed=5)
+    seen = []
+    play_out(client, s, seen=seen)
+    gid = s["id"]
+    last = client.get(f"/api/games/{gid}").json()
+    for name in ACTIONS:
+        if name not in last["actions"]:
+            refused(client, last, {"action": name, "from": 6, "to": 5, "level": 1}, (409, 422))
+    assert client.get(f"/api/games/{gid}").json() == last
+
+
+def test_hint_and_cube_advice(client):
+    s = new(client, level="beginner", seed=2)
+    s = act(client, s, action="roll")
+    while "move" not in s["actions"]:
+        s = act(client, s, action="roll")
+    h = act(client, s, action="hint")["hint"]
+    assert h["kind"] == "play" and h["plays"] and h["plays"][0]["difference"] == 0
+    assert 0 <= h["plays"][0]["probabilities"]["win"] <= 1
+    s = play_turn(client, s)
+    if "roll" in s["actions"]:
+        h = act(client, s, action="hint")["hint"]
+        assert h["kind"] == "cube" and h["action"] in bg.cube.ACTIONS
+
+
+def test_stateless_move_and_evaluate(client):
+    r = client.get("/api/move", params={"position": "4HPwATDgc/ABMA", "dice": "31", "player": "net"})
+    assert r.status_code == 200
+    data = r.json()
+    assert data["plays"][0]["play"] == "8/5 6/5" and data["count"] == 16 and data["choice"] == "8/5 6/5"
+    assert set(data["plays"][0]["probabilities"]) >= {"win", "win_gammon", "lose_gammon"}
+    r = client.get("/api/move", params={"position": "4HPwATDgc/ABMA", "dice": "3-1", "player": "pubeval"})
+    assert r.status_code == 200 and r.json()["choice"]
+    r = client.get("/api/evaluate", params={"position": "4HPwATDgc/ABMA", "match": "MAGgAAAAAAAE"})
+    assert r.status_code == 200
+    data = r.json()
+    assert data["cube"]["action"] == "no double" and -1 < data["equity"] < 1
+    for params in ({"position": "nope", "dice": "31"}, {"position": "4HPwATDgc/ABMA", "dice": "71"},
+                   {"position": "4HPwATDgc/ABMA", "dice": "31", "player": "ubgi:/bin/sh"},
+                   {"position": "4HPwATDgc/ABMA"}, {"dice": "31"}):
+        r = client.get("/api/move", params=params)
+        assert 400 <= r.status_code < 500 and r.json()["error"], (params, r.text)
+    r = client.get("/api/evaluate", params={"position": "4HPwATDgc/ABMA", "match": "bad"})
+    assert r.status_code == 422 and "Match ID" in r.json()["error"]
+
+
+def test_limits(app, client):
+    r = client.post("/api/games", content=b"{" + b" " * (MAX_BODY + 10) + b"}",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "larger" in r.json()["error"]
+    r = client.post("/api/games", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code in (400, 422) and r.json()["error"]
+    r = client.get("/api/move?position=" + "A" * 5000)
+    assert r.status_code == 414
+    store = app.state.store
+    for _ in range(store.limit + 5):
+        client.post("/api/games", json={"level": "beginner"})
+    assert len(store) == store.limit and store.evicted >= 5
+    r = client.get("/static/server.py")
+    assert r.status_code == 404
+    page = client.get("/")
+    assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
+    assert client.get("/docs").status_code == 200 and client.get("/openapi.json").json()["paths"]["/api/move"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12)
+action_bodies = st.fixed_dictionaries(
+    {"action": st.sampled_from(ACTIONS) | st.text(max_size=8)},
+    optional={"from": json_values, "to": json_values, "play": st.text(max_size=30) | json_values,
+              "moves": json_values, "level": json_values, "what": st.sampled_from(["step", "moves", "turn", "x"]),
+              "ply": json_values})
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(body=action_bodies | json_values)
+def test_fuzzed_action_bodies_never_500(client, body):
+    s = _fuzz_game(client)
+    r = client.post(f"/api/games/{s}/actions", json=body)
+    assert r.status_code < 500, r.text
+    assert r.headers["content-type"].startswith("application/json")
+    if r.status_code >= 400:
+        assert r.json()["error"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(body=json_values | st.fixed_dictionaries({}, optional={
+    "length": json_values, "level": st.sampled_from(["beginner", "expert", "x"]) | json_values,
+    "side": json_values, "seed": json_values,
+    "resume": st.fixed_dictionaries({"format": st.sampled_from(["mat", "sgf", "x"]),
+                                     "text": st.text(max_size=80)})}))
+def test_fuzzed_new_game_bodies_never_500(client, body):
+    r = client.post("/api/games", json=body)
+    assert r.status_code < 500, r.text
+    if r.status_code >= 400:
+        assert r.json()["error"]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@given(path=st.sampled_from(["/api/move", "/api/evaluate"]),
+       params=st.dictionaries(st.sampled_from(["position", "dice", "player", "limit", "match", "ply", "x"]),
+                              st.text(max_size=16) | st.sampled_from(["4HPwATDgc/ABMA", "31", "66", "net:2",
+                                                                      "MAGgAAAAAAAE", "0", "3"]), max_size=5))
+def test_fuzzed_query_strings_never_500(client, path, params):
+    r = client.get(path, params=params)
+    assert r.status_code < 500, r.text
+    if r.status_code >= 400:
+        assert r.json()["error"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(raw=st.binary(max_size=200))
+def test_raw_bytes_never_500(client, raw):
+    s = _fuzz_game(client)
+    r = client.post(f"/api/games/{s}/actions", content=raw, headers={"content-type": "application/json"})
+    assert 400 <= r.status_code < 500 or r.status_code == 200, r.text
+    json.loads(r.text)
+
+
+_FUZZ = {}
+
+
+def _fuzz_game(client):
+    if "id" not in _FUZZ or _FUZZ["id"] not in client.app.state.store._games:
+        _FUZZ["id"] = new(client, level="beginner", seed=1)["id"]
+    return _FUZZ["id"]
+
+
+def test_main_warns_off_loopback(monkeypatch, capsys):
+    import uvicorn
+    import backgammon.web as web
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    assert web.main("127.0.0.1", 8123, False) == 0
+    assert "warning" not in capsys.readouterr().err
+    assert calls[-1][1] == {"host": "127.0.0.1", "port": 8123, "log_level": "warning"}
+    assert web.main("0.0.0.0", 8124, False) == 0
+    assert "warning" in capsys.readouterr().err
+
+
+def test_answering_the_computers_double(app, client):
+    """The computer's double waits for the human: only take, drop and hint."""
+    s = new(client, level="intermediate", side=0)
+    session = app.state.store.get(s["id"])
+    g = session.game
+    g.roll((1, 3))                 # the computer (player 1) starts
+    g.play("8/5 6/5")
+    g.roll((4, 2))
+    g.play("8/4 6/4")
+    g.double()                     # as the computer would
+    s = client.get(f"/api/games/{s['id']}").json()
+    assert s["game"]["phase"] == "doubled" and s["game"]["turn"] == "you"
+    assert sorted(s["actions"]) == ["drop", "hint", "take"]
+    assert s["game"]["cube"]["offered"] == 2 and s["game"]["cube"]["offered_by"] == "computer"
+    for name in ("roll", "double", "move", "play", "commit", "undo", "accept", "reject", "next"):
+        refused(client, s, {"action": name, "from": 6, "to": 5})
+    h = act(client, s, action="hint")["hint"]
+    assert h["kind"] == "take" and h["take"] in ("take", "pass", "beaver")
+    s = act(client, s, action="take")
+    assert s["game"]["cube"]["value"] == 2 and s["game"]["cube"]["owner"] == "you"
+    assert any("computer rolled" in m for m in s["said"])     # the doubler rolls on at once
+    if s["game"]["phase"] == "turn":
+        assert s["game"]["turn"] == "you" and "double" in s["actions"]     # a redouble, as the owner
