@@ -14,7 +14,7 @@ from backgammon import bearoff
 from backgammon.bearoff import (BearoffFileError, OneSidedDatabase, OutsideDatabaseError,
                                 TwoSidedDatabase)
 
-from conftest import make
+from helpers import make
 
 GNUBG_DATA = Path(gnubg.__file__).parent / "data"
 

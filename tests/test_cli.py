@@ -14,7 +14,7 @@ def test_moves_lists_plays(capsys):
 
 def test_moves_pass(capsys):
     # A closed board with a checker on the bar: the turn passes (RULES 4.4).
-    from conftest import make
+    from helpers import make
     pos = make(me={6: 14}, me_bar=1, opp={1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 12: 3})
     assert main(["moves", "-q", pos.to_id(), "6-5"]) == 0
     assert "the turn passes" in capsys.readouterr().out
@@ -80,7 +80,10 @@ def test_rollout_bad_options_name_the_option(args, option):
 
 
 def test_version():
+    # One version, written once (python/backgammon/__init__.py), read by the build.
+    import importlib.metadata
     import backgammon
+    assert importlib.metadata.version("backgammon") == backgammon.__version__
     result = _run("--version")
     assert result.returncode == 0 and result.stdout.strip() == f"backgammon {backgammon.__version__}"
 

@@ -8,7 +8,7 @@ from backgammon.game import Ending, Event, Game, Outcome, Phase
 from backgammon.matchid import GameState, MatchState
 from backgammon.rules import Rules
 
-from conftest import make
+from helpers import make
 
 
 def opened(rules=None, dice=(3, 1)):

@@ -8,7 +8,7 @@ from backgammon.game import Ending, Phase
 from backgammon.matchid import GameState, MatchState
 from backgammon.rules import Rules
 
-from conftest import make
+from helpers import make
 from test_game import act, check_invariants
 
 

@@ -4,7 +4,7 @@ import pytest
 import backgammon as bg
 from backgammon import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Position
 
-from conftest import make, rows
+from helpers import make, rows
 
 
 def texts(plays):

@@ -5,7 +5,7 @@ import pytest
 import backgammon as bg
 from backgammon import InvalidPositionError, InvalidPositionIdError, Position, WinKind
 
-from conftest import make
+from helpers import make
 
 
 def test_initial_setup(initial):

@@ -11,7 +11,7 @@ from backgammon import rollouts as ro
 from backgammon.rollouts import VectorGames, rollout
 from backgammon.sample import random_positions
 
-from conftest import make
+from helpers import make
 
 
 def test_pubeval_equals_gnubg_nn():

@@ -419,3 +419,11 @@ def test_answering_the_computers_double(app, client):
     assert any("computer rolled" in m for m in s["said"])     # the doubler rolls on at once
     if s["game"]["phase"] == "turn":
         assert s["game"]["turn"] == "you" and "double" in s["actions"]     # a redouble, as the owner
+
+
+def test_loopback_server_answers_only_loopback_hosts():
+    with TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]), base_url="http://127.0.0.1:8000") as c:
+        assert c.get("/").status_code == 200
+        r = c.get("/", headers={"host": "evil.example"})
+        assert r.status_code == 400 and "evil.example" in r.json()["error"]
+        assert c.get("/", headers={"host": "localhost:8000"}).status_code == 200

@@ -33,7 +33,8 @@ _NAMES = ("w1", "b1", "w2", "b2")
 
 def new_arrays(seed=None, contact_hidden: int = 128, race_hidden: int = 64) -> dict[str, np.ndarray]:
     """Freshly initialised weights: small uniform values from ``seed``."""
-    rng = np.random.default_rng(seed)
+    from .dice import generator
+    rng = generator(seed)
     arrays = {}
     for name, n_in, h in (("contact", CONTACT_INPUTS, contact_hidden), ("race", RACE_INPUTS, race_hidden)):
         arrays[f"{name}_w1"] = rng.uniform(-0.1, 0.1, (n_in, h)).astype(np.float32)

@@ -22,9 +22,11 @@ def random_positions(n: int, seed=None, *, games: int = 256):
     opening.  Returns boards (n, 2, 25) uint8 (row 1 on roll) and the rolls
     (n, 2) uint8 then thrown.  The same seed gives the same corpus.
     """
-    if n < 0 or games < 1:
-        raise ValueError("n must be >= 0 and games >= 1")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    from ._validate import integer
+    from .dice import generator
+    n = integer("n", n, low=0)
+    games = integer("games", games, low=1)
+    rng = generator(seed)
     initial = Position.initial().array
     boards = np.repeat(initial[None], games, axis=0)
     out_boards = np.empty((n, 2, 25), dtype=np.uint8)

@@ -287,7 +287,7 @@ class OneGame:
         return int(d[0]), int(d[1])
 
     def _opponent_move(self, board: bytes, roll) -> bytes:
-        plays = Position._from_bytes(board).legal_plays(roll)
+        plays = Position.from_bytes(board, validate=False).legal_plays(roll)
         if self.fast_random:
             index = int(self.rng.random(1)[0] * len(plays))
         else:
@@ -297,7 +297,7 @@ class OneGame:
 
     def _set(self, board: bytes, roll) -> None:
         self.board, self.roll = board, roll
-        self.plays = Position._from_bytes(board).legal_plays(roll) if roll[0] else None
+        self.plays = Position.from_bytes(board, validate=False).legal_plays(roll) if roll[0] else None
 
     @property
     def count(self) -> int:

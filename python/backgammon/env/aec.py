@@ -113,7 +113,7 @@ class BackgammonAEC(AECEnv):
 
     def _set_roll(self, roll) -> None:
         self._roll = roll
-        self._plays = Position._from_bytes(self._board).legal_plays(roll)
+        self._plays = Position.from_bytes(self._board, validate=False).legal_plays(roll)
         self.agent_selection = _AGENTS[self._turn]
         self.infos = {_AGENTS[self._turn]: {"afterstates": self._plays.positions, "roll": roll},
                       _AGENTS[1 - self._turn]: {}}
@@ -163,7 +163,7 @@ class BackgammonAEC(AECEnv):
     @property
     def position(self) -> Position:
         """The position with the agent on turn (``agent_selection``) in row 1."""
-        return Position._from_bytes(self._board)
+        return Position.from_bytes(self._board, validate=False)
 
     @property
     def roll(self) -> tuple[int, int]:
@@ -180,7 +180,7 @@ class BackgammonAEC(AECEnv):
             head = f"game over: {_AGENTS[1 - self._turn]} won {self.rewards[_AGENTS[1 - self._turn]]} point(s); X is {agent}"
         else:
             head = f"{agent} (X) to play {self._roll[0]}{self._roll[1]}"
-        return head + "\n" + str(Position._from_bytes(self._board))
+        return head + "\n" + str(Position.from_bytes(self._board, validate=False))
 
     def close(self):
         pass

@@ -109,7 +109,7 @@ class BackgammonEnv(gymnasium.Env):
     @property
     def position(self) -> Position:
         """The position from the agent's view (the agent in row 1)."""
-        return Position._from_bytes(cast(OneGame, self._games).board)
+        return Position.from_bytes(cast(OneGame, self._games).board, validate=False)
 
     def render(self):
         if self.render_mode is None:

@@ -697,14 +697,21 @@ class _BodyLimit:
     """Refuse request bodies over ``limit`` bytes (413) and query strings
     over ``MAX_QUERY`` (414), before any handler reads them."""
 
-    def __init__(self, app, limit: int):
+    def __init__(self, app, limit: int, allowed_hosts=None):
         self.app = app
         self.limit = limit
+        self.hosts = None if not allowed_hosts else {h.lower() for h in allowed_hosts}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         send = _with_headers(send, scope.get("path", "").startswith("/api/"))
+        if self.hosts is not None:
+            host = dict(scope.get("headers", [])).get(b"host", b"").decode("latin-1").lower()
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name not in self.hosts and host not in self.hosts:
+                return await _send_error(send, 400, f"this server answers requests for {', '.join(sorted(self.hosts))}, "
+                                                    f"not for host {host[:80]!r}")
         if len(scope.get("query_string", b"")) > MAX_QUERY:
             return await _send_error(send, 414, f"the query string is longer than {MAX_QUERY} bytes")
         length = dict(scope.get("headers", [])).get(b"content-length")
@@ -928,10 +935,7 @@ def create_app(*, max_games: int = MAX_GAMES, max_body: int = MAX_BODY,
             text = _record_text(session, "sgf")
         return PlainTextResponse(text, headers={"Content-Disposition": 'attachment; filename="backgammon.sgf"'})
 
-    if allowed_hosts:
-        from starlette.middleware.trustedhost import TrustedHostMiddleware
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
-    app.add_middleware(_BodyLimit, limit=max_body)
+    app.add_middleware(_BodyLimit, limit=max_body, allowed_hosts=allowed_hosts)
     return app
 
 
