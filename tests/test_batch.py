@@ -225,3 +225,15 @@ def test_threads_fall_back_when_the_output_overflows():
     one = batch.legal_positions(boards, rolls)
     two = batch.legal_positions(boards, rolls, threads=2)
     assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
+
+
+def test_threaded_calls_from_several_threads_at_once():
+    # Calls made at the same time from different threads all finish, each
+    # with the one-thread result.
+    from concurrent.futures import ThreadPoolExecutor
+    boards, rolls = random_positions(4000, seed=43)
+    want = batch.legal_positions(boards, rolls)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: batch.legal_positions(boards, rolls, threads=2), range(8)))
+    for got in results:
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])

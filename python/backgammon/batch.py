@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import threading
 from typing import cast
 
 import numpy as np
@@ -96,10 +97,15 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
             raise ValueError("boards must be (n, 2, 25) and rolls (n, 2)")
     n = len(b)
     threads = _thread_count(threads, n)
-    if threads > 1:
-        if validate:
-            _check_all(b, r)
-        result = _threaded(b, r, threads, moves, mover_view, out, moves_out)
+    # One threaded call at a time owns the pool (its tasks wait for one
+    # another); a call made meanwhile from another thread runs on its own.
+    if threads > 1 and _pool_lock.acquire(blocking=False):
+        try:
+            if validate:
+                _check_all(b, r)
+            result = _threaded(b, r, threads, moves, mover_view, out, moves_out)
+        finally:
+            _pool_lock.release()
         if result is not None:
             return result
     offsets = np.zeros(n + 1, dtype=np.int64)
@@ -143,6 +149,8 @@ CHUNK_PAIRS = 1024
 #: The fewest pairs worth a chunk of their own.
 MIN_CHUNK_PAIRS = 256
 _workers = None
+_worker_count = 0
+_pool_lock = threading.Lock()
 
 
 def _thread_count(threads, n: int) -> int:
@@ -154,14 +162,15 @@ def _thread_count(threads, n: int) -> int:
     return min(threads, max(1, n // MIN_CHUNK_PAIRS))
 
 
-def _pool_threads():
-    # One pool for the life of the process: starting threads per call would
-    # cost more than a small batch takes.
-    global _workers
-    if _workers is None:
-        import os
+def _pool_threads(n: int):
+    # One pool for the life of the process (starting threads per call would
+    # cost more than a small batch takes), with room for all n tasks at
+    # once: each waits for the chunk before its own.
+    global _workers, _worker_count
+    if _workers is None or _worker_count < n:
         from concurrent.futures import ThreadPoolExecutor
-        _workers = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1), thread_name_prefix="backgammon")
+        _workers = ThreadPoolExecutor(max_workers=n, thread_name_prefix="backgammon")
+        _worker_count = n
     return _workers
 
 
@@ -177,7 +186,6 @@ def _check_all(b: np.ndarray, r: np.ndarray) -> None:
 def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out):
     """legal_positions on ``threads`` threads; None when the output buffer
     proves too small (the caller then runs the one-thread path)."""
-    import threading
     n = len(b)
     size = min(CHUNK_PAIRS, max(MIN_CHUNK_PAIRS, -(-n // (4 * threads))))
     starts = list(range(0, n, size)) + [n]
@@ -232,7 +240,7 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out)
             for ev in known:
                 ev.set()
 
-    executor = _pool_threads()
+    executor = _pool_threads(threads)
     for future in [executor.submit(work, t) for t in range(threads)]:
         future.result()
     if errors:
