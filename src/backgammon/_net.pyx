@@ -696,6 +696,21 @@ cdef double _td_update(Net* net, const uint8_t* board, PositionClass cls, const 
     return err
 
 
+cdef void _opening(uint8_t* board, bitgen_t* rng, int* d1, int* d2) noexcept nogil:
+    # The starting position (RULES 1.2) and the opening roll, never a double (RULES 2.2).
+    cdef int i
+    memset(board, 0, BOARD_BYTES)
+    for i in range(2):
+        board[i * SLOTS + 23] = 2
+        board[i * SLOTS + 12] = 5
+        board[i * SLOTS + 7] = 3
+        board[i * SLOTS + 5] = 5
+    d1[0] = d2[0] = 0
+    while d1[0] == d2[0]:
+        d1[0] = <int>bounded(rng, 6) + 1
+        d2[0] = <int>bounded(rng, 6) + 1
+
+
 cdef void _selfplay_game(Evaluator* ev, Generator* g, bitgen_t* rng, uint8_t* children, Work* w,
                          float alpha_contact, float alpha_race, double* stats) noexcept nogil:
     # One game of greedy 0-ply self-play from the opening.  Each position
@@ -709,16 +724,7 @@ cdef void _selfplay_game(Evaluator* ev, Generator* g, bitgen_t* rng, uint8_t* ch
     cdef float value[OUTPUTS]
     cdef float target[OUTPUTS]
     cdef const uint8_t* child
-    memset(board, 0, BOARD_BYTES)
-    for i in range(2):
-        board[i * SLOTS + 23] = 2
-        board[i * SLOTS + 12] = 5
-        board[i * SLOTS + 7] = 3
-        board[i * SLOTS + 5] = 5
-    d1 = d2 = 0
-    while d1 == d2:                      # the opening roll is never a double
-        d1 = <int>bounded(rng, 6) + 1
-        d2 = <int>bounded(rng, 6) + 1
+    _opening(board, rng, &d1, &d2)
     while True:
         n = generate(g, board, d1, d2, children, NULL, True)
         if n <= 0:
@@ -792,16 +798,7 @@ def sample_positions(Networks nets, int64_t games, generator, float explore=0.0)
         raise MemoryError()
     with generator.bit_generator.lock, nogil:
         for i in range(games):
-            memset(board, 0, BOARD_BYTES)
-            for j in range(2):
-                board[j * SLOTS + 23] = 2
-                board[j * SLOTS + 12] = 5
-                board[j * SLOTS + 7] = 3
-                board[j * SLOTS + 5] = 5
-            d1 = d2 = 0
-            while d1 == d2:
-                d1 = <int>bounded(rng, 6) + 1
-                d2 = <int>bounded(rng, 6) + 1
+            _opening(board, rng, &d1, &d2)
             while True:
                 n = generate(g, board, d1, d2, children, NULL, True)
                 if n <= 0:
