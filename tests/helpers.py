@@ -24,3 +24,22 @@ def rows(plays):
         mine = p.position.array[0]  # the mover is row 0 once the view is swapped
         out.add(tuple((i + 1, int(c)) for i, c in enumerate(mine) if c))
     return out
+
+
+# -- driving the real GNU Backgammon engine (the gnubg package) ----------------------
+
+def gnubg_dice():
+    """The dice of gnubg's last roll, from its match record (a roll that
+    cannot be played is passed at once, so the Match ID no longer shows it)."""
+    from gnubg import _gnubg
+    for record in reversed(_gnubg.match(0, 0, 0, 0)["games"][-1]["game"]):
+        if "dice" in record:
+            return tuple(record["dice"])
+    raise AssertionError("gnubg has no roll on record")
+
+
+def gnubg_move(play) -> str:
+    """gnubg's ``move`` command for a play: each checker step on its own."""
+    def point(p):
+        return "bar" if p == 25 else "off" if p == 0 else str(p)
+    return "move " + " ".join(f"{point(f)}/{point(t)}" for f, t in play.moves)

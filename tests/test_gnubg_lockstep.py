@@ -46,6 +46,8 @@ import gnubg  # fail, not skip, without the oracle
 from gnubg import _gnubg
 
 import backgammon as bg
+
+from helpers import gnubg_dice, gnubg_move
 from backgammon.game import Ending, Phase
 from backgammon.matchid import GameState, MatchState
 from backgammon.rules import Rules
@@ -69,21 +71,6 @@ def engine():
                     "set automatic roll on", "set output rawboard off", "set player 0 gnubg"):
         _gnubg.command(command)
     assert gnubg.posinfo() == {"dice": (0, 0), "turn": 0, "resigned": 0, "doubled": 0, "gamestate": 0}
-
-
-def gnubg_dice():
-    """The dice of gnubg's last roll, from its match record (a roll that
-    cannot be played is passed at once, so the Match ID no longer shows it)."""
-    for record in reversed(_gnubg.match(0, 0, 0, 0)["games"][-1]["game"]):
-        if "dice" in record:
-            return tuple(record["dice"])
-    raise AssertionError("gnubg has no roll on record")
-
-
-def gnubg_move(play) -> str:
-    """gnubg's ``move`` command for a play: each checker step on its own."""
-    point = lambda p: "bar" if p == 25 else "off" if p == 0 else str(p)
-    return "move " + " ".join(f"{point(f)}/{point(t)}" for f, t in play.moves)
 
 
 class Lockstep:

@@ -34,6 +34,8 @@ import gnubg  # noqa: F401  (fail, not skip, without the oracle)
 from gnubg import _gnubg
 
 import backgammon as bg
+
+from helpers import gnubg_dice, gnubg_move
 from backgammon.game import Event, Phase
 from backgammon.mat import (MONEY_RULES, MatchFileError, MatchRecord, MatFileError, RecordedGame, read_mat,
                             save_duel, write_mat)
@@ -54,18 +56,6 @@ def engine():
     for command in ("set matchid MAAAAAAAAAAA", "set jacoby on", "set beavers 3", "set automatic game on",
                     "set automatic roll on", "set player 1 human", "set player 0 gnubg"):
         _gnubg.command(command)
-
-
-def _gnubg_dice():
-    for record in reversed(_gnubg.match(0, 0, 0, 0)["games"][-1]["game"]):
-        if "dice" in record:
-            return tuple(record["dice"])
-    raise AssertionError("gnubg has no roll on record")
-
-
-def _gnubg_move(play) -> str:
-    point = lambda p: "bar" if p == 25 else "off" if p == 0 else str(p)
-    return "move " + " ".join(f"{point(f)}/{point(t)}" for f, t in play.moves)
 
 
 def drive(length: int, seed: int, rules=None, beavers: int = 0, jacoby: bool = False, games=None,
@@ -110,7 +100,7 @@ def drive(length: int, seed: int, rules=None, beavers: int = 0, jacoby: bool = F
                     continue
                 else:
                     _gnubg.command("roll")
-                    g.roll(_gnubg_dice())
+                    g.roll(gnubg_dice())
                 last = "turn"
             elif g.phase is Phase.PLAY:
                 plays = g.legal_plays()
@@ -122,7 +112,7 @@ def drive(length: int, seed: int, rules=None, beavers: int = 0, jacoby: bool = F
                     last = "resign"
                     continue
                 play = plays[int(rng.integers(len(plays)))]
-                both(_gnubg_move(play), g.play, str(play))
+                both(gnubg_move(play), g.play, str(play))
                 last = "move"
             elif g.phase is Phase.DOUBLED:
                 if r < 0.3:
