@@ -39,6 +39,12 @@ SCRIPT = textwrap.dedent(r"""
         kids = np.zeros((3072 * 4, 2, 25), dtype=np.uint8)
         call(_movegen.generate_into, b, rolls, 0, offsets, kids, None, True, bool(trial % 2))
         call(_movegen.generate_into, b, rolls, i, offsets, kids, None, True, False)
+        call(_movegen.Chain, i, j)
+        for size in (4, int(rng.integers(0, 6))):
+            chain = _movegen.Chain(size, int(rng.integers(1, 5)))
+            call(_movegen.generate_shared, b, rolls, offsets, kids[:int(rng.choice([0, 10, 3072, 3072 * 4]))],
+                 None, True, chain)
+            call(_movegen.generate_shared, b, rolls, offsets, kids, None, True, chain)   # a used chain
         call(_bearoff.indices, rng.integers(0, 256, size=(3, 6), dtype=np.uint8))
         call(_bearoff.board_indices, b, i, j); call(_bearoff.board_indices, b, 1, 15)
         call(_bearoff.position_of, i)

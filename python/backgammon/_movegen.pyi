@@ -44,5 +44,31 @@ def generate_into(
     ``stop``, else 0.  Runs without the GIL.
     """
 
+class Chain:
+    """The shared state of one chained run over ``n`` rows in chunks of
+    ``chunk``: made fresh for each run, given to every thread."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def chunk(self) -> int: ...
+    def __init__(self, n: int, chunk: int) -> None: ...
+    @property
+    def status(self) -> int:
+        """0, or why the run stopped: 1 the output was too small, 2 memory."""
+
+def generate_shared(
+    boards: npt.NDArray[np.uint8],
+    rolls: npt.NDArray[np.uint8],
+    offsets: npt.NDArray[np.int64],
+    children: npt.NDArray[np.uint8],
+    moves: npt.NDArray[np.int8] | None,
+    swap: bool,
+    chain: Chain,
+) -> int:
+    """This thread's share of filling the CSR arrays, other threads calling
+    it on the same arrays.  Returns 0, 1 (output too small) or 2 (out of
+    memory).  Runs without the GIL."""
+
 def perft(board: bytes, depth: int) -> int:
     """Leaves of the tree expanding all 21 rolls into all distinct plays."""

@@ -82,10 +82,12 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     results are then views of them, which saves the cost of fresh memory in
     loops.  When they are too small, new arrays are made instead.
 
-    ``threads``: how many threads share the work (None: every core).  The
-    result is the same, in the same order, for any number: chunks of pairs
-    are generated into small per-thread buffers and placed in the output
-    as soon as the chunks before them are counted.
+    ``threads``: how many threads share the work (None: every core the
+    process may use).  The result is the same, in the same order, for any
+    number: threads take small chunks of pairs in turn and write each
+    straight into the output when the chunks before it are counted, else
+    into a buffer in cache that is copied in as soon as they are.  A call
+    made while another thread's threaded call runs works on one thread.
     """
     if validate:
         b = _as_uint8_boards(boards)
@@ -99,13 +101,10 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     threads = _thread_count(threads, n)
     # One threaded call at a time owns the pool (its tasks wait for one
     # another); a call made meanwhile from another thread runs on its own.
-    if threads > 1 and _pool_lock.acquire(blocking=False):
-        try:
-            if validate:
-                _check_all(b, r)
-            result = _threaded(b, r, threads, moves, mover_view, out, moves_out)
-        finally:
-            _pool_lock.release()
+    if threads > 1:
+        if validate:
+            _check_all(b, r)
+        result = _threaded(b, r, threads, moves, mover_view, out, moves_out)
         if result is not None:
             return result
     offsets = np.zeros(n + 1, dtype=np.int64)
@@ -143,11 +142,11 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     return offsets, children
 
 
-#: Pairs per chunk of a threaded call, at most: its results (about 1 MB) stay
-#: in cache until they are placed in the output.
-CHUNK_PAIRS = 1024
-#: The fewest pairs worth a chunk of their own.
-MIN_CHUNK_PAIRS = 256
+#: Pairs per chunk of a threaded call: small enough that a chunk waiting to
+#: be placed stays in cache, large enough that placing costs little.
+CHUNK_PAIRS = 64
+#: The fewest pairs per thread worth a thread.
+MIN_THREAD_PAIRS = 256
 _workers = None
 _worker_count = 0
 _pool_lock = threading.Lock()
@@ -156,22 +155,45 @@ _pool_lock = threading.Lock()
 def _thread_count(threads, n: int) -> int:
     from ._validate import integer
     if threads is None:
-        import os
-        threads = os.cpu_count() or 1
+        threads = _cores()
     threads = integer("threads", threads, low=1)
-    return min(threads, max(1, n // MIN_CHUNK_PAIRS))
+    return min(threads, max(1, n // MIN_THREAD_PAIRS))
 
 
-def _pool_threads(n: int):
-    # One pool for the life of the process (starting threads per call would
-    # cost more than a small batch takes), with room for all n tasks at
-    # once: each waits for the chunk before its own.
+def _cores() -> int:
+    import os
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:        # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_shared(task, threads: int) -> list | None:
+    """``task(t)`` for t in 0..threads-1 at once, the calling thread doing
+    t = 0, and their results; for kernels whose threads wait for one
+    another (``_movegen.run_chained``), so all must run together.  None
+    when another call holds the threads (the caller then works alone)."""
     global _workers, _worker_count
-    if _workers is None or _worker_count < n:
-        from concurrent.futures import ThreadPoolExecutor
-        _workers = ThreadPoolExecutor(max_workers=n, thread_name_prefix="backgammon")
-        _worker_count = n
-    return _workers
+    if threads == 1:
+        return [task(0)]
+    if not _pool_lock.acquire(blocking=False):
+        return None
+    try:
+        # One pool for the life of the process: starting threads per call
+        # would cost more than a small batch takes.
+        if _workers is None or _worker_count < threads - 1:
+            from concurrent.futures import ThreadPoolExecutor
+            _workers = ThreadPoolExecutor(max_workers=threads - 1, thread_name_prefix="backgammon")
+            _worker_count = threads - 1
+        try:
+            futures = [_workers.submit(task, t) for t in range(1, threads)]
+        except RuntimeError:      # the interpreter is shutting down
+            return None
+        results = [task(0)]
+        results += [f.result() for f in futures]
+        return results
+    finally:
+        _pool_lock.release()
 
 
 def _check_all(b: np.ndarray, r: np.ndarray) -> None:
@@ -185,11 +207,9 @@ def _check_all(b: np.ndarray, r: np.ndarray) -> None:
 
 def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out):
     """legal_positions on ``threads`` threads; None when the output buffer
-    proves too small (the caller then runs the one-thread path)."""
+    proves too small or the threads are busy (the caller then runs the
+    one-thread path)."""
     n = len(b)
-    size = min(CHUNK_PAIRS, max(MIN_CHUNK_PAIRS, -(-n // (4 * threads))))
-    starts = list(range(0, n, size)) + [n]
-    n_chunks = len(starts) - 1
     offsets = np.zeros(n + 1, dtype=np.int64)
     capacity = max(MAX_PLAYS, 24 * n + MAX_PLAYS)
     children = _buffer(out, (2, 25), np.uint8, "out")
@@ -198,54 +218,10 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out)
         children = _pooled((capacity, 2, 25), np.uint8)
         steps = _pooled((capacity, 4, 3), np.int8) if moves else None
     capacity = len(children)
-    ends = [0] * (n_chunks + 1)            # ends[k + 1]: where chunk k's results end
-    known = [threading.Event() for _ in range(n_chunks + 1)]
-    known[0].set()
-    overflow = threading.Event()
-    errors: list = []
-
-    def work(t: int) -> None:
-        local_kids = np.empty((size * 24 + MAX_PLAYS, 2, 25), np.uint8)
-        local_steps: np.ndarray | None = np.empty((len(local_kids), 4, 3), np.int8) if moves else None
-        local_offsets = np.zeros(size + 1, dtype=np.int64)
-        try:
-            for k in range(t, n_chunks, threads):
-                lo, hi = starts[k], starts[k + 1]
-                local_offsets[:] = 0
-                done = 0
-                while True:
-                    done, _ = _movegen.generate_into(b[lo:hi], r[lo:hi], done, local_offsets[:hi - lo + 1],
-                                                     local_kids, local_steps, not mover_view, False)
-                    if done == hi - lo:
-                        break
-                    local_kids = np.resize(local_kids, (2 * len(local_kids), 2, 25))
-                    if moves:
-                        assert local_steps is not None
-                        local_steps = np.resize(local_steps, (len(local_kids), 4, 3))
-                count = int(local_offsets[hi - lo])
-                known[k].wait()
-                base = ends[k]
-                ends[k + 1] = base + count
-                known[k + 1].set()         # the next chunk may place itself now
-                if base + count > capacity:
-                    overflow.set()
-                    continue
-                children[base:base + count] = local_kids[:count]
-                if moves:
-                    assert steps is not None and local_steps is not None
-                    steps[base:base + count] = local_steps[:count]
-                offsets[lo + 1:hi + 1] = local_offsets[1:hi - lo + 1] + base
-        except BaseException as e:   # noqa: BLE001 -- re-raised in the caller
-            errors.append(e)
-            for ev in known:
-                ev.set()
-
-    executor = _pool_threads(threads)
-    for future in [executor.submit(work, t) for t in range(threads)]:
-        future.result()
-    if errors:
-        raise errors[0]
-    if overflow.is_set():
+    chain = _movegen.Chain(n, CHUNK_PAIRS)
+    status = run_shared(lambda t: _movegen.generate_shared(b, r, offsets, children, steps, not mover_view, chain),
+                        threads)
+    if status is None or any(status):
         return None
     total = int(offsets[-1])
     keep = total * 2 >= capacity or children is out

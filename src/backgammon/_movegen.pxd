@@ -1,6 +1,6 @@
 # Legal move generation (RULES 3, 4, 5): the one kernel behind Position.legal_plays,
 # the batch API, perft and the rollout loop.
-from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int64_t
 
 cpdef enum:
     # A play moves at most 4 dice among at most 15 checkers, so a roll has at
@@ -43,3 +43,13 @@ cdef Generator* new_generator() noexcept nogil
 cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
                   uint8_t* children, int8_t* moves, bint swap) noexcept nogil
 cdef int dice_used(Generator* g) noexcept nogil
+
+# One row's children (at most MAX_PLAYS) written by a thread of run_chained.
+ctypedef int (*RowWriter)(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) noexcept nogil
+cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t chunk,
+                     int64_t* offsets, uint8_t* children, int8_t* moves, Py_ssize_t capacity,
+                     int64_t* sync) noexcept nogil
+
+cdef class Chain:
+    cdef int64_t* sync
+    cdef readonly Py_ssize_t n, chunk

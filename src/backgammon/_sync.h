@@ -1,0 +1,62 @@
+/* What threads sharing one batch need to hand each other a number: an
+   int64 published with release order and read with acquire order, and a
+   polite wait (the peer may be descheduled, so spinning gives way). */
+#ifndef BACKGAMMON_SYNC_H
+#define BACKGAMMON_SYNC_H
+#include <stdint.h>
+#if defined(_MSC_VER)
+#define BG_SYNC_INLINE __inline
+#include <windows.h>
+#include <intrin.h>
+static __inline int64_t bg_load_acquire(const int64_t* p) {
+    int64_t v = *(volatile const int64_t*)p; _ReadWriteBarrier(); return v;
+}
+static __inline void bg_store_release(int64_t* p, int64_t v) {
+    _ReadWriteBarrier(); *(volatile int64_t*)p = v;
+}
+static __inline int64_t bg_fetch_add(int64_t* p, int64_t v) {
+    return InterlockedExchangeAdd64((volatile LONG64*)p, v);
+}
+static __inline void bg_relax(int spins) { if (spins < 64) YieldProcessor(); else SwitchToThread(); }
+#else
+#define BG_SYNC_INLINE inline
+#include <sched.h>
+static inline int64_t bg_load_acquire(const int64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void bg_store_release(int64_t* p, int64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline int64_t bg_fetch_add(int64_t* p, int64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
+static inline void bg_relax(int spins) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (spins < 64) { __builtin_ia32_pause(); return; }
+#endif
+    sched_yield();
+}
+#endif
+
+/* Copy to memory that will not be read soon, past the caches where the
+   machine can (SSE2 streaming stores): the destination's lines are not
+   read first, which halves the memory traffic of a large output. */
+#include <string.h>
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+static BG_SYNC_INLINE void bg_stream_copy(void* dst, const void* src, size_t n) {
+    char* d = (char*)dst;
+    const char* s = (const char*)src;
+    size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    if (n < 64) { memcpy(d, s, n); return; }
+    memcpy(d, s, head);
+    d += head; s += head; n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i*)s), b = _mm_loadu_si128((const __m128i*)(s + 16));
+        __m128i c = _mm_loadu_si128((const __m128i*)(s + 32)), e = _mm_loadu_si128((const __m128i*)(s + 48));
+        _mm_stream_si128((__m128i*)d, a);
+        _mm_stream_si128((__m128i*)(d + 16), b);
+        _mm_stream_si128((__m128i*)(d + 32), c);
+        _mm_stream_si128((__m128i*)(d + 48), e);
+    }
+    memcpy(d, s, n);
+    _mm_sfence();
+}
+#else
+static BG_SYNC_INLINE void bg_stream_copy(void* dst, const void* src, size_t n) { memcpy(dst, src, n); }
+#endif
+#endif
