@@ -24,3 +24,4 @@ cdef BoardProblem check_board(const uint8_t* board) noexcept nogil
 cdef bint no_contact(const uint8_t* board) noexcept nogil
 cdef bint both_home(const uint8_t* board) noexcept nogil
 cdef int loss_kind(const uint8_t* loser) noexcept nogil
+cdef void starting_position(uint8_t* board) noexcept nogil

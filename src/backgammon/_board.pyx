@@ -44,6 +44,19 @@ cdef bint both_home(const uint8_t* board) noexcept nogil:
     return True
 
 
+cdef void starting_position(uint8_t* board) noexcept nogil:
+    """The 50 bytes of the starting position (RULES 1.2): for each side two
+    checkers on its 24-point, five on its 13, three on its 8, five on its 6."""
+    cdef int i
+    for i in range(2 * SLOTS):
+        board[i] = 0
+    for i in range(2):
+        board[i * SLOTS + 23] = 2
+        board[i * SLOTS + 12] = 5
+        board[i * SLOTS + 7] = 3
+        board[i * SLOTS + 5] = 5
+
+
 cdef int loss_kind(const uint8_t* loser) noexcept nogil:
     """How a side with the row ``loser`` loses when the other side is off
     (RULES 6.2-6.4): 1 single, 2 gammon (none borne off), 3 backgammon (a

@@ -19,7 +19,8 @@ from numpy.random cimport bitgen_t
 
 from backgammon._dice cimport bounded, bitgen_of
 
-from backgammon._board cimport SLOTS, BAR, POINTS, CHECKERS, no_contact, both_home, loss_kind, check_board, BOARD_OK
+from backgammon._board cimport (SLOTS, BAR, POINTS, CHECKERS, no_contact, both_home, loss_kind, check_board,
+                                BOARD_OK, starting_position)
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._bearoff cimport RaceTables, race_estimate, set_race_tables
 
@@ -697,14 +698,8 @@ cdef double _td_update(Net* net, const uint8_t* board, PositionClass cls, const 
 
 
 cdef void _opening(uint8_t* board, bitgen_t* rng, int* d1, int* d2) noexcept nogil:
-    # The starting position (RULES 1.2) and the opening roll, never a double (RULES 2.2).
-    cdef int i
-    memset(board, 0, BOARD_BYTES)
-    for i in range(2):
-        board[i * SLOTS + 23] = 2
-        board[i * SLOTS + 12] = 5
-        board[i * SLOTS + 7] = 3
-        board[i * SLOTS + 5] = 5
+    # The starting position and the opening roll, never a double (RULES 2.2).
+    starting_position(board)
     d1[0] = d2[0] = 0
     while d1[0] == d2[0]:
         d1[0] = <int>bounded(rng, 6) + 1

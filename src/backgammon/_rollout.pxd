@@ -4,3 +4,4 @@ cpdef enum Policy:
     POLICY_RANDOM = 0          # uniform over the distinct plays
     POLICY_PUBEVAL = 1         # Tesauro's pubeval
     POLICY_NET = 2             # the network at 0-ply
+    POLICY_GIVEN = 3           # env_answer only: the choices come from the caller

@@ -56,7 +56,26 @@ static BG_SYNC_INLINE void bg_stream_copy(void* dst, const void* src, size_t n) 
     memcpy(d, s, n);
     _mm_sfence();
 }
+/* A mask row: count ones then zeros up to width, streamed. */
+static BG_SYNC_INLINE void bg_stream_mask(signed char* row, int count, int width) {
+    static const signed char edge[32] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    int j = 0, head = (int)((16 - ((uintptr_t)row & 15)) & 15);
+    __m128i ones = _mm_set1_epi8(1), zeros = _mm_setzero_si128(), v;
+    if (head > width) head = width;
+    for (; j < head; j++) row[j] = (signed char)(j < count);
+    for (; j + 16 <= width; j += 16) {
+        if (j + 16 <= count) v = ones;
+        else if (j >= count) v = zeros;
+        else v = _mm_loadu_si128((const __m128i*)(edge + 16 - (count - j)));
+        _mm_stream_si128((__m128i*)(row + j), v);
+    }
+    for (; j < width; j++) row[j] = (signed char)(j < count);
+    _mm_sfence();
+}
 #else
 static BG_SYNC_INLINE void bg_stream_copy(void* dst, const void* src, size_t n) { memcpy(dst, src, n); }
+static BG_SYNC_INLINE void bg_stream_mask(signed char* row, int count, int width) {
+    memset(row, 1, (size_t)count); memset(row + count, 0, (size_t)(width - count));
+}
 #endif
 #endif

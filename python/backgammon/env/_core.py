@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _board, _rollout
-from ..batch import MAX_PLAYS, legal_positions
+from .. import _board, _movegen, _rollout
+from .._rollout import EnvStage, Policy
+from ..batch import MAX_PLAYS, _pooled, run_shared
 from ..errors import IllegalPlayError
-from ..players import Player, RandomPlayer, player
+from ..players import NetPlayer, Player, PubevalPlayer, RandomPlayer, player
 from ..play import Plays
 from ..position import Position
 
@@ -27,10 +28,6 @@ INITIAL = Position.initial().array.copy()
 #: The 30 opening throws (RULES 2.2): (die of the agent or player_0, die of
 #: the other side), never equal; the higher die moves first.
 OPENING = np.array([(a, b) for a in range(1, 7) for b in range(1, 7) if a != b], dtype=np.uint8)
-_ROWS = np.arange(max(NUM_ACTIONS, 1), dtype=np.int64)
-_OVER = np.zeros((2, 25), dtype=np.uint8)
-_OVER[0, 0] = 15   # the side on roll has borne off: a finished game
-_NONE = np.zeros(0, dtype=np.int64)
 _NO_BOARDS = np.zeros((0, 2, 25), dtype=np.uint8)
 
 
@@ -39,37 +36,21 @@ def encode(boards: np.ndarray, rolls: np.ndarray | None, out: np.ndarray | None 
     in row 1: the 198 TD-Gammon inputs, then one-hot the high die (6) and
     the low die (6); rows of ``rolls`` that are (0, 0) (no dice: not on
     turn, or the game is over) leave the dice units zero."""
-    n = len(boards)
+    b = np.ascontiguousarray(boards, dtype=np.uint8)
+    r = np.zeros((len(b), 2), dtype=np.uint8) if rolls is None else np.ascontiguousarray(rolls, dtype=np.uint8)
     if out is None:
-        out = np.empty((n, OBS_SIZE), dtype=np.float32)
-    out[:, :198] = _rollout.tesauro_inputs(boards)
-    out[:, 198:] = 0.0
-    if rolls is not None and n:
-        hi = np.maximum(rolls[:, 0], rolls[:, 1]).astype(np.intp)
-        lo = np.minimum(rolls[:, 0], rolls[:, 1]).astype(np.intp)
-        rows = _ROWS[:n] if n <= len(_ROWS) else np.arange(n)
-        has = hi > 0
-        if has.all():
-            out[rows, 197 + hi] = 1.0
-            out[rows, 203 + lo] = 1.0
-        else:
-            out[rows[has], 197 + hi[has]] = 1.0
-            out[rows[has], 203 + lo[has]] = 1.0
+        out = np.empty((len(b), OBS_SIZE), dtype=np.float32)
+    _rollout.observations(b, r, out)
     return out
 
 
 def encode_one(board: bytes, roll, out: np.ndarray | None = None) -> np.ndarray:
     """``encode`` of one 50-byte board (the observer in row 1) and its
     dice (``(0, 0)`` for none): (210,) float32."""
-    obs = np.zeros(OBS_SIZE, dtype=np.float32) if out is None else out
-    obs[:198] = _rollout.tesauro_inputs(np.frombuffer(board, dtype=np.uint8).reshape(1, 2, 25))[0]
-    if out is not None:
-        obs[198:] = 0.0
-    a, b = roll
-    if a:
-        obs[197 + max(a, b)] = 1.0
-        obs[203 + min(a, b)] = 1.0
-    return obs
+    obs = np.empty((1, OBS_SIZE), dtype=np.float32) if out is None else out.reshape(1, OBS_SIZE)
+    _rollout.observations(np.frombuffer(board, dtype=np.uint8).reshape(1, 2, 25),
+                          np.array([roll], dtype=np.uint8), obs)
+    return obs.reshape(OBS_SIZE)
 
 
 def check_action(action, count: int, name: str = "action") -> int:
@@ -108,188 +89,149 @@ def opponent_player(opponent, seed=None) -> Player:
     return player(opponent, seed=seed)
 
 
+def kernel_policy(opponent: Player):
+    """(policy code, networks) with which the kernel plays for ``opponent``
+    itself, or POLICY_GIVEN when the player chooses in Python."""
+    if isinstance(opponent, RandomPlayer):
+        return Policy.POLICY_RANDOM, None
+    if isinstance(opponent, PubevalPlayer):
+        return Policy.POLICY_PUBEVAL, None
+    if isinstance(opponent, NetPlayer) and opponent.ply == 0:
+        return Policy.POLICY_NET, opponent.networks
+    return Policy.POLICY_GIVEN, None
+
+
+def opening_throw(u: float) -> tuple[int, int]:
+    """The opening throw (agent's die, opponent's die) that ``u`` in [0, 1)
+    picks, as the kernel does."""
+    a, b = OPENING[min(int(u * len(OPENING)), len(OPENING) - 1)]
+    return int(a), int(b)
+
+
+def dice_of(u: float) -> tuple[int, int]:
+    """The roll that ``u`` in [0, 1) picks among the 36, as the kernel does."""
+    k = min(int(u * 36), 35)
+    return k // 6 + 1, k % 6 + 1
+
+
+#: Games per chunk of a threaded step (about 30 microseconds of work).
+ENV_CHUNK = 32
+#: The fewest games per thread worth a thread.
+MIN_THREAD_GAMES = 128
+
+
 class Games:
-    """``n`` games of an agent against ``opponent`` in lockstep.
+    """``n`` games of an agent against ``opponent`` in lockstep, stepped by
+    the kernel (``_rollout.env_play`` then ``env_answer``).
 
     ``boards`` (n, 2, 25) are from the agent's view with the agent in row 1;
     while a game waits for the agent, ``rolls`` holds its dice and
     ``offsets``/``children`` its legal plays (CSR, from the opponent's
-    view as ``batch.legal_positions`` gives them).  A finished game keeps
-    its last board (``done``), has no plays and zero dice until restarted.
+    view as ``batch.legal_positions`` gives them).  A finished game
+    (``done``) keeps its last board, has no plays and zero dice until it
+    restarts.  Each step draws ``u`` (n, 4) uniforms, whatever the number of
+    threads: the same seed gives the same games.
+
+    ``fresh``: every step writes new observation and mask arrays (else the
+    same two, the mask changed only where the counts change).
     """
 
-    def __init__(self, n: int, opponent: Player, rng: np.random.Generator):
+    def __init__(self, n: int, opponent: Player, rng: np.random.Generator, threads: int = 1,
+                 fresh: bool = True):
         self.n = n
         self.opponent = opponent
-        self.fast_random = isinstance(opponent, RandomPlayer)
         self.rng = rng
+        self.policy, self.nets = kernel_policy(opponent)
+        self.threads = max(1, min(threads, n // MIN_THREAD_GAMES))
+        self.fresh = fresh
         self.boards = np.repeat(INITIAL[None], n, axis=0)
         self.rolls = np.zeros((n, 2), dtype=np.uint8)
-        self.done = np.zeros(n, dtype=bool)
+        self.done = np.ones(n, dtype=np.uint8)
         self.offsets = np.zeros(n + 1, dtype=np.int64)
-        self.children = np.zeros((0, 2, 25), dtype=np.uint8)
-        self.counts = np.zeros(n, dtype=np.int64)
-        self._mask_counts: np.ndarray | None = None   # the counts the masks buffer shows
-        self._opp_out: np.ndarray | None = None
+        self.children = _NO_BOARDS
+        self.counts = np.full(n, -1, dtype=np.int64)    # -1: the mask shows nothing yet
+        self.obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        self.mask = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
+        self._after = np.zeros((n, 2, 25), dtype=np.uint8)
+        self._opp_rolls = np.zeros((n, 2), dtype=np.uint8)
+        self._stage = np.zeros(n, dtype=np.uint8)
+        self._reward = np.zeros(n, dtype=np.float32)
+        self._terminated = np.zeros(n, dtype=np.uint8)
+        self._illegal = np.zeros(n, dtype=np.uint8)
+        self._given = np.zeros(n, dtype=np.int64)
+        self._capacity = 24 * n + MAX_PLAYS
 
-    # -- the opponent --------------------------------------------------------
-    def _opponent_moves(self, boards: np.ndarray, rolls: np.ndarray) -> np.ndarray:
-        """The opponent plays ``rolls`` from ``boards`` (its view, on roll):
-        the results from the agent's view, agent on roll."""
-        if self._opp_out is None or len(self._opp_out) < 24 * len(boards) + MAX_PLAYS:
-            self._opp_out = np.empty((24 * len(boards) + MAX_PLAYS, 2, 25), dtype=np.uint8)
-        offsets, children = legal_positions(boards, rolls, validate=False, out=self._opp_out)
-        if self.fast_random:
-            index = (self.rng.random(len(boards)) * np.diff(offsets)).astype(np.int64)
-        else:
-            index = np.asarray(self.opponent.choose_indices(boards, rolls), dtype=np.int64)
-        return children[offsets[:-1] + index]
+    def step(self, actions: np.ndarray, illegal_reward: float = 0.0):
+        """Play ``actions`` (n,) int64: a play index, or ENV_RESTART,
+        ENV_KEEP, ENV_ROLL (``_rollout.EnvAction``); an index outside a
+        game's plays ends it with ``illegal_reward``.  The opponent answers
+        and the agent rolls.  Returns rewards (n,) float32, terminated and
+        illegal (n,) bool (new arrays)."""
+        u = self.rng.random((self.n, 4))
+        _rollout.env_play(self.boards, self.rolls, self.done, self.offsets, self.children, actions, u,
+                          self._after, self._opp_rolls, self._stage, self._reward, self._terminated,
+                          self._illegal, illegal_reward)
+        if self.policy == Policy.POLICY_GIVEN:
+            rows = np.flatnonzero(self._stage == EnvStage.STAGE_OPPONENT)
+            if len(rows):
+                self._given[rows] = self.opponent.choose_indices(self._after[rows], self._opp_rolls[rows])
+        self._answer(u)
+        return self._reward.copy(), self._terminated.astype(bool), self._illegal.astype(bool)
 
-    def _dice(self, k: int) -> np.ndarray:
-        return self.rng.integers(1, 7, size=(k, 2), dtype=np.uint8)
-
-    # -- games ------------------------------------------------------------------
-    def restart(self, rows: np.ndarray) -> None:
-        """New games in ``rows`` (see ``play``)."""
-        self.play(None, _NONE, rows)
-
-    def start_at(self, rows: np.ndarray, board: np.ndarray) -> None:
-        """Games in ``rows`` start at ``board`` (the agent on roll), which rolls."""
-        self.boards[rows] = board
-        self.done[rows] = False
-        self.rolls[rows] = self._dice(len(rows))
-
-    def generate(self) -> None:
-        """The agent's legal plays in every game (none in finished games)."""
-        boards, rolls = self.boards, self.rolls
-        if self.done.any():
-            # A finished board has no plays; a game ended by an illegal
-            # action keeps its board, so it is shown one with no checkers
-            # left.  Finished games have no dice; the kernel wants some.
-            boards = np.where(self.done[:, None, None], _OVER, boards)
-            rolls = np.where(self.done[:, None], np.uint8(1), rolls)
-        self.offsets, self.children = legal_positions(boards, rolls, validate=False)
-        self.counts = np.diff(self.offsets)
-
-    def play(self, actions: np.ndarray | None, live: np.ndarray | None, restart: np.ndarray | None = None):
-        """The agent plays ``actions`` in the ``live`` rows (all when None),
-        the opponent answers, the agent rolls; games in ``restart`` start
-        anew: an opening throw decides who moves first (RULES 2.2), and when
-        the opponent does it plays the opening roll in the same batch as its
-        other answers.  Returns rewards (n,) float32 and terminated (n,)
-        bool; finished games get ``done``."""
+    def _answer(self, u: np.ndarray) -> None:
         n = self.n
-        reward = np.zeros(n, dtype=np.float32)
-        terminated = np.zeros(n, dtype=bool)
-        rows = live
-        if live is None:
-            assert actions is not None      # only restarts play no actions, with live rows given
-            after = self.children[self.offsets[:-1] + actions]
-        elif len(live):
-            assert actions is not None
-            after = self.children[self.offsets[live] + actions[live]]
+        if self.fresh:
+            obs = np.empty((n, OBS_SIZE), dtype=np.float32)
+            mask = np.empty((n, NUM_ACTIONS), dtype=np.int8)
         else:
-            after = _NO_BOARDS
-        # The agent is row 0 of ``after``: has it borne off every checker?
-        won = ~after[:, 0].any(axis=1)
-        if won.any():
-            at = np.flatnonzero(won) if rows is None else rows[won]
-            _, kind = _board.results(np.ascontiguousarray(after[won]))
-            reward[at] = kind
-            terminated[at] = True
-            self.boards[at] = after[won][:, ::-1]
-            self.rolls[at] = 0
-            going = ~won
-            after = after[going]
-            rows = np.flatnonzero(going) if rows is None else rows[going]
-        rolls = self._dice(len(after))
-        if restart is not None and len(restart):
-            throw = OPENING[self.rng.integers(0, len(OPENING), size=len(restart))]
-            agent_first = throw[:, 0] > throw[:, 1]
-            self.boards[restart] = INITIAL
-            self.done[restart] = False
-            self.rolls[restart[agent_first]] = throw[agent_first]
-            later = restart[~agent_first]
-            if len(later):   # the opponent's opening plays join its batch
-                after = np.concatenate([after, np.broadcast_to(INITIAL, (len(later), 2, 25))])
-                rolls = np.concatenate([rolls, throw[~agent_first][:, ::-1]])
-                rows = np.concatenate([rows, later])
-        k = len(after)
-        if k:
-            new = self._opponent_moves(np.ascontiguousarray(after), np.ascontiguousarray(rolls))
-            lost = ~new[:, 0].any(axis=1)
-            if rows is None:
-                self.boards = new
-                self.rolls = self._dice(n)
-            else:
-                self.boards[rows] = new
-                self.rolls[rows] = self._dice(k)
-            if lost.any():
-                at = np.flatnonzero(lost) if rows is None else rows[lost]
-                _, kind = _board.results(np.ascontiguousarray(new[lost]))
-                reward[at] = -kind.astype(np.float32)
-                terminated[at] = True
-                self.rolls[at] = 0
-        self.done |= terminated
-        return reward, terminated
+            obs, mask = self.obs, self.mask
+        while True:
+            offsets = np.zeros(n + 1, dtype=np.int64)
+            children = _pooled((self._capacity, 2, 25), np.uint8)
+            chain = _movegen.Chain(n, ENV_CHUNK)
 
-    # -- what the agent sees -------------------------------------------------------
-    def observations(self, out: np.ndarray | None = None) -> np.ndarray:
-        return encode(self.boards, self.rolls, out)
+            def task(t: int, offsets=offsets, children=children, chain=chain) -> int:
+                return _rollout.env_answer(self.policy, self._given, self._stage, self._after, self._opp_rolls, u,
+                                           self.boards, self.rolls, self.done, self._reward, self._terminated,
+                                           obs, mask, self.counts, self.fresh, offsets, children, chain,
+                                           self.nets)
 
-    def masks(self, out: np.ndarray | None = None) -> np.ndarray:
-        """The action masks (n, NUM_ACTIONS) int8: the first ``counts`` set.
-        ``out``, the array this method filled last time (and nothing else
-        wrote), is updated in place: only the entries between each game's
-        old and new count change."""
-        counts = self.counts
-        if out is None:
-            out = np.zeros((self.n, NUM_ACTIONS), dtype=np.int8)
-            width = int(counts.max()) if len(counts) else 0
-            if width:
-                np.less(_ROWS[:width], counts[:, None], out=out[:, :width], casting="unsafe")
-            return out
-        old = self._mask_counts
-        if old is None or old is counts:
-            old = np.zeros(self.n, dtype=np.int64)
-            out[:] = 0
-        length = np.abs(counts - old)
-        rows = np.flatnonzero(length)
-        if len(rows):
-            length = length[rows]
-            first = rows * NUM_ACTIONS + np.minimum(counts[rows], old[rows])
-            ends = np.cumsum(length)
-            total = int(ends[-1])
-            index = np.arange(total, dtype=np.int64)
-            index += np.repeat(first - (ends - length), length)
-            out.reshape(-1)[index] = np.repeat((counts[rows] > old[rows]).view(np.int8), length)
-        self._mask_counts = counts
-        return out
+            status = run_shared(task, self.threads)
+            if status is None:          # the threads are busy: alone
+                status = [task(0)]
+            if not any(status):
+                break
+            # More plays than room: each game's answer is a function of the
+            # step's inputs, so running it again gives the same games.
+            self._capacity *= 2
+        self.offsets = offsets
+        self.children = children[:int(offsets[-1])]
+        self.obs, self.mask = obs, mask
 
 
 class OneGame:
     """``Games`` with n = 1 in plain Python over 50-byte boards: the same
-    rules and the same random draws in the same order (so a one-game vector
-    environment replays a single environment), without numpy's per-call
+    rules and the same random draws in the same order (one ``u`` of four
+    uniforms a step, used as the kernel uses them), so a one-game vector
+    environment replays a single environment, without numpy's per-call
     cost on tiny arrays."""
 
     def __init__(self, opponent: Player, rng: np.random.Generator):
         self.opponent = opponent
-        self.fast_random = isinstance(opponent, RandomPlayer)
+        self.policy, _ = kernel_policy(opponent)
         self.rng = rng
         self.board = INITIAL.tobytes()   # the agent in row 1
         self.roll = (0, 0)
         self.done = False
         self.plays: Plays | None = None
 
-    def _dice(self) -> tuple[int, int]:
-        d = self.rng.integers(1, 7, size=(1, 2), dtype=np.uint8)[0]
-        return int(d[0]), int(d[1])
+    def _u(self):
+        return self.rng.random((1, 4))[0]
 
-    def _opponent_move(self, board: bytes, roll) -> bytes:
+    def _opponent_move(self, board: bytes, roll, u: float) -> bytes:
         plays = Position.from_bytes(board, validate=False).legal_plays(roll)
-        if self.fast_random:
-            index = int(self.rng.random(1)[0] * len(plays))
+        if self.policy == Policy.POLICY_RANDOM:
+            index = min(int(u * len(plays)), len(plays) - 1)
         else:
             index = int(self.opponent.choose_indices(np.frombuffer(board, dtype=np.uint8).reshape(1, 2, 25),
                                                      np.array([roll], dtype=np.uint8))[0])
@@ -305,41 +247,45 @@ class OneGame:
 
     def restart(self) -> None:
         self.done = False
-        a, b = (int(d) for d in OPENING[self.rng.integers(0, len(OPENING), size=1)][0])
+        u = self._u()
+        a, b = opening_throw(u[0])
         if a > b:
             self._set(INITIAL.tobytes(), (a, b))
         else:
-            board = self._opponent_move(INITIAL.tobytes(), (b, a))
-            self._set(board, self._dice())
+            self._answer(INITIAL.tobytes(), (b, a), u)
 
     def start_at(self, board: np.ndarray) -> None:
         self.done = False
-        self._set(board.tobytes(), self._dice())
+        self._set(board.tobytes(), dice_of(self._u()[3]))
 
     def end(self) -> None:
         """The game ends where it stands (an illegal action)."""
+        self._u()      # as Games draws for every step
         self.done = True
         self.roll, self.plays = (0, 0), None
+
+    def _answer(self, after: bytes, roll, u) -> float:
+        new = self._opponent_move(after, roll, u[2])
+        if not any(new[:25]):
+            _, kind = _board.results(np.frombuffer(new, dtype=np.uint8).reshape(1, 2, 25))
+            self.done = True
+            self.board, self.roll, self.plays = new, (0, 0), None
+            return -float(kind[0])
+        self._set(new, dice_of(u[3]))
+        return 0.0
 
     def play(self, index: int) -> float:
         """The agent's play ``index``, the opponent's answer, the next roll;
         the reward (points when the game ends, else 0)."""
         assert self.plays is not None    # the action was checked against count, 0 without plays
+        u = self._u()
         after = self.plays._children[50 * index: 50 * index + 50]   # the agent in row 0
         if not any(after[:25]):
             _, kind = _board.results(np.frombuffer(after, dtype=np.uint8).reshape(1, 2, 25))
             self.done = True
             self.board, self.roll, self.plays = after[25:] + after[:25], (0, 0), None
             return float(kind[0])
-        new = self._opponent_move(after, self._dice())
-        if not any(new[:25]):
-            _, kind = _board.results(np.frombuffer(new, dtype=np.uint8).reshape(1, 2, 25))
-            self._dice()   # as Games draws the agent's next roll before it settles
-            self.done = True
-            self.board, self.roll, self.plays = new, (0, 0), None
-            return -float(kind[0])
-        self._set(new, self._dice())
-        return 0.0
+        return self._answer(after, dice_of(u[1]), u)
 
     def observation(self) -> np.ndarray:
         return encode_one(self.board, self.roll)

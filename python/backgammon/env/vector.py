@@ -19,7 +19,9 @@ from .._validate import flag, integer, number, one_of
 from ..dice import generator
 from ..errors import IllegalPlayError
 from ..position import Position
-from ._core import NUM_ACTIONS, OBS_SIZE, Games, opponent_player, start_position
+from .._rollout import EnvAction
+from ..batch import _cores
+from ._core import NUM_ACTIONS, Games, opponent_player, start_position
 from .single import action_space, observation_space
 
 __all__ = ["BackgammonVectorEnv"]
@@ -50,27 +52,32 @@ class BackgammonVectorEnv(VectorEnv):
     and changes nothing.
 
     ``copy=False`` returns the environment's own observation arrays, which
-    the next step overwrites (faster; copy them to keep them).
+    the next step overwrites (faster: the mask changes only where the
+    number of plays does; copy them to keep them).  With ``copy=True``
+    every step's arrays are new.
+
+    ``threads`` (None: every core the process may use) share each step;
+    the games are the same for any number (set 1 when running one
+    environment per core).
     """
 
     metadata = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 1, opponent="random", render_mode: str | None = None,
-                 copy: bool = True, illegal_reward: float | None = -3.0):
+                 copy: bool = True, illegal_reward: float | None = -3.0, threads: int | None = None):
         self.illegal_reward = None if illegal_reward is None else number("illegal_reward", illegal_reward)
         self.num_envs = integer("num_envs", num_envs, low=1)
         if render_mode is not None:
             one_of("render_mode", render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.copy = flag("copy", copy)
+        self.threads = _cores() if threads is None else integer("threads", threads, low=1)
         self.opponent = opponent_player(opponent)
         self.single_observation_space = observation_space()
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._games = None
-        self._obs = np.zeros((self.num_envs, OBS_SIZE), dtype=np.float32)
-        self._mask = np.zeros((self.num_envs, NUM_ACTIONS), dtype=np.int8)
+        self._games: Games | None = None
 
     def reset(self, *, seed=None, options=None):
         if isinstance(seed, (list, tuple)):
@@ -82,16 +89,17 @@ class BackgammonVectorEnv(VectorEnv):
             mask = np.asarray(mask)
             if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
                 raise ValueError(f"options['reset_mask'] must be {self.num_envs} bools")
-            rows = np.flatnonzero(mask)
         else:
-            self._games = Games(self.num_envs, self.opponent, self.np_random)
-            rows = np.arange(self.num_envs)
+            self._games = Games(self.num_envs, self.opponent, self.np_random, self.threads, self.copy)
+            mask = np.ones(self.num_envs, dtype=bool)
+        g = self._games
         board = start_position(options)
         if board is None:
-            self._games.restart(rows)
+            actions = np.where(mask, EnvAction.ENV_RESTART, EnvAction.ENV_KEEP)
         else:
-            self._games.start_at(rows, board)
-        self._games.generate()
+            g.boards[mask] = board
+            actions = np.where(mask, EnvAction.ENV_ROLL, EnvAction.ENV_KEEP)
+        g.step(actions.astype(np.int64))
         return self._observe()
 
     def step(self, actions):
@@ -103,45 +111,29 @@ class BackgammonVectorEnv(VectorEnv):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
         if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
             raise TypeError(f"actions must be an array of ints, not of {actions.dtype}")
-        actions = actions.astype(np.int64, copy=False)
-        done = g.done
-        if done.any():
-            restart = np.flatnonzero(done)
-            live = np.flatnonzero(~done)
-        else:
-            restart, live = None, None
-        bad = (actions < 0) | (actions >= g.counts)
-        if restart is not None:
-            bad[restart] = False
-        illegal = None
-        if bad.any():
-            if self.illegal_reward is None:
+        actions = actions.astype(np.int64)
+        if self.illegal_reward is None:
+            bad = ((actions < 0) | (actions >= g.counts)) & (g.done == 0)
+            if bad.any():
                 i = int(np.argmax(bad))
                 k = int(g.counts[i])
                 raise IllegalPlayError(f"actions[{i}] = {int(actions[i])} is not a legal play: game {i} has "
                                        f"{k} distinct legal play{'s' if k != 1 else ''}, actions 0 to {k - 1}")
-            illegal = bad
-            live = np.flatnonzero(~(bad | done))
-        reward, terminated = g.play(actions, live, restart)
-        if illegal is not None:
-            reward[illegal] = self.illegal_reward
-            terminated |= illegal
-            g.done |= illegal
-            g.rolls[illegal] = 0
-        g.generate()
+        # Negative actions are the kernel's codes: here they are illegal plays.
+        np.putmask(actions, actions < 0, NUM_ACTIONS)
+        # NEXT_STEP autoreset: a finished game restarts, its action ignored.
+        np.putmask(actions, g.done.view(bool), EnvAction.ENV_RESTART)
+        reward, terminated, illegal = g.step(actions, self.illegal_reward or 0.0)
         obs, info = self._observe()
-        if illegal is not None:
+        if illegal.any():
             info["illegal_action"] = illegal
         return obs, reward, terminated, np.zeros(self.num_envs, dtype=bool), info
 
     def _observe(self):
         g = self._games
-        g.observations(out=self._obs)
-        g.masks(out=self._mask)
-        obs, mask = self._obs, self._mask
-        if self.copy:
-            obs, mask = obs.copy(), mask.copy()
-        info = {"action_mask": mask, "num_plays": g.counts, "roll": g.rolls.copy(),
+        assert g is not None
+        obs, mask = g.obs, g.mask
+        info = {"action_mask": mask, "num_plays": g.counts.copy(), "roll": g.rolls.copy(),
                 "afterstates": g.children, "afterstate_offsets": g.offsets}
         return {"observation": obs, "action_mask": mask}, info
 
