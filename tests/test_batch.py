@@ -237,3 +237,22 @@ def test_threaded_calls_from_several_threads_at_once():
         results = list(pool.map(lambda _: batch.legal_positions(boards, rolls, threads=2), range(8)))
     for got in results:
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_threads_with_chunks_too_big_for_their_buffer():
+    # Doubles in positions with hundreds of plays each: a chunk of pairs
+    # fills its thread's buffer half way and goes on straight into the
+    # output; still the one-thread result.
+    a = np.zeros((2, 25), dtype=np.uint8)
+    a[1, 6:21] = 1          # one checker on each of points 7..21, no contact
+    a[0, 0:3] = 5           # the opponent on its points 1..3, behind them all
+    assert bg.Position.from_array(a).legal_plays((1, 1)).__len__() > 100
+    boards = np.repeat(a[None], 600, axis=0)
+    rolls = np.tile(np.array([[1, 1], [2, 2], [1, 2]], dtype=np.uint8), (200, 1))
+    one = batch.legal_positions(boards, rolls)
+    # Room for all (no fallback to one thread): the threads did the work.
+    out = np.empty((int(one[0][-1]) + 24 * 600 + batch.MAX_PLAYS, 2, 25), dtype=np.uint8)
+    for threads in (2, 3):
+        many = batch.legal_positions(boards, rolls, threads=threads, out=out)
+        assert np.shares_memory(many[1], out)
+        assert np.array_equal(one[0], many[0]) and np.array_equal(one[1], many[1])

@@ -208,13 +208,24 @@ def test_make_vec_gives_the_lockstep_env():
     assert obs["observation"].shape == (3, bgenv.OBS_SIZE) and obs["action_mask"].shape == (3, bgenv.NUM_ACTIONS)
 
 
-def test_vector_env_matches_the_single_env():
-    # The same core and the same draws: one vector game is the single game.
-    single = BackgammonEnv(opponent="random")
-    vec = BackgammonVectorEnv(1, opponent="random")
+class _FirstPlay(bg.players.Player):
+    """A player the kernel does not know: its choices come from Python."""
+    spec = "first"
+
+    def choose_indices(self, boards, rolls):
+        return np.zeros(len(boards), dtype=np.int64)
+
+
+@pytest.mark.parametrize("opponent", ["random", "pubeval", "net", "first"])
+def test_vector_env_matches_the_single_env(opponent):
+    # The same draws, used the same way: one vector game (the kernel) is
+    # the single game (Python over Position), for each kind of opponent.
+    opp = _FirstPlay() if opponent == "first" else opponent
+    single = BackgammonEnv(opponent=opp)
+    vec = BackgammonVectorEnv(1, opponent=opp)
     o1, i1 = single.reset(seed=11)
     o2, i2 = vec.reset(seed=11)
-    for _ in range(60):
+    for _ in range(150):
         assert np.array_equal(o1["observation"], o2["observation"][0])
         a = int(i1["action_mask"].sum()) // 2
         o1, r1, t1, _, i1 = single.step(a)
@@ -257,6 +268,64 @@ def test_vector_env_afterstates_autoreset_and_illegal():
         assert np.all(np.isin(reward[term], [-3, -2, -1, 1, 2, 3])) and np.all(reward[~term] == 0)
         assert np.all(info["num_plays"][term] == 0) and not obs["action_mask"][term].any()
     assert resets > 10
+
+
+def _trace(envs, steps, seed):
+    """Everything a vector env shows over ``steps`` random legal steps."""
+    n = envs.num_envs
+    obs, info = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen = []
+    for _ in range(steps):
+        actions = (rng.random(n) * info["num_plays"]).astype(np.int64)
+        obs, reward, term, trunc, info = envs.step(actions)
+        seen.append((obs["observation"].copy(), obs["action_mask"].copy(), reward, term, info["num_plays"],
+                     info["afterstate_offsets"].copy(), info["afterstates"].copy(), info["roll"]))
+    return seen
+
+
+@pytest.mark.parametrize("opponent", ["random", "pubeval", "net"])
+def test_vector_env_is_the_same_on_any_number_of_threads(opponent):
+    # Threads share each step; the games, observations, masks and
+    # afterstates are the same for any number of them (and both copy modes).
+    n = 600
+    want = _trace(BackgammonVectorEnv(n, opponent=opponent, threads=1), 30, 7)
+    for threads, copy in ((2, True), (3, False), (None, True)):
+        got = _trace(BackgammonVectorEnv(n, opponent=opponent, threads=threads, copy=copy), 30, 7)
+        for a, b in zip(want, got):
+            assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert sum(int(t[3].sum()) for t in want) > 0
+
+
+def test_vector_env_with_too_little_room_for_plays_runs_the_answer_again():
+    # The kernel's output for the plays overflows: the answer is run again
+    # with more room and gives the same games.
+    n = 256
+    want = _trace(BackgammonVectorEnv(n, threads=2), 12, 3)
+    tight = BackgammonVectorEnv(n, threads=2)
+    obs, info = tight.reset(seed=3)
+    tight._games._capacity = bg.batch.MAX_PLAYS + 10      # room for a few games only
+    rng = np.random.default_rng(3)
+    for k in range(12):
+        actions = (rng.random(n) * info["num_plays"]).astype(np.int64)
+        obs, reward, term, trunc, info = tight.step(actions)
+        assert np.array_equal(obs["observation"], want[k][0]) and np.array_equal(info["afterstates"], want[k][6])
+        assert np.array_equal(reward, want[k][2])
+    assert tight._games._capacity > bg.batch.MAX_PLAYS + 10
+
+
+def test_vector_env_copies_are_not_overwritten():
+    # copy=True: what a step returned stays as it was; copy=False: the
+    # environment's own arrays, overwritten by the next step.
+    for copy in (True, False):
+        envs = BackgammonVectorEnv(8, copy=copy)
+        obs, info = envs.reset(seed=1)
+        kept = obs["observation"].copy(), obs["action_mask"].copy()
+        for _ in range(3):
+            later, _, _, _, info = envs.step(np.zeros(8, dtype=np.int64))
+        same = np.array_equal(obs["observation"], kept[0]) and np.array_equal(obs["action_mask"], kept[1])
+        assert same == copy
+        assert (later["observation"] is obs["observation"]) == (not copy)
 
 
 def test_vector_env_illegal_penalty_reset_mask_and_position():

@@ -68,6 +68,23 @@ SCRIPT = textwrap.dedent(r"""
         call(_net.rank_plays, nets, b.reshape(4, 50), int(rng.integers(-1, 3)))
         call(_net.rank_plays, nets, np.zeros((0, 50), dtype=np.uint8))
         call(_pool.block, int(rng.choice([-5, 0, 1, 1000])))
+        # The environment kernels: garbage boards, dice, uniforms, codes.
+        u = rng.choice([-1e300, -1.0, 0.0, 0.5, 0.999999, 1.0, 7.0, np.nan, np.inf], size=(4, 4))
+        rolls8 = rng.integers(0, 256, size=(4, 2), dtype=np.uint8)
+        offs = np.sort(rng.integers(0, 20, size=5)).astype(np.int64) if trial % 3 else rng.integers(-5, 50, 5)
+        state = [b.copy(), rolls8.copy(), rng.integers(0, 3, 4).astype(np.uint8)]
+        flat = [b.copy(), rng.integers(0, 256, size=(4, 2), dtype=np.uint8), rng.integers(0, 4, 4).astype(np.uint8),
+                np.zeros(4, np.float32), np.zeros(4, np.uint8)]
+        call(_rollout.env_play, *state, offs, kids[:20], rng.choice(ints, 4).astype(np.int64), u, flat[0], flat[1],
+             flat[2], flat[3], flat[4], np.zeros(4, np.uint8), -3.0)
+        call(_rollout.observations, b, rolls8, np.zeros((4, 210), np.float32))
+        call(_rollout.observations, b, rolls8, np.zeros((3, 210), np.float32))
+        for policy in (-1, 0, 1, 2, 3, 4):
+            chain = _movegen.Chain(4, int(rng.integers(1, 5)))
+            call(_rollout.env_answer, policy, rng.choice(ints, 4).astype(np.int64), flat[2], flat[0], flat[1], u,
+                 state[0], state[1], state[2], flat[3], flat[4], np.zeros((4, 210), np.float32),
+                 np.zeros((4, 3072), np.int8), rng.choice(ints, 4).astype(np.int64), bool(trial % 2),
+                 np.zeros(5, np.int64), kids[:int(rng.choice([0, 100, 3072 * 4]))], chain, nets)
     # The same functions with valid boards must give sane answers.
     from backgammon.sample import random_positions
     good, good_rolls = random_positions(200, seed=3)

@@ -769,7 +769,7 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
     cdef int64_t base, at
     cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
     while True:
-        base = bg_load_acquire(&c.sync[2 + p.k])
+        base = bg_load_acquire(&c.sync[2 + p.k]) - 1
         if base >= 0:
             break
         if bg_load_acquire(&c.sync[1]):
@@ -782,7 +782,7 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
         return _fail(c, 1)
     if p.stop == hi:
         # Counted: the next chunk may place itself while this one copies.
-        bg_store_release(&c.sync[3 + p.k], base + p.count)
+        bg_store_release(&c.sync[3 + p.k], base + p.count + 1)
     bg_stream_copy(c.children + base * BOARD_BYTES, p.kids, p.count * BOARD_BYTES)
     if c.moves != NULL:
         bg_stream_copy(c.moves + base * MOVE_BYTES, p.moves, p.count * MOVE_BYTES)
@@ -793,7 +793,7 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
         at = base + p.count
         if not _direct(c, p.stop, hi, &at):
             return _fail(c, 1)
-        bg_store_release(&c.sync[3 + p.k], at)
+        bg_store_release(&c.sync[3 + p.k], at + 1)
     return 1
 
 
@@ -804,9 +804,9 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     writes row i's children (at most MAX_PLAYS) and returns how many.
 
     Every thread calls this with the same arrays.  ``sync`` (int64, chunks +
-    3, shared): [0] the next chunk to take (0 at the start), [1] 0, set on
-    failure, [2 + k] where chunk k starts in the output (0 for k = 0, -1
-    for the others).  ``offsets[0]`` must be 0.  Returns 0, 1 when
+    3, shared; see Chain): [0] the next chunk to take (0 at the start), [1]
+    0, set on failure, [2 + k] one more than where chunk k starts in the
+    output, 0 while unknown (1 for k = 0).  ``offsets[0]`` must be 0.  Returns 0, 1 when
     ``children`` is too small, 2 when memory ran out; all threads then stop
     and the output is incomplete.
 
@@ -857,12 +857,12 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             break
         lo = k * chunk
         hi = min(n, lo + chunk)
-        at = bg_load_acquire(&sync[2 + k])
+        at = bg_load_acquire(&sync[2 + k]) - 1
         if at >= 0:
             if not _direct(&c, lo, hi, &at):
                 status = _fail(&c, 1)
                 break
-            bg_store_release(&sync[3 + k], at)
+            bg_store_release(&sync[3 + k], at + 1)
             continue
         p = &held[(first + pending) % PENDING]
         pending += 1
@@ -914,20 +914,15 @@ cdef class Chain:
     of ``chunk``: made fresh for each run, given to every thread."""
 
     def __cinit__(self, Py_ssize_t n, Py_ssize_t chunk):
-        cdef Py_ssize_t k, size
-        if n < 0 or chunk < 1:
-            raise ValueError("n must be >= 0 and chunk >= 1")
+        if n < 0 or chunk < 1 or n > (1 << 48):
+            raise ValueError("n must be 0 to 2**48 and chunk >= 1")
         self.n = n
         self.chunk = chunk
-        size = (n + chunk - 1) // chunk + 3
-        self.sync = <int64_t*>malloc(size * sizeof(int64_t))
+        # Zeroed memory costs nothing until touched: starts are kept plus one.
+        self.sync = <int64_t*>calloc(n // chunk + 4, sizeof(int64_t))
         if self.sync == NULL:
             raise MemoryError()
-        for k in range(size):
-            self.sync[k] = -1
-        self.sync[0] = 0
-        self.sync[1] = 0
-        self.sync[2] = 0
+        self.sync[2] = 1
 
     def __dealloc__(self):
         free(self.sync)

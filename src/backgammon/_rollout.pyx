@@ -476,18 +476,20 @@ def observations(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, f
             _observe(&boards[i, 0, 0], &rolls[i, 0], &out[i, 0])
 
 
-cdef inline void _dice_of(double u, uint8_t* roll) noexcept nogil:
-    cdef int k = <int>(u * 36.0) if u > 0.0 else 0      # also for NaN
-    if k > 35:
-        k = 35
-    roll[0] = <uint8_t>(k // 6 + 1)
-    roll[1] = <uint8_t>(k % 6 + 1)
-
-
 cdef inline int _share(double u, int m) noexcept nogil:
     # One of m, uniformly, from u in [0, 1).
-    cdef int k = <int>(u * m) if u > 0.0 else 0         # also for NaN
+    if not u > 0.0:            # also NaN
+        return 0
+    if u >= 1.0:
+        return m - 1
+    cdef int k = <int>(u * m)
     return k if k < m else m - 1
+
+
+cdef inline void _dice_of(double u, uint8_t* roll) noexcept nogil:
+    cdef int k = _share(u, 36)
+    roll[0] = <uint8_t>(k // 6 + 1)
+    roll[1] = <uint8_t>(k % 6 + 1)
 
 
 def env_play(uint8_t[:, :, ::1] boards, uint8_t[:, ::1] rolls, uint8_t[::1] done,
