@@ -34,6 +34,11 @@ NAMES = {
     "test_one_sided_batch_lookup[distribution]": "one-sided distributions from a batch",
     "test_batch_legal_positions_threads[1]": "backgammon batch, threads=1",
     "test_batch_legal_positions_threads[2]": "backgammon batch, threads=2",
+    "test_batch_legal_positions_two_processes": "backgammon batch, 2 processes x threads=1",
+    "test_open_spiel_turns": "open-spiel backgammon from Python, whole turns",
+    "test_pettingzoo_turns[raw_env]": "backgammon PettingZoo raw_env, turns",
+    "test_pettingzoo_turns[env]": "backgammon PettingZoo env (wrapped), turns",
+    "test_gymnasium_single_turns": "backgammon Gymnasium single env, steps",
     "test_net_batch_evaluate": "backgammon network, batch evaluation (game positions)",
     "test_net_batch_evaluate_random_games": "backgammon network, batch evaluation (random-play corpus)",
     "test_gnubg_nn_probabilities_per_call": "gnubg-nn probabilities() 0-ply per call",
@@ -82,8 +87,19 @@ def main() -> int:
         if ours in rates:
             print(f"{NAMES[ours]} / {label}: {rates[ours] / figure:.1f}x")
     if "test_batch_legal_positions_threads[1]" in rates and "test_batch_legal_positions_threads[2]" in rates:
+        one = rates["test_batch_legal_positions_threads[1]"]
         print(f"batch.legal_positions speed-up with 2 threads: "
-              f"{rates['test_batch_legal_positions_threads[2]'] / rates['test_batch_legal_positions_threads[1]']:.2f}x")
+              f"{rates['test_batch_legal_positions_threads[2]'] / one:.2f}x")
+        if "test_batch_legal_positions_two_processes" in rates:
+            print(f"  (two processes on this machine: {rates['test_batch_legal_positions_two_processes'] / one:.2f}x)")
+    for entry in ("raw_env", "env"):
+        name = f"test_pettingzoo_turns[{entry}]"
+        if name in rates and "test_open_spiel_turns" in rates:
+            print(f"{NAMES[name]} / {NAMES['test_open_spiel_turns']}: {rates[name] / rates['test_open_spiel_turns']:.2f}x")
+    for name, rate in rates.items():
+        if name.startswith("test_vector_env_steps["):
+            copy, opponent, threads = name[len("test_vector_env_steps["):-1].split("-")
+            print(f"vector env, N = 1,024, {opponent} opponent, {copy}, threads={threads}: {rate:,.0f} steps/s")
     for ply in (1, 2):
         name = f"test_net_decision_time[{ply}]"
         if name in rates:

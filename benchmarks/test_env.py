@@ -96,11 +96,13 @@ def test_gymnasium_single_turns(benchmark):
 
 
 @pytest.mark.benchmark(group="env-vector")
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("opponent", ["random", "pubeval"])
 @pytest.mark.parametrize("copy", [False, True], ids=["nocopy", "copy"])
-def test_vector_env_steps(benchmark, copy, opponent):
+def test_vector_env_steps(benchmark, copy, opponent, threads):
+    # Steps of N = 1,024 games: each is the agent's turn and the opponent's.
     n, steps = 1024, 50
-    envs = BackgammonVectorEnv(n, opponent=opponent, copy=copy)
+    envs = BackgammonVectorEnv(n, opponent=opponent, copy=copy, threads=threads)
     rng = np.random.default_rng(0)
     obs, info = envs.reset(seed=0)
     state = {"info": info}
@@ -116,3 +118,4 @@ def test_vector_env_steps(benchmark, copy, opponent):
     benchmark.pedantic(run, rounds=5, iterations=1)
     benchmark.extra_info["items"] = n * steps
     benchmark.extra_info["num_envs"] = n
+    benchmark.extra_info["threads"] = threads

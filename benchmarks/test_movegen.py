@@ -66,3 +66,27 @@ def test_batch_legal_positions_threads(benchmark, pairs, threads):
     boards, rolls = pairs
     benchmark.extra_info["items"] = len(boards)
     benchmark(batch.legal_positions, boards, rolls, validate=False, threads=threads)
+
+
+_shared = {}
+
+
+def _generate_in_worker(calls: int) -> None:
+    boards, rolls = _shared["pairs"]
+    for _ in range(calls):
+        batch.legal_positions(boards, rolls, validate=False)
+
+
+@pytest.mark.benchmark(group="movegen-threads")
+def test_batch_legal_positions_two_processes(benchmark, pairs):
+    # What two cores give for this work on this machine: two processes,
+    # each with its own memory, each making the one-thread call.  The ratio
+    # of threads=2 to this is the threads' own cost.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    _shared["pairs"] = pairs
+    calls = 5
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        list(pool.map(_generate_in_worker, [1, 1]))     # started and warm
+        benchmark.pedantic(lambda: list(pool.map(_generate_in_worker, [calls, calls])), rounds=5, iterations=1)
+    benchmark.extra_info["items"] = 2 * calls * len(pairs[0])

@@ -144,7 +144,7 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
 
 #: Pairs per chunk of a threaded call: small enough that a chunk waiting to
 #: be placed stays in cache, large enough that placing costs little.
-CHUNK_PAIRS = 64
+CHUNK_PAIRS = 256
 #: The fewest pairs per thread worth a thread.
 MIN_THREAD_PAIRS = 256
 _workers = None

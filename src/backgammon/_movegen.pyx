@@ -721,6 +721,12 @@ cdef extern from "_sync.h":
 
 cdef enum:
     PENDING = 4        # chunks a thread may hold unplaced before it waits
+    # Where run_chained's shared numbers live in Chain.sync, each on its own
+    # cache line: the next chunk to take, the failure flag, then one more
+    # than where each chunk starts in the output (0 while unknown).
+    SYNC_NEXT = 0
+    SYNC_FAIL = 8
+    SYNC_STARTS = 16
 
 
 ctypedef struct _Chunk:
@@ -756,8 +762,8 @@ cdef inline bint _direct(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t* at) no
 
 
 cdef inline int _fail(_Chain* c, int why) noexcept nogil:
-    if bg_load_acquire(&c.sync[1]) == 0:
-        bg_store_release(&c.sync[1], why)
+    if bg_load_acquire(&c.sync[SYNC_FAIL]) == 0:
+        bg_store_release(&c.sync[SYNC_FAIL], why)
     return -1
 
 
@@ -769,10 +775,10 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
     cdef int64_t base, at
     cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
     while True:
-        base = bg_load_acquire(&c.sync[2 + p.k]) - 1
+        base = bg_load_acquire(&c.sync[SYNC_STARTS + p.k]) - 1
         if base >= 0:
             break
-        if bg_load_acquire(&c.sync[1]):
+        if bg_load_acquire(&c.sync[SYNC_FAIL]):
             return -1
         if not wait:
             return 0
@@ -782,7 +788,7 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
         return _fail(c, 1)
     if p.stop == hi:
         # Counted: the next chunk may place itself while this one copies.
-        bg_store_release(&c.sync[3 + p.k], base + p.count + 1)
+        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], base + p.count + 1)
     bg_stream_copy(c.children + base * BOARD_BYTES, p.kids, p.count * BOARD_BYTES)
     if c.moves != NULL:
         bg_stream_copy(c.moves + base * MOVE_BYTES, p.moves, p.count * MOVE_BYTES)
@@ -793,7 +799,7 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
         at = base + p.count
         if not _direct(c, p.stop, hi, &at):
             return _fail(c, 1)
-        bg_store_release(&c.sync[3 + p.k], at + 1)
+        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
     return 1
 
 
@@ -803,10 +809,8 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     """One thread's share of rows 0..n-1: ``write_row(ctx, i, out, moves)``
     writes row i's children (at most MAX_PLAYS) and returns how many.
 
-    Every thread calls this with the same arrays.  ``sync`` (int64, chunks +
-    3, shared; see Chain): [0] the next chunk to take (0 at the start), [1]
-    0, set on failure, [2 + k] one more than where chunk k starts in the
-    output, 0 while unknown (1 for k = 0).  ``offsets[0]`` must be 0.  Returns 0, 1 when
+    Every thread calls this with the same arrays and ``sync`` (a Chain's:
+    see SYNC_NEXT, SYNC_FAIL, SYNC_STARTS).  ``offsets[0]`` must be 0.  Returns 0, 1 when
     ``children`` is too small, 2 when memory ran out; all threads then stop
     and the output is incomplete.
 
@@ -852,17 +856,17 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             pending -= 1
         if status:
             break
-        k = bg_fetch_add(&sync[0], 1)
-        if k >= n_chunks or bg_load_acquire(&sync[1]):
+        k = bg_fetch_add(&sync[SYNC_NEXT], 1)
+        if k >= n_chunks or bg_load_acquire(&sync[SYNC_FAIL]):
             break
         lo = k * chunk
         hi = min(n, lo + chunk)
-        at = bg_load_acquire(&sync[2 + k]) - 1
+        at = bg_load_acquire(&sync[SYNC_STARTS + k]) - 1
         if at >= 0:
             if not _direct(&c, lo, hi, &at):
                 status = _fail(&c, 1)
                 break
-            bg_store_release(&sync[3 + k], at + 1)
+            bg_store_release(&sync[SYNC_STARTS + 1 + k], at + 1)
             continue
         p = &held[(first + pending) % PENDING]
         pending += 1
@@ -891,8 +895,8 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
         first = (first + 1) % PENDING
         pending -= 1
     free(scratch); free(scratch_moves)
-    if status or bg_load_acquire(&sync[1]):
-        return <int>bg_load_acquire(&sync[1])
+    if status or bg_load_acquire(&sync[SYNC_FAIL]):
+        return <int>bg_load_acquire(&sync[SYNC_FAIL])
     return 0
 
 
@@ -919,10 +923,10 @@ cdef class Chain:
         self.n = n
         self.chunk = chunk
         # Zeroed memory costs nothing until touched: starts are kept plus one.
-        self.sync = <int64_t*>calloc(n // chunk + 4, sizeof(int64_t))
+        self.sync = <int64_t*>calloc(SYNC_STARTS + n // chunk + 2, sizeof(int64_t))
         if self.sync == NULL:
             raise MemoryError()
-        self.sync[2] = 1
+        self.sync[SYNC_STARTS] = 1
 
     def __dealloc__(self):
         free(self.sync)
@@ -930,7 +934,7 @@ cdef class Chain:
     @property
     def status(self):
         """0, or why the run stopped: 1 the output was too small, 2 memory."""
-        return bg_load_acquire(&self.sync[1])
+        return bg_load_acquire(&self.sync[SYNC_FAIL])
 
 
 def generate_shared(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, int64_t[::1] offsets,
