@@ -211,6 +211,15 @@ def test_threads_check_their_input():
     rolls[3000] = (7, 1)
     with pytest.raises(InvalidRollError, match="roll 3000"):
         batch.legal_positions(boards, rolls, threads=2)
+    # Dice are checked even for trusted boards, on any number of threads;
+    # the first bad pair is the one named.
+    rolls[4500] = (0, 3)
+    for threads in (1, 2, 3):
+        with pytest.raises(InvalidRollError, match="roll 3000"):
+            batch.legal_positions(boards, rolls, validate=False, threads=threads)
+    bad[4000, 1, 0] = 15
+    with pytest.raises(InvalidPositionError, match="board 4000"):
+        batch.legal_positions(bad, rolls, threads=2)
     with pytest.raises(TypeError, match="threads"):
         batch.legal_positions(boards, rolls, threads=1.5)
     with pytest.raises(ValueError, match="threads"):

@@ -65,10 +65,12 @@ def generate_shared(
     moves: npt.NDArray[np.int8] | None,
     swap: bool,
     chain: Chain,
-) -> int:
+    check: bool = True,
+) -> tuple[int, int, int]:
     """This thread's share of filling the CSR arrays, other threads calling
-    it on the same arrays.  Returns 0, 1 (output too small) or 2 (out of
-    memory).  Runs without the GIL."""
+    it on the same arrays.  Returns ``(status, bad, problem)``: status 0, 1
+    (output too small) or 2 (out of memory); the first bad pair this thread
+    met (-1: none) and its problem code.  Runs without the GIL."""
 
 def perft(board: bytes, depth: int) -> int:
     """Leaves of the tree expanding all 21 rolls into all distinct plays."""

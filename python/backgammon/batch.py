@@ -102,9 +102,7 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     # One threaded call at a time owns the pool (its tasks wait for one
     # another); a call made meanwhile from another thread runs on its own.
     if threads > 1:
-        if validate:
-            _check_all(b, r)
-        result = _threaded(b, r, threads, moves, mover_view, out, moves_out)
+        result = _threaded(b, r, threads, moves, mover_view, out, moves_out, validate)
         if result is not None:
             return result
     offsets = np.zeros(n + 1, dtype=np.int64)
@@ -119,10 +117,8 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     while True:
         done, problem = _movegen.generate_into(b, r, done, offsets, children, steps,
                                                not mover_view, validate)
-        if problem == _board.BoardProblem.BAD_DICE:
-            raise InvalidRollError(f"roll {done}: dice must be 1 to 6, got {tuple(int(d) for d in r[done])}")
         if problem:
-            raise InvalidPositionError(f"board {done}: {problem_message(problem)}")
+            _raise_problem(done, problem, r)
         if done == n:
             break
         # Grow geometrically, keeping what is written.
@@ -196,16 +192,13 @@ def run_shared(task, threads: int) -> list | None:
         _pool_lock.release()
 
 
-def _check_all(b: np.ndarray, r: np.ndarray) -> None:
-    index, code = _board.first_invalid(b)
-    if index >= 0:
-        raise InvalidPositionError(f"board {index}: {problem_message(code)}")
-    bad = np.flatnonzero(((r < 1) | (r > 6)).any(axis=1))
-    if len(bad):
-        raise InvalidRollError(f"roll {int(bad[0])}: dice must be 1 to 6, got {tuple(int(d) for d in r[bad[0]])}")
+def _raise_problem(index: int, problem: int, r: np.ndarray) -> None:
+    if problem == _board.BoardProblem.BAD_DICE:
+        raise InvalidRollError(f"roll {index}: dice must be 1 to 6, got {tuple(int(d) for d in r[index])}")
+    raise InvalidPositionError(f"board {index}: {problem_message(problem)}")
 
 
-def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out):
+def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out, validate: bool):
     """legal_positions on ``threads`` threads; None when the output buffer
     proves too small or the threads are busy (the caller then runs the
     one-thread path)."""
@@ -219,10 +212,15 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out)
         steps = _pooled((capacity, 4, 3), np.int8) if moves else None
     capacity = len(children)
     chain = _movegen.Chain(n, CHUNK_PAIRS)
-    status = run_shared(lambda t: _movegen.generate_shared(b, r, offsets, children, steps, not mover_view, chain),
-                        threads)
-    if status is None or any(status):
+    results = run_shared(lambda t: _movegen.generate_shared(b, r, offsets, children, steps, not mover_view,
+                                                            chain, validate), threads)
+    if results is None:
         return None
+    if any(status for status, _, _ in results):
+        return None         # incomplete: the one-thread path redoes it, checks included
+    bad = [(index, problem) for _, index, problem in results if index >= 0]
+    if bad:
+        _raise_problem(*min(bad), r)      # the first bad pair, as one thread reports it
     total = int(offsets[-1])
     keep = total * 2 >= capacity or children is out
     children = children[:total] if keep else children[:total].copy()

@@ -905,12 +905,26 @@ ctypedef struct _Pairs:
     const uint8_t* boards
     const uint8_t* rolls
     bint swap
+    bint check                 # check each board (dice are always checked)
+    Py_ssize_t bad             # the first pair this thread found bad, else -1
+    int problem                # its BoardProblem code, or BAD_DICE
 
 
 cdef int _pair_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) noexcept nogil:
     cdef _Pairs* p = <_Pairs*>ctx
-    return generate(p.g, p.boards + i * BOARD_BYTES, p.rolls[2 * i], p.rolls[2 * i + 1],
-                    children, moves, p.swap)
+    cdef const uint8_t* board = p.boards + i * BOARD_BYTES
+    cdef int d1 = p.rolls[2 * i], d2 = p.rolls[2 * i + 1], problem = BOARD_OK
+    if p.check:
+        problem = check_board(board)
+    if problem == BOARD_OK and not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        problem = BAD_DICE
+    if problem != BOARD_OK:
+        # Checked while the board is in cache; reported once all are done.
+        if p.bad < 0 or i < p.bad:
+            p.bad = i
+            p.problem = problem
+        return 0
+    return generate(p.g, board, d1, d2, children, moves, p.swap)
 
 
 cdef class Chain:
@@ -938,12 +952,15 @@ cdef class Chain:
 
 
 def generate_shared(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, int64_t[::1] offsets,
-                    uint8_t[:, :, ::1] children, int8_t[:, :, ::1] moves, bint swap, Chain chain not None):
+                    uint8_t[:, :, ::1] children, int8_t[:, :, ::1] moves, bint swap, Chain chain not None,
+                    bint check=True):
     """This thread's share of filling the CSR arrays of every pair, other
     threads calling it with the same arrays and ``chain`` (see
-    ``run_chained``; ``offsets[0]`` must be 0).  Boards are trusted (the
-    caller validated them); bad dice give no plays.  Returns 0, 1 (output
-    too small) or 2 (out of memory).  Runs without the GIL."""
+    ``run_chained``; ``offsets[0]`` must be 0).  With ``check`` each board
+    is validated as it is used; dice always are.  A bad pair gets no plays.
+    Returns ``(status, bad, problem)``: status 0, 1 (output too small) or
+    2 (out of memory); the first bad pair this thread met (-1: none) and its
+    BoardProblem code or BAD_DICE.  Runs without the GIL."""
     cdef Py_ssize_t n = boards.shape[0]
     cdef _Pairs p
     cdef int status
@@ -957,21 +974,24 @@ def generate_shared(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls
     if chain.n != n:
         raise ValueError(f"chain is for {chain.n} rows, not {n}")
     if n == 0:
-        return 0
+        return 0, -1, 0
     if children.shape[0] == 0:
-        return 1
+        return 1, -1, 0
     p.g = new_generator()
     if p.g == NULL:
         raise MemoryError()
     p.boards = &boards[0, 0, 0]
     p.rolls = &rolls[0, 0]
     p.swap = swap
+    p.check = check
+    p.bad = -1
+    p.problem = BOARD_OK
     cdef int8_t* mv = &moves[0, 0, 0] if moves is not None else NULL
     with nogil:
         status = run_chained(_pair_row, &p, n, chain.chunk, &offsets[0], &children[0, 0, 0], mv,
                              children.shape[0], chain.sync)
     free(p.g)
-    return status
+    return status, p.bad, p.problem
 
 
 cdef uint64_t _perft(Generator* g, const uint8_t* board, int depth, uint8_t* levels) noexcept nogil:
