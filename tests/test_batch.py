@@ -219,7 +219,7 @@ def test_threads_check_their_input():
             batch.legal_positions(boards, rolls, validate=False, threads=threads)
     bad[4000, 1, 0] = 15
     with pytest.raises(InvalidPositionError, match="board 4000"):
-        batch.legal_positions(bad, rolls, threads=2)
+        batch.legal_positions(bad, np.clip(rolls, 1, 6), threads=2)
     with pytest.raises(TypeError, match="threads"):
         batch.legal_positions(boards, rolls, threads=1.5)
     with pytest.raises(ValueError, match="threads"):
