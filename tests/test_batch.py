@@ -265,3 +265,15 @@ def test_threads_with_chunks_too_big_for_their_buffer():
         many = batch.legal_positions(boards, rolls, threads=threads, out=out)
         assert np.shares_memory(many[1], out)
         assert np.array_equal(one[0], many[0]) and np.array_equal(one[1], many[1])
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork is POSIX")
+def test_threads_work_in_a_forked_child():
+    # The parent's pool exists before the fork; the child makes its own
+    # instead of waiting for threads it does not have.
+    import multiprocessing
+    boards, rolls = random_positions(3000, seed=44)
+    want = batch.legal_positions(boards, rolls, threads=2)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        got = pool.apply_async(batch.legal_positions, (boards, rolls), {"threads": 2}).get(timeout=60)
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])

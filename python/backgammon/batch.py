@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import os
 import threading
 from typing import cast
 
@@ -148,6 +149,17 @@ _worker_count = 0
 _pool_lock = threading.Lock()
 
 
+def _forget_threads() -> None:
+    # A forked child has none of its parent's threads: a pool inherited
+    # from the parent would never run what it is given.
+    global _workers, _worker_count, _pool_lock
+    _workers, _worker_count, _pool_lock = None, 0, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_threads)
+
+
 def _thread_count(threads, n: int) -> int:
     from ._validate import integer
     if threads is None:
@@ -157,7 +169,6 @@ def _thread_count(threads, n: int) -> int:
 
 
 def _cores() -> int:
-    import os
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:        # not on Linux
