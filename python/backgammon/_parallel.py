@@ -92,14 +92,14 @@ def on_threads(fn: Callable[[Any], Any], rows, threads: int | None, minimum: int
     """``fn(rows)`` computed on ``threads`` threads (None: every core), each
     on a contiguous slice, results concatenated in order; for kernels that
     release the GIL and treat rows independently, so the result does not
-    depend on the number of threads."""
+    depend on the number of threads.  Uses the package's one thread pool
+    (``batch.run_shared``); when another call holds it, one thread."""
     import numpy as np
-    from concurrent.futures import ThreadPoolExecutor
-    n = threads or os.cpu_count() or 1
+    from .batch import _cores, run_shared
+    n = threads or _cores()
     n = min(n, max(1, len(rows) // minimum))
     if n == 1:
         return fn(rows)
     cuts = np.linspace(0, len(rows), n + 1).astype(int)
-    with ThreadPoolExecutor(n) as pool:
-        parts = list(pool.map(lambda k: fn(np.ascontiguousarray(rows[cuts[k]:cuts[k + 1]])), range(n)))
-    return np.concatenate(parts)
+    parts = run_shared(lambda k: fn(np.ascontiguousarray(rows[cuts[k]:cuts[k + 1]])), n)
+    return fn(rows) if parts is None else np.concatenate(parts)

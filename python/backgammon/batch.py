@@ -63,7 +63,7 @@ def _as_uint8_rolls(rolls, n: int) -> np.ndarray:
 
 
 def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = False,
-                    validate: bool = True, out=None, moves_out=None, threads: int | None = 1):
+                    validate: bool = True, out=None, moves_out=None, threads: int | None = None):
     """The distinct results of each (board, roll) pair, in CSR layout.
 
     ``boards`` is (n, 2, 25) (row 1 on roll) and ``rolls`` (n, 2).  Returns
@@ -83,8 +83,8 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     results are then views of them, which saves the cost of fresh memory in
     loops.  When they are too small, new arrays are made instead.
 
-    ``threads``: how many threads share the work (None: every core the
-    process may use).  The result is the same, in the same order, for any
+    ``threads``: how many threads share the work (None, the default: every
+    core the process may use; batches under 512 pairs use one).  The result is the same, in the same order, for any
     number: threads take small chunks of pairs in turn and write each
     straight into the output when the chunks before it are counted, else
     into a buffer in cache that is copied in as soon as they are.  A call
@@ -218,7 +218,9 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
     capacity = max(MAX_PLAYS, 24 * n + MAX_PLAYS)
     children = _buffer(out, (2, 25), np.uint8, "out")
     steps = _buffer(moves_out, (4, 3), np.int8, "moves_out") if moves else None
-    if children is None or len(children) < capacity or (moves and (steps is None or len(steps) != len(children))):
+    # The caller's buffer even if it may prove too small: the one-thread
+    # path then grows it, as it would have.
+    if children is None or (moves and (steps is None or len(steps) != len(children))):
         children = _pooled((capacity, 2, 25), np.uint8)
         steps = _pooled((capacity, 4, 3), np.int8) if moves else None
     capacity = len(children)

@@ -115,9 +115,9 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
             if mover.any():
                 choice[mover] = who.choose_indices(here[mover], rolls[mover])
         if record:
-            offsets, children, moves = legal_positions(here, rolls, validate=False, moves=True)
+            offsets, children, moves = legal_positions(here, rolls, validate=False, moves=True, threads=1)
         else:
-            offsets, children = legal_positions(here, rolls, validate=False)
+            offsets, children = legal_positions(here, rolls, validate=False, threads=1)
         counts = np.diff(offsets)
         if (choice < 0).any() or (choice >= counts).any():
             raise RuntimeError("a player chose a play index outside its legal plays")

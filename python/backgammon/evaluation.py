@@ -71,7 +71,7 @@ def _networks(networks):
     return networks
 
 
-def evaluate(x, ply: int = 0, *, networks=None, threads: int | None = 1):
+def evaluate(x, ply: int = 0, *, networks=None, threads: int | None = None):
     """The chances of the side on roll of a ``Position`` (an
     :class:`Evaluation`) or of boards (n, 2, 25) (an :class:`Evaluations`),
     searched ``ply`` plies deep (0 to 3).  ``networks``: weights other than

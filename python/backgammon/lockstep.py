@@ -64,7 +64,7 @@ class VectorGames:
         """Roll for every game; the positions each can reach (CSR)."""
         from .batch import legal_positions
         rolls = _rollout.lockstep_rolls(self.index, self.ply, self.stratify, self._rng)
-        self._offsets, self._children = legal_positions(self.boards, rolls, validate=False)
+        self._offsets, self._children = legal_positions(self.boards, rolls, validate=False, threads=1)
         if flag("encode", encode):
             return self._offsets, self._children, _rollout.tesauro_inputs(self._children)
         return self._offsets, self._children
