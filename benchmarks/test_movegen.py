@@ -13,7 +13,7 @@ from backgammon import batch
 def test_batch_legal_positions(benchmark, pairs):
     boards, rolls = pairs
     benchmark.extra_info["items"] = len(boards)
-    offsets, _ = benchmark(batch.legal_positions, boards, rolls)
+    offsets, _ = benchmark(batch.legal_positions, boards, rolls, threads=1)   # one core, as the peers
     benchmark.extra_info["children"] = int(offsets[-1])
 
 
@@ -23,7 +23,7 @@ def test_batch_legal_positions_reused_buffer(benchmark, pairs):
     boards, rolls = pairs
     out = np.empty((40 * len(boards), 2, 25), dtype=np.uint8)
     benchmark.extra_info["items"] = len(boards)
-    benchmark(batch.legal_positions, boards, rolls, out=out, validate=False)
+    benchmark(batch.legal_positions, boards, rolls, out=out, validate=False, threads=1)
 
 
 @pytest.mark.benchmark(group="movegen")
@@ -32,7 +32,7 @@ def test_batch_legal_positions_reused_buffer_validated(benchmark, pairs):
     boards, rolls = pairs
     out = np.empty((40 * len(boards), 2, 25), dtype=np.uint8)
     benchmark.extra_info["items"] = len(boards)
-    benchmark(batch.legal_positions, boards, rolls, out=out)
+    benchmark(batch.legal_positions, boards, rolls, out=out, threads=1)
 
 
 @pytest.mark.benchmark(group="movegen")
@@ -74,7 +74,7 @@ _shared = {}
 def _generate_in_worker(calls: int) -> None:
     boards, rolls = _shared["pairs"]
     for _ in range(calls):
-        batch.legal_positions(boards, rolls, validate=False)
+        batch.legal_positions(boards, rolls, validate=False, threads=1)
 
 
 @pytest.mark.benchmark(group="movegen-threads")
