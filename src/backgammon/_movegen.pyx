@@ -803,6 +803,16 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
     return 1
 
 
+cdef int _place_all(_Chain* c, _Chunk* held, int* first, int* pending) noexcept nogil:
+    # Every chunk held, oldest first, waiting as needed: 0, or -1 on failure.
+    while pending[0]:
+        if _place(c, &held[first[0]], True) < 0:
+            return -1
+        first[0] = (first[0] + 1) % PENDING
+        pending[0] -= 1
+    return 0
+
+
 cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t chunk,
                      int64_t* offsets, uint8_t* children, int8_t* moves, Py_ssize_t capacity,
                      int64_t* sync) noexcept nogil:
@@ -884,16 +894,9 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
         p.count = local
         if i < hi:
             # Only this chunk's place lets it go on: place everything held.
-            while pending and status == 0:
-                if _place(&c, &held[first], True) < 0:
-                    status = -1
-                first = (first + 1) % PENDING
-                pending -= 1
-    while pending and status == 0:
-        if _place(&c, &held[first], True) < 0:
-            status = -1
-        first = (first + 1) % PENDING
-        pending -= 1
+            status = _place_all(&c, held, &first, &pending)
+    if status == 0:
+        status = _place_all(&c, held, &first, &pending)
     free(scratch); free(scratch_moves)
     if status or bg_load_acquire(&sync[SYNC_FAIL]):
         return <int>bg_load_acquire(&sync[SYNC_FAIL])
