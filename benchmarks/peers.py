@@ -92,6 +92,9 @@ def main() -> int:
               f"{rates['test_batch_legal_positions_threads[2]'] / one:.2f}x")
         if "test_batch_legal_positions_two_processes" in rates:
             print(f"  (two processes on this machine: {rates['test_batch_legal_positions_two_processes'] / one:.2f}x)")
+    one, two = (rates.get(f"test_batch_legal_positions_threads_random_games[{k}]") for k in (1, 2))
+    if one and two:
+        print(f"the same on 100,000 random-game pairs: {two / one:.2f}x")
     for entry in ("raw_env", "env"):
         name = f"test_pettingzoo_turns[{entry}]"
         if name in rates and "test_open_spiel_turns" in rates:

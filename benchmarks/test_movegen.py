@@ -68,6 +68,22 @@ def test_batch_legal_positions_threads(benchmark, pairs, threads):
     benchmark(batch.legal_positions, boards, rolls, validate=False, threads=threads)
 
 
+@pytest.fixture(scope="module")
+def random_game_pairs():
+    from backgammon.sample import random_positions
+    return random_positions(100_000, seed=5)
+
+
+@pytest.mark.benchmark(group="movegen-threads-random")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_legal_positions_threads_random_games(benchmark, random_game_pairs, threads):
+    # 100,000 pairs met in random games (the corpus repeats each position
+    # with its 21 rolls).
+    boards, rolls = random_game_pairs
+    benchmark.extra_info["items"] = len(boards)
+    benchmark(batch.legal_positions, boards, rolls, validate=False, threads=threads)
+
+
 _shared = {}
 
 
