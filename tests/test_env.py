@@ -371,3 +371,71 @@ def test_readme_example():
             obs, reward, done, truncated, info = env.step(action)
         points += reward
     assert points > 0   # pubeval beats random play
+
+
+# -- fuzzing the environments' entry points -----------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+ENV_FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+garbage = st.one_of(
+    st.integers(-2**70, 2**70), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=5),
+    st.none(), st.booleans(), st.lists(st.integers(-5, 5000), max_size=5),
+    hnp.arrays(st.sampled_from([np.int64, np.int8, np.uint16, np.float32, np.bool_]),
+               st.sampled_from([(), (3,), (4,), (2, 2), (0,)])),
+)
+
+
+@ENV_FUZZ
+@given(st.lists(garbage, min_size=1, max_size=6), st.integers(0, 2**32))
+def test_vector_env_steps_take_only_good_actions(actions, seed):
+    # Anything as actions: a legal step, or TypeError / ValueError (the
+    # illegal-play error is one), and the environment is still usable.
+    envs = BackgammonVectorEnv(3, threads=2, illegal_reward=None)
+    envs.reset(seed=seed)
+    for a in actions:
+        try:
+            obs, reward, term, trunc, info = envs.step(a)
+        except (TypeError, ValueError):
+            pass
+        else:
+            assert obs in envs.observation_space
+    obs, info = envs.reset()
+    obs, reward, term, trunc, info = envs.step(np.zeros(3, dtype=np.int64))
+    assert np.array_equal(obs["action_mask"].sum(axis=1), info["num_plays"])
+
+
+@ENV_FUZZ
+@given(st.lists(garbage, min_size=1, max_size=6), st.integers(0, 2**32))
+def test_single_and_aec_envs_take_only_good_actions(actions, seed):
+    single = BackgammonEnv(illegal_reward=None)
+    single.reset(seed=seed)
+    aec = BackgammonAEC()
+    aec.reset(seed=seed)
+    for a in actions:
+        for step in (single.step, aec.step):
+            try:
+                step(a)
+            except (TypeError, ValueError, RuntimeError):   # RuntimeError: stepping a finished game
+                pass
+    single.reset()
+    aec.reset()
+    assert single.step(0)[0] in single.observation_space
+
+
+@ENV_FUZZ
+@given(garbage, garbage)
+def test_env_constructors_and_resets_check_their_arguments(x, y):
+    # A huge number of games is only a large allocation: kept small here.
+    n = min(x, 64) if isinstance(x, int) and not isinstance(x, bool) else x
+    for make in (lambda: BackgammonVectorEnv(n), lambda: BackgammonVectorEnv(2, threads=x),
+                 lambda: BackgammonVectorEnv(2, copy=x), lambda: BackgammonVectorEnv(2, illegal_reward=x),
+                 lambda: BackgammonEnv(opponent=x), lambda: BackgammonVectorEnv(2).reset(seed=0, options=x),
+                 lambda: BackgammonVectorEnv(2).reset(seed=0, options={"reset_mask": x}),
+                 lambda: BackgammonEnv().reset(seed=0, options={"position": y})):
+        try:
+            make()
+        except (TypeError, ValueError):
+            pass

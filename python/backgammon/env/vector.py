@@ -84,6 +84,8 @@ class BackgammonVectorEnv(VectorEnv):
             self._np_random, self._np_random_seed = generator(np.random.SeedSequence(list(seed))), -1
         else:
             super().reset(seed=seed)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict, not {type(options).__name__}")
         mask = None if options is None else options.get("reset_mask")
         if mask is not None and self._games is not None and seed is None:
             mask = np.asarray(mask)
