@@ -277,3 +277,32 @@ def test_threads_work_in_a_forked_child():
     with multiprocessing.get_context("fork").Pool(1) as pool:
         got = pool.apply_async(batch.legal_positions, (boards, rolls), {"threads": 2}).get(timeout=60)
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_run_shared_runs_every_share_and_reports_errors():
+    # The shares run at once (each waits for the others here), results come
+    # in order, an error in any share is raised once all have finished, and
+    # the threads serve the next call.
+    import threading
+    from backgammon._parallel import run_shared
+    barrier = threading.Barrier(3, timeout=10)
+
+    def task(t):
+        barrier.wait()
+        return t * t
+    assert run_shared(task, 3) == [0, 1, 4]
+    finished = []
+
+    def failing(t):
+        if t == 1:
+            raise ValueError("share 1")
+        finished.append(t)
+        return t
+    with pytest.raises(ValueError, match="share 1"):
+        run_shared(failing, 3)
+    assert sorted(finished) == [0, 2]
+    assert run_shared(lambda t: -t, 3) == [0, -1, -2]
+    # A call made while another holds the threads is told to work alone.
+    inside = []
+    assert run_shared(lambda t: inside.append(run_shared(lambda u: u, 2)) if t == 0 else None, 2) == [None, None]
+    assert inside == [None]

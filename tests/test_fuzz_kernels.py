@@ -75,8 +75,9 @@ SCRIPT = textwrap.dedent(r"""
         state = [b.copy(), rolls8.copy(), rng.integers(0, 3, 4).astype(np.uint8)]
         flat = [b.copy(), rng.integers(0, 256, size=(4, 2), dtype=np.uint8), rng.integers(0, 4, 4).astype(np.uint8),
                 np.zeros(4, np.float32), np.zeros(4, np.uint8)]
-        call(_rollout.env_play, *state, offs, kids[:20], rng.choice(ints, 4).astype(np.int64), u, flat[0], flat[1],
-             flat[2], flat[3], flat[4], np.zeros(4, np.uint8), -3.0)
+        call(_rollout.env_play, *state, offs, kids[:20], rng.choice(ints, 4).astype(np.int64), gen,
+             np.zeros((4, 4)), flat[0], flat[1], flat[2], flat[3], flat[4], np.zeros(4, np.uint8), -3.0,
+             bool(trial % 2))
         call(_rollout.observations, b, rolls8, np.zeros((4, 210), np.float32))
         call(_rollout.observations, b, rolls8, np.zeros((3, 210), np.float32))
         for policy in (-1, 0, 1, 2, 3, 4):

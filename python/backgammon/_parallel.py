@@ -1,14 +1,17 @@
-"""Running fixed chunks of work on local processes or any executor, with a
-progress bar, in chunk order, and a prompt stop on Ctrl-C (rollouts and
-duels share it)."""
+"""Running work in parallel: fixed chunks on local processes or any
+executor, with a progress bar, in chunk order, and a prompt stop on Ctrl-C
+(rollouts and duels share it); and the threads that batch kernels share
+(``run_shared``, ``on_threads``)."""
 from __future__ import annotations
 
+import functools
 import os
 import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Callable, Sequence
 
-__all__ = ["run_chunks", "Interrupted"]
+__all__ = ["run_chunks", "Interrupted", "run_shared", "on_threads", "cores"]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -88,15 +91,118 @@ def run_chunks(fn: Callable[[Any], Any], tasks: Sequence, sizes: Sequence[int], 
     return done
 
 
+def cores() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:        # not on Linux
+        return os.cpu_count() or 1
+
+
+class _Worker:
+    """A thread kept for the life of the process, handed one task at a time
+    through two locks (far cheaper than a pool's futures: this is paid on
+    every threaded kernel call)."""
+
+    def __init__(self) -> None:
+        self._go = threading.Lock()
+        self._go.acquire()
+        self._done = threading.Lock()
+        self._done.acquire()
+        self._task: Callable[[], Any] | None = None
+        self._result: Any = None
+        self._error: BaseException | None = None
+        threading.Thread(target=self._loop, daemon=True, name="backgammon-worker").start()
+
+    def _loop(self) -> None:
+        while True:
+            self._go.acquire()
+            try:
+                assert self._task is not None
+                self._result = self._task()
+            except BaseException as e:   # noqa: BLE001 -- handed to the caller
+                self._error = e
+            self._done.release()
+
+    def start(self, task: Callable[[], Any]) -> None:
+        self._task, self._result, self._error = task, None, None
+        self._go.release()
+
+    def finish(self) -> Any:
+        self._done.acquire()
+        self._task = None
+        if self._error is not None:
+            raise self._error
+        return self._result
+
+
+_crew: list[_Worker] = []
+_crew_lock = threading.Lock()
+
+
+def _forget_threads() -> None:
+    # A forked child has none of its parent's threads: a crew inherited
+    # from the parent would never run what it is given.
+    global _crew, _crew_lock
+    _crew, _crew_lock = [], threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_threads)
+
+
+def run_shared(task: Callable[[int], Any], threads: int) -> list | None:
+    """``task(t)`` for t in 0..threads-1 at once, the calling thread doing
+    t = 0, and their results in order; for kernels whose threads wait for
+    one another (``_movegen.run_chained``), so all must run together.  The
+    other threads are kept for the life of the process.  None when another
+    call holds them (the caller then works alone)."""
+    global _crew
+    if threads == 1:
+        return [task(0)]
+    if not _crew_lock.acquire(blocking=False):
+        return None
+    try:
+        while len(_crew) < threads - 1:
+            _crew.append(_Worker())
+        crew = _crew[:threads - 1]
+        for t, worker in enumerate(crew, 1):
+            worker.start(functools.partial(task, t))
+        results: list = []
+        errors: list[BaseException] = []
+        try:
+            results.append(task(0))
+        except Exception as e:    # the others still finish their shares first
+            errors.append(e)
+        except BaseException:
+            _crew = []            # Ctrl-C: see below
+            raise
+        try:
+            for worker in crew:
+                try:
+                    results.append(worker.finish())
+                except Exception as e:
+                    errors.append(e)
+        except BaseException:
+            # Ctrl-C while waiting: the workers are still busy; a new crew
+            # serves the next call (these threads end their task and idle).
+            _crew = []
+            raise
+        if errors:
+            raise errors[0]
+        return results
+    finally:
+        _crew_lock.release()
+
+
 def on_threads(fn: Callable[[Any], Any], rows, threads: int | None, minimum: int = 256):
     """``fn(rows)`` computed on ``threads`` threads (None: every core), each
     on a contiguous slice, results concatenated in order; for kernels that
     release the GIL and treat rows independently, so the result does not
     depend on the number of threads.  Uses the package's one thread pool
-    (``batch.run_shared``); when another call holds it, one thread."""
+    (``run_shared``); when another call holds it, one thread."""
     import numpy as np
-    from .batch import _cores, run_shared
-    n = threads or _cores()
+    n = threads or cores()
     n = min(n, max(1, len(rows) // minimum))
     if n == 1:
         return fn(rows)

@@ -101,6 +101,7 @@ def env_play(
     offsets: npt.NDArray[np.int64],
     children: npt.NDArray[np.uint8],
     actions: npt.NDArray[np.int64],
+    generator: np.random.Generator,
     u: npt.NDArray[np.float64],
     after: npt.NDArray[np.uint8],
     opp_rolls: npt.NDArray[np.uint8],
@@ -109,8 +110,10 @@ def env_play(
     terminated: npt.NDArray[np.uint8],
     illegal: npt.NDArray[np.uint8],
     illegal_reward: float,
+    autoreset: bool = False,
 ) -> None:
-    """The agent's half of a step in each of n games."""
+    """The agent's half of a step in each of n games, after drawing the
+    step's uniforms into ``u``."""
 
 def env_answer(
     policy: int,

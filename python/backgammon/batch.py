@@ -9,13 +9,12 @@
 """
 from __future__ import annotations
 
-import os
-import threading
 from typing import cast
 
 import numpy as np
 
 from . import _board, _movegen, _pool
+from ._parallel import cores, run_shared
 from .errors import InvalidPositionError, InvalidRollError
 from .position import problem_message
 
@@ -144,63 +143,12 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
 CHUNK_PAIRS = 256
 #: The fewest pairs per thread worth a thread.
 MIN_THREAD_PAIRS = 256
-_workers = None
-_worker_count = 0
-_pool_lock = threading.Lock()
-
-
-def _forget_threads() -> None:
-    # A forked child has none of its parent's threads: a pool inherited
-    # from the parent would never run what it is given.
-    global _workers, _worker_count, _pool_lock
-    _workers, _worker_count, _pool_lock = None, 0, threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_threads)
-
-
 def _thread_count(threads, n: int) -> int:
     from ._validate import integer
     if threads is None:
-        threads = _cores()
+        threads = cores()
     threads = integer("threads", threads, low=1)
     return min(threads, max(1, n // MIN_THREAD_PAIRS))
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:        # not on Linux
-        return os.cpu_count() or 1
-
-
-def run_shared(task, threads: int) -> list | None:
-    """``task(t)`` for t in 0..threads-1 at once, the calling thread doing
-    t = 0, and their results; for kernels whose threads wait for one
-    another (``_movegen.run_chained``), so all must run together.  None
-    when another call holds the threads (the caller then works alone)."""
-    global _workers, _worker_count
-    if threads == 1:
-        return [task(0)]
-    if not _pool_lock.acquire(blocking=False):
-        return None
-    try:
-        # One pool for the life of the process: starting threads per call
-        # would cost more than a small batch takes.
-        if _workers is None or _worker_count < threads - 1:
-            from concurrent.futures import ThreadPoolExecutor
-            _workers = ThreadPoolExecutor(max_workers=threads - 1, thread_name_prefix="backgammon")
-            _worker_count = threads - 1
-        try:
-            futures = [_workers.submit(task, t) for t in range(1, threads)]
-        except RuntimeError:      # the interpreter is shutting down
-            return None
-        results = [task(0)]
-        results += [f.result() for f in futures]
-        return results
-    finally:
-        _pool_lock.release()
 
 
 def _raise_problem(index: int, problem: int, r: np.ndarray) -> None:

@@ -494,19 +494,24 @@ cdef inline void _dice_of(double u, uint8_t* roll) noexcept nogil:
 
 def env_play(uint8_t[:, :, ::1] boards, uint8_t[:, ::1] rolls, uint8_t[::1] done,
              const int64_t[::1] offsets, const uint8_t[:, :, ::1] children, const int64_t[::1] actions,
-             const double[:, ::1] u, uint8_t[:, :, ::1] after, uint8_t[:, ::1] opp_rolls, uint8_t[::1] stage,
-             float[::1] reward, uint8_t[::1] terminated, uint8_t[::1] illegal, float illegal_reward):
+             generator, double[:, ::1] u, uint8_t[:, :, ::1] after, uint8_t[:, ::1] opp_rolls,
+             uint8_t[::1] stage, float[::1] reward, uint8_t[::1] terminated, uint8_t[::1] illegal,
+             float illegal_reward, bint autoreset=False):
     """The agent's half of a step in each of n games (boards from the
     agent's view, agent in row 1; its plays ``children[offsets[i]:offsets[i
-    + 1]]`` as ``legal_positions`` gives them).  ``actions[i]``: a play
-    index, or ENV_RESTART / ENV_KEEP / ENV_ROLL; an index outside the plays
-    ends the game with ``illegal_reward``.  Fills ``stage`` (EnvStage),
-    ``after``/``opp_rolls`` for the opponent, rewards and flags of games
-    that end.  Returns None."""
+    + 1]]`` as ``legal_positions`` gives them).  First draws the step's
+    uniforms into ``u`` (n, 4) from ``generator``, as its ``random((n,
+    4))`` would.  ``actions[i]``: a play index, or ENV_RESTART / ENV_KEEP /
+    ENV_ROLL; with ``autoreset`` instead a finished game restarts whatever
+    its action and a negative action is an illegal play.  An index outside
+    the plays ends the game with ``illegal_reward``.  Fills ``stage``
+    (EnvStage), ``after``/``opp_rolls`` for the opponent, rewards and flags
+    of games that end.  Returns None."""
     cdef Py_ssize_t i, n = boards.shape[0], total = children.shape[0]
     cdef int64_t a, first, count
     cdef int j, left, t
     cdef const uint8_t* child
+    cdef bitgen_t* rng = bitgen_of(generator)
     if (boards.shape[1] != 2 or boards.shape[2] != SLOTS or after.shape[0] != n or after.shape[1] != 2
             or after.shape[2] != SLOTS or children.shape[1] != 2 or children.shape[2] != SLOTS):
         raise ValueError("boards, after and children must have shape (n, 2, 25)")
@@ -520,7 +525,15 @@ def env_play(uint8_t[:, :, ::1] boards, uint8_t[:, ::1] rolls, uint8_t[::1] done
             raise ValueError("offsets must rise within children")
     with nogil:
         for i in range(n):
+            for j in range(4):
+                u[i, j] = rng.next_double(rng.state)
+        for i in range(n):
             a = actions[i]
+            if autoreset:
+                if done[i]:
+                    a = ENV_RESTART        # Gymnasium's NEXT_STEP autoreset
+                elif a < 0:
+                    a = MAX_PLAYS          # not a play: illegal
             reward[i] = 0.0
             terminated[i] = 0
             illegal[i] = 0

@@ -10,7 +10,8 @@ import numpy as np
 
 from .. import _board, _movegen, _rollout
 from .._rollout import EnvStage, Policy
-from ..batch import MAX_PLAYS, _pooled, run_shared
+from .._parallel import run_shared
+from ..batch import MAX_PLAYS, _pooled
 from ..errors import IllegalPlayError
 from ..players import NetPlayer, Player, PubevalPlayer, RandomPlayer, player
 from ..play import Plays
@@ -159,18 +160,20 @@ class Games:
         self._terminated = np.zeros(n, dtype=np.uint8)
         self._illegal = np.zeros(n, dtype=np.uint8)
         self._given = np.zeros(n, dtype=np.int64)
+        self._u = np.zeros((n, 4))                  # the step's uniforms
         self._capacity = 24 * n + MAX_PLAYS
 
-    def step(self, actions: np.ndarray, illegal_reward: float = 0.0):
+    def step(self, actions: np.ndarray, illegal_reward: float = 0.0, autoreset: bool = False):
         """Play ``actions`` (n,) int64: a play index, or ENV_RESTART,
-        ENV_KEEP, ENV_ROLL (``_rollout.EnvAction``); an index outside a
-        game's plays ends it with ``illegal_reward``.  The opponent answers
-        and the agent rolls.  Returns rewards (n,) float32, terminated and
-        illegal (n,) bool (new arrays)."""
-        u = self.rng.random((self.n, 4))
-        _rollout.env_play(self.boards, self.rolls, self.done, self.offsets, self.children, actions, u,
+        ENV_KEEP, ENV_ROLL (``_rollout.EnvAction``); with ``autoreset``
+        finished games restart and negative actions are illegal plays.  An
+        index outside a game's plays ends it with ``illegal_reward``.  The
+        opponent answers and the agent rolls.  Returns rewards (n,)
+        float32, terminated and illegal (n,) bool (new arrays)."""
+        u = self._u
+        _rollout.env_play(self.boards, self.rolls, self.done, self.offsets, self.children, actions, self.rng, u,
                           self._after, self._opp_rolls, self._stage, self._reward, self._terminated,
-                          self._illegal, illegal_reward)
+                          self._illegal, illegal_reward, autoreset)
         if self.policy == Policy.POLICY_GIVEN:
             rows = np.flatnonzero(self._stage == EnvStage.STAGE_OPPONENT)
             if len(rows):

@@ -20,8 +20,8 @@ from ..dice import generator
 from ..errors import IllegalPlayError
 from ..position import Position
 from .._rollout import EnvAction
-from ..batch import _cores
-from ._core import NUM_ACTIONS, Games, opponent_player, start_position
+from .._parallel import cores
+from ._core import Games, opponent_player, start_position
 from .single import action_space, observation_space
 
 __all__ = ["BackgammonVectorEnv"]
@@ -71,7 +71,7 @@ class BackgammonVectorEnv(VectorEnv):
             one_of("render_mode", render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.copy = flag("copy", copy)
-        self.threads = _cores() if threads is None else integer("threads", threads, low=1)
+        self.threads = cores() if threads is None else integer("threads", threads, low=1)
         self.opponent = opponent_player(opponent)
         self.single_observation_space = observation_space()
         self.single_action_space = action_space()
@@ -113,7 +113,7 @@ class BackgammonVectorEnv(VectorEnv):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
         if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
             raise TypeError(f"actions must be an array of ints, not of {actions.dtype}")
-        actions = actions.astype(np.int64)
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
         if self.illegal_reward is None:
             bad = ((actions < 0) | (actions >= g.counts)) & (g.done == 0)
             if bad.any():
@@ -121,11 +121,8 @@ class BackgammonVectorEnv(VectorEnv):
                 k = int(g.counts[i])
                 raise IllegalPlayError(f"actions[{i}] = {int(actions[i])} is not a legal play: game {i} has "
                                        f"{k} distinct legal play{'s' if k != 1 else ''}, actions 0 to {k - 1}")
-        # Negative actions are the kernel's codes: here they are illegal plays.
-        np.putmask(actions, actions < 0, NUM_ACTIONS)
         # NEXT_STEP autoreset: a finished game restarts, its action ignored.
-        np.putmask(actions, g.done.view(bool), EnvAction.ENV_RESTART)
-        reward, terminated, illegal = g.step(actions, self.illegal_reward or 0.0)
+        reward, terminated, illegal = g.step(actions, self.illegal_reward or 0.0, autoreset=True)
         obs, info = self._observe()
         if illegal.any():
             info["illegal_action"] = illegal
