@@ -820,9 +820,9 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     writes row i's children (at most MAX_PLAYS) and returns how many.
 
     Every thread calls this with the same arrays and ``sync`` (a Chain's:
-    see SYNC_NEXT, SYNC_FAIL, SYNC_STARTS).  ``offsets[0]`` must be 0.  Returns 0, 1 when
-    ``children`` is too small, 2 when memory ran out; all threads then stop
-    and the output is incomplete.
+    see SYNC_NEXT, SYNC_FAIL, SYNC_STARTS); ``offsets[0]`` must be 0.
+    Returns 0, 1 when ``children`` is too small, 2 when memory ran out;
+    all threads then stop and the output is incomplete.
 
     A chunk whose start is known when it is taken is written in place;
     otherwise into scratch (in cache), copied in once the chunks before it
