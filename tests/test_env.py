@@ -439,3 +439,18 @@ def test_env_constructors_and_resets_check_their_arguments(x, y):
             make()
         except (TypeError, ValueError):
             pass
+
+
+def test_render_modes(capsys):
+    # "ansi" returns the board, "human" prints it on every reset and step
+    # (PettingZoo's render_test checks both).
+    from pettingzoo.test import render_test
+    render_test(lambda render_mode=None: bgenv.env(render_mode=render_mode))
+    capsys.readouterr()
+    e = BackgammonEnv(render_mode="human")
+    e.reset(seed=1)
+    e.step(0)
+    assert e.render() is None
+    printed = capsys.readouterr().out
+    assert printed.count("agent (X) to play") + printed.count("game over") == 3
+    assert isinstance(BackgammonEnv(render_mode="ansi").render(), str)

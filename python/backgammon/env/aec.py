@@ -49,7 +49,7 @@ class BackgammonAEC(AECEnv):
     PettingZoo's ``TerminateIllegalWrapper`` does.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "backgammon_v0", "is_parallelizable": False,
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "backgammon_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, render_mode: str | None = None):
@@ -102,6 +102,8 @@ class BackgammonAEC(AECEnv):
             self._turn = _AGENTS.index(one_of("options['agent']", options.get("agent", "player_0"), _AGENTS))
             self._board = board.tobytes()
             self._set_roll(self._next_roll())
+        if self.render_mode == "human":
+            self.render()
 
     def _next_roll(self) -> tuple[int, int]:
         # Dice are drawn 256 rolls at a time: numpy's per-call cost is most
@@ -144,8 +146,8 @@ class BackgammonAEC(AECEnv):
             self._turn = other
             self._set_roll(self._next_roll())
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            pass   # render() returns the text; nothing is printed
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent):
         i = _AGENTS.index(agent)
@@ -180,7 +182,11 @@ class BackgammonAEC(AECEnv):
             head = f"game over: {_AGENTS[1 - self._turn]} won {self.rewards[_AGENTS[1 - self._turn]]} point(s); X is {agent}"
         else:
             head = f"{agent} (X) to play {self._roll[0]}{self._roll[1]}"
-        return head + "\n" + str(Position.from_bytes(self._board, validate=False))
+        text = head + "\n" + str(Position.from_bytes(self._board, validate=False))
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
 
     def close(self):
         pass

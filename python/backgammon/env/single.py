@@ -58,7 +58,7 @@ class BackgammonEnv(gymnasium.Env):
     raises ``IllegalPlayError`` instead.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, opponent="random", render_mode: str | None = None,
                  illegal_reward: float | None = -3.0):
@@ -102,6 +102,8 @@ class BackgammonEnv(gymnasium.Env):
 
     def _observe(self):
         g = self._games
+        if self.render_mode == "human":     # Gymnasium's convention: shown on every reset and step
+            self.render()
         mask = g.mask()
         info = {"action_mask": mask, "afterstates": g.afterstates(), "roll": g.roll}
         return {"observation": g.observation(), "action_mask": mask}, info
@@ -117,6 +119,11 @@ class BackgammonEnv(gymnasium.Env):
             return None
         g = self._games
         if g is None:
-            return "call reset() first"
-        head = "game over" if g.done else f"agent (X) to play {g.roll[0]}{g.roll[1]}"
-        return head + "\n" + str(self.position)
+            text = "call reset() first"
+        else:
+            head = "game over" if g.done else f"agent (X) to play {g.roll[0]}{g.roll[1]}"
+            text = head + "\n" + str(self.position)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
