@@ -165,3 +165,16 @@ def test_rollout_with_the_network_policy():
     assert a.equity == b.equity and 0.4 < a.win < 0.65
     mixed = bg.rollout(games=1296, policy=("net", "pubeval"), seed=3, workers=1)
     assert mixed.equity > a.equity
+
+
+def test_net_search_choices_are_the_same_on_any_number_of_threads():
+    # net:1 shares a batch of choices among threads; the choices do not change.
+    from backgammon.players import NetPlayer
+    from backgammon.sample import random_positions
+    boards, rolls = random_positions(60, seed=9)
+    one = NetPlayer(1, threads=1).choose_indices(boards, rolls)
+    assert np.array_equal(NetPlayer(1, threads=2).choose_indices(boards, rolls), one)
+    assert np.array_equal(NetPlayer(1).choose_indices(boards, rolls), one)
+    assert len(NetPlayer(1).choose_indices(boards[:0], rolls[:0])) == 0
+    with pytest.raises(ValueError, match="threads"):
+        NetPlayer(1, threads=0)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _net
-from ._validate import instance
+from ._validate import instance, integer
 from .dice import generator, to_dice
 from .play import Play
 from .position import Position
@@ -119,11 +119,14 @@ class PubevalPlayer(_KernelPlayer):
 
 
 class NetPlayer(_KernelPlayer):
-    """The project's networks, searched ``ply`` plies deep (0, 1 or 2)."""
+    """The project's networks, searched ``ply`` plies deep (0, 1 or 2).
+
+    ``threads`` (None: every core) share a batch of 1- and 2-ply choices
+    (``choose_indices``); the choices are the same for any number."""
 
     has_cube_decisions = True
 
-    def __init__(self, ply: int = 0, networks=None):
+    def __init__(self, ply: int = 0, networks=None, threads: int | None = None):
         from . import _rollout
         from .evaluation import _networks
         if ply not in (0, 1, 2):
@@ -131,13 +134,18 @@ class NetPlayer(_KernelPlayer):
         self.ply = ply
         self.spec = "net" if ply == 0 else f"net:{ply}"
         self.networks = _networks(networks)
+        self.threads = None if threads is None else integer("threads", threads, low=1)
         self._policy = _rollout.Policy.POLICY_NET
 
     def choose_indices(self, boards, rolls):
         if self.ply == 0:
             return super().choose_indices(boards, rolls)
-        return _net.choose(self.networks, np.ascontiguousarray(boards, dtype=np.uint8),
-                           np.ascontiguousarray(rolls, dtype=np.uint8), self.ply).astype(np.int64)
+        from ._parallel import on_threads
+        b = np.ascontiguousarray(boards, dtype=np.uint8)
+        r = np.ascontiguousarray(rolls, dtype=np.uint8)
+        # A search is milliseconds a position: a few rows are worth a thread.
+        return on_threads(lambda rows: _net.choose(self.networks, b[rows], r[rows], self.ply),
+                          np.arange(len(b)), self.threads, minimum=4).astype(np.int64)
 
     def _kernel_args(self):
         return {"nets": self.networks}
