@@ -24,7 +24,7 @@ from ._parallel import Interrupted, run_chunks
 from ._validate import flag, instance, integer
 from .batch import legal_positions
 from .dice import OPENING_ROLLS, seed_sequence
-from .players import Player, player
+from .players import NetPlayer, Player, player
 from .position import Position
 
 __all__ = ["duel", "DuelResult", "DuelInterrupted", "play_pairs", "GameRecord", "PAIRS_PER_CHUNK"]
@@ -150,11 +150,14 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
 
 
 def _run_chunk(task):
-    a_spec, b_spec, seed, pairs, record = task
+    a_spec, b_spec, seed, pairs, record, alone = task
     a_seed, b_seed, dice_seed = seed.spawn(3)
     # Players made here from specs are closed here; Player objects belong to the caller.
     a = player(a_spec, seed=a_seed)
     b = player(b_spec, seed=b_seed)
+    for made, given in ((a, a_spec), (b, b_spec)):
+        if alone and made is not given and isinstance(made, NetPlayer):
+            made.threads = 1       # one of several worker processes: the cores are taken
     try:
         return play_pairs(a, b, dice_seed, pairs, record)
     finally:
@@ -206,7 +209,8 @@ def duel(a, b, *, games: int = 1000, seed=None, workers: int | None = None, exec
     chunks = [min(PAIRS_PER_CHUNK, pairs - k) for k in range(0, pairs, PAIRS_PER_CHUNK)]
     seeds = root.spawn(len(chunks))
     objects = isinstance(a, Player) or isinstance(b, Player)
-    tasks = [(a, b, s, n, record) for s, n in zip(seeds, chunks)]
+    in_process = objects or (workers == 1 and executor is None)
+    tasks = [(a, b, s, n, record, not in_process) for s, n in zip(seeds, chunks)]
     t0 = time.perf_counter()
     try:
         parts = run_chunks(_run_chunk, tasks, [2 * n for n in chunks], workers=1 if objects else workers,
