@@ -99,19 +99,13 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
             raise ValueError("boards must be (n, 2, 25) and rolls (n, 2)")
     n = len(b)
     threads = _thread_count(threads, n)
-    # One threaded call at a time owns the pool (its tasks wait for one
-    # another); a call made meanwhile from another thread runs on its own.
+    # Threads share the pool one call at a time; a call made meanwhile
+    # from another thread, or whose output proves too small, runs on one.
     if threads > 1:
         result = _threaded(b, r, threads, moves, mover_view, out, moves_out, validate)
         if result is not None:
             return result
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    capacity = max(MAX_PLAYS, 24 * n + MAX_PLAYS)
-    children = _buffer(out, (2, 25), np.uint8, "out")
-    steps = _buffer(moves_out, (4, 3), np.int8, "moves_out") if moves else None
-    if children is None or (moves and (steps is None or len(steps) != len(children))):
-        children = _pooled((capacity, 2, 25), np.uint8)
-        steps = _pooled((capacity, 4, 3), np.int8) if moves else None
+    offsets, children, steps = _outputs(n, moves, out, moves_out)
     capacity = len(children)
     done = 0
     while True:
@@ -127,12 +121,30 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
         if moves:
             assert steps is not None
             steps = np.resize(steps, (capacity, 4, 3))
+    return _trimmed(offsets, children, steps, out)
+
+
+def _outputs(n: int, moves: bool, out, moves_out):
+    """Offsets, children and (with ``moves``) steps to fill: the caller's
+    buffers when usable (even if they may prove too small: the one-thread
+    path grows them), else pooled ones sized for about 24 plays a pair."""
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    capacity = max(MAX_PLAYS, 24 * n + MAX_PLAYS)
+    children = _buffer(out, (2, 25), np.uint8, "out")
+    steps = _buffer(moves_out, (4, 3), np.int8, "moves_out") if moves else None
+    if children is None or (moves and (steps is None or len(steps) != len(children))):
+        children = _pooled((capacity, 2, 25), np.uint8)
+        steps = _pooled((capacity, 4, 3), np.int8) if moves else None
+    return offsets, children, steps
+
+
+def _trimmed(offsets, children, steps, out):
+    """The result: views into the buffers, or copies when most of a fresh
+    buffer is unused."""
     total = int(offsets[-1])
-    # Views into the buffer; a copy when most of a fresh buffer is unused.
-    keep = total * 2 >= capacity or children is out
+    keep = total * 2 >= len(children) or children is out
     children = children[:total] if keep else children[:total].copy()
-    if moves:
-        assert steps is not None
+    if steps is not None:
         steps = steps[:total] if keep else steps[:total].copy()
         return offsets, children, steps
     return offsets, children
@@ -162,16 +174,7 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
     proves too small or the threads are busy (the caller then runs the
     one-thread path)."""
     n = len(b)
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    capacity = max(MAX_PLAYS, 24 * n + MAX_PLAYS)
-    children = _buffer(out, (2, 25), np.uint8, "out")
-    steps = _buffer(moves_out, (4, 3), np.int8, "moves_out") if moves else None
-    # The caller's buffer even if it may prove too small: the one-thread
-    # path then grows it, as it would have.
-    if children is None or (moves and (steps is None or len(steps) != len(children))):
-        children = _pooled((capacity, 2, 25), np.uint8)
-        steps = _pooled((capacity, 4, 3), np.int8) if moves else None
-    capacity = len(children)
+    offsets, children, steps = _outputs(n, moves, out, moves_out)
     chain = _movegen.Chain(n, CHUNK_PAIRS)
     results = run_shared(lambda t: _movegen.generate_shared(b, r, offsets, children, steps, not mover_view,
                                                             chain, validate), threads)
@@ -182,14 +185,7 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
     bad = [(index, problem) for _, index, problem in results if index >= 0]
     if bad:
         _raise_problem(*min(bad), r)      # the first bad pair, as one thread reports it
-    total = int(offsets[-1])
-    keep = total * 2 >= capacity or children is out
-    children = children[:total] if keep else children[:total].copy()
-    if moves:
-        assert steps is not None
-        steps = steps[:total] if keep else steps[:total].copy()
-        return offsets, children, steps
-    return offsets, children
+    return _trimmed(offsets, children, steps, out)
 
 
 def _pooled(shape, dtype) -> np.ndarray:

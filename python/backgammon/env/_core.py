@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _board, _movegen, _rollout
-from .._rollout import EnvStage, Policy
+from .. import _movegen, _rollout
+from .._rollout import EnvAction, EnvStage, Policy
 from .._parallel import run_shared
 from ..batch import MAX_PLAYS, _pooled
 from ..errors import IllegalPlayError
 from ..players import NetPlayer, Player, PubevalPlayer, RandomPlayer, player
-from ..play import Plays
 from ..position import Position
 
 #: Actions: the i-th distinct legal play of the roll, in the move
@@ -100,19 +99,6 @@ def kernel_policy(opponent: Player):
     if isinstance(opponent, NetPlayer) and opponent.ply == 0:
         return Policy.POLICY_NET, opponent.networks
     return Policy.POLICY_GIVEN, None
-
-
-def opening_throw(u: float) -> tuple[int, int]:
-    """The opening throw (agent's die, opponent's die) that ``u`` in [0, 1)
-    picks, as the kernel does."""
-    a, b = OPENING[min(int(u * len(OPENING)), len(OPENING) - 1)]
-    return int(a), int(b)
-
-
-def dice_of(u: float) -> tuple[int, int]:
-    """The roll that ``u`` in [0, 1) picks among the 36, as the kernel does."""
-    k = min(int(u * 36), 35)
-    return k // 6 + 1, k % 6 + 1
 
 
 #: Games per chunk of a threaded step (about 70 microseconds of work).
@@ -213,92 +199,55 @@ class Games:
 
 
 class OneGame:
-    """``Games`` with n = 1 in plain Python over 50-byte boards: the same
-    rules and the same random draws in the same order (one ``u`` of four
-    uniforms a step, used as the kernel uses them), so a one-game vector
-    environment replays a single environment, without numpy's per-call
-    cost on tiny arrays."""
+    """One game of ``Games`` with the single-agent environment's interface:
+    the same kernel, the same draws, so a one-game vector environment
+    replays a single environment."""
 
     def __init__(self, opponent: Player, rng: np.random.Generator):
-        self.opponent = opponent
-        self.policy, _ = kernel_policy(opponent)
-        self.rng = rng
-        self.board = INITIAL.tobytes()   # the agent in row 1
-        self.roll = (0, 0)
-        self.done = False
-        self.plays: Plays | None = None
+        self._g = Games(1, opponent, rng)
 
-    def _u(self):
-        return self.rng.random((1, 4))[0]
+    def _step(self, action: int, illegal_reward: float = 0.0) -> float:
+        reward, _, _ = self._g.step(np.array([action], dtype=np.int64), illegal_reward)
+        return float(reward[0])
 
-    def _opponent_move(self, board: bytes, roll, u: float) -> bytes:
-        plays = Position.from_bytes(board, validate=False).legal_plays(roll)
-        if self.policy == Policy.POLICY_RANDOM:
-            index = min(int(u * len(plays)), len(plays) - 1)
-        else:
-            index = int(self.opponent.choose_indices(np.frombuffer(board, dtype=np.uint8).reshape(1, 2, 25),
-                                                     np.array([roll], dtype=np.uint8))[0])
-        return plays._children[50 * index: 50 * index + 50]
+    @property
+    def board(self) -> bytes:
+        """The 50 bytes of the position, the agent in row 1."""
+        return self._g.boards[0].tobytes()
 
-    def _set(self, board: bytes, roll) -> None:
-        self.board, self.roll = board, roll
-        self.plays = Position.from_bytes(board, validate=False).legal_plays(roll) if roll[0] else None
+    @property
+    def roll(self) -> tuple[int, int]:
+        return int(self._g.rolls[0, 0]), int(self._g.rolls[0, 1])
+
+    @property
+    def done(self) -> bool:
+        return bool(self._g.done[0])
 
     @property
     def count(self) -> int:
-        return len(self.plays) if self.plays is not None else 0
+        return int(self._g.counts[0])
 
     def restart(self) -> None:
-        self.done = False
-        u = self._u()
-        a, b = opening_throw(u[0])
-        if a > b:
-            self._set(INITIAL.tobytes(), (a, b))
-        else:
-            self._answer(INITIAL.tobytes(), (b, a), u)
+        self._step(EnvAction.ENV_RESTART)
 
     def start_at(self, board: np.ndarray) -> None:
-        self.done = False
-        self._set(board.tobytes(), dice_of(self._u()[3]))
+        self._g.boards[0] = board
+        self._step(EnvAction.ENV_ROLL)
 
     def end(self) -> None:
         """The game ends where it stands (an illegal action)."""
-        self._u()      # as Games draws for every step
-        self.done = True
-        self.roll, self.plays = (0, 0), None
-
-    def _answer(self, after: bytes, roll, u) -> float:
-        new = self._opponent_move(after, roll, u[2])
-        if not any(new[:25]):
-            _, kind = _board.results(np.frombuffer(new, dtype=np.uint8).reshape(1, 2, 25))
-            self.done = True
-            self.board, self.roll, self.plays = new, (0, 0), None
-            return -float(kind[0])
-        self._set(new, dice_of(u[3]))
-        return 0.0
+        self._step(NUM_ACTIONS)
 
     def play(self, index: int) -> float:
         """The agent's play ``index``, the opponent's answer, the next roll;
         the reward (points when the game ends, else 0)."""
-        assert self.plays is not None    # the action was checked against count, 0 without plays
-        u = self._u()
-        after = self.plays._children[50 * index: 50 * index + 50]   # the agent in row 0
-        if not any(after[:25]):
-            _, kind = _board.results(np.frombuffer(after, dtype=np.uint8).reshape(1, 2, 25))
-            self.done = True
-            self.board, self.roll, self.plays = after[25:] + after[:25], (0, 0), None
-            return float(kind[0])
-        return self._answer(after, dice_of(u[1]), u)
+        return self._step(index)
 
     def observation(self) -> np.ndarray:
-        return encode_one(self.board, self.roll)
+        return self._g.obs[0]
 
     def mask(self) -> np.ndarray:
-        m = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        m[:self.count] = 1
-        return m
+        return self._g.mask[0]
 
     def afterstates(self) -> np.ndarray:
-        if self.plays is None:
-            return np.zeros((0, 2, 25), dtype=np.uint8)
-        return self.plays.positions
+        return self._g.children
