@@ -8,7 +8,8 @@ import textwrap
 
 SCRIPT = textwrap.dedent(r"""
     import numpy as np
-    from backgammon import _board, _movegen, _bearoff, _rollout, _net, _pool, network, pubeval, bearoff
+    from backgammon import (_board, _movegen, _chain, _perft, _bearoff, _pubeval, _tesauro, _choice, _rollout,
+                            _env, _net, _pool, network, pubeval, bearoff)
 
     rng = np.random.default_rng(0)
     pubeval.load_weights()
@@ -33,15 +34,15 @@ SCRIPT = textwrap.dedent(r"""
         call(_board.is_race, b[0].reshape(-1))
         call(_movegen.step, one, i, j, int(rng.choice(ints)))
         call(_movegen.plays, one, i, j); call(_movegen.count_plays, one, i, j)
-        call(_movegen.perft, one, int(rng.choice([-1, 0, 1, 5, 10**6])))
+        call(_perft.perft, one, int(rng.choice([-1, 0, 1, 5, 10**6])))
         rolls = rng.integers(0, 9, size=(4, 2), dtype=np.uint8)
         offsets = np.zeros(5, dtype=np.int64)
         kids = np.zeros((3072 * 4, 2, 25), dtype=np.uint8)
         call(_movegen.generate_into, b, rolls, 0, offsets, kids, None, True, bool(trial % 2))
         call(_movegen.generate_into, b, rolls, i, offsets, kids, None, True, False)
-        call(_movegen.Chain, i, j)
+        call(_chain.Chain, i, j)
         for size in (4, int(rng.integers(0, 6))):
-            chain = _movegen.Chain(size, int(rng.integers(1, 5)))
+            chain = _chain.Chain(size, int(rng.integers(1, 5)))
             call(_movegen.generate_shared, b, rolls, offsets, kids[:int(rng.choice([0, 10, 3072, 3072 * 4]))],
                  None, True, chain)
             call(_movegen.generate_shared, b, rolls, offsets, kids, None, True, chain)   # a used chain
@@ -54,9 +55,12 @@ SCRIPT = textwrap.dedent(r"""
         call(_bearoff.race_estimates, b, os_db.table, os_db.gammon_table, ts.records, int(rng.choice(ints)))
         call(_bearoff.race_estimates, b, os_db.table, os_db.gammon_table, ts.records, ts.checkers)
         call(_bearoff.race_estimates, b[:, :, :], os_db.table[:100], os_db.gammon_table)
-        call(_rollout.pubeval_batch, b); call(_rollout.pubeval_batch, b, rng.integers(0, 2, 4).astype(np.uint8))
-        call(_rollout.tesauro_inputs, b)
+        call(_pubeval.pubeval_batch, b); call(_pubeval.pubeval_batch, b, rng.integers(0, 2, 4).astype(np.uint8))
+        call(_pubeval.set_weights, rng.normal(size=(int(rng.integers(0, 130)), 2)))
+        call(_tesauro.tesauro_inputs, b)
+        call(_board.equities, rng.normal(size=(4, int(rng.integers(0, 7)))))
         gen = np.random.default_rng(trial)
+        call(_choice.choose_plays, int(rng.integers(-1, 4)), b, rolls, gen if trial % 2 else None, nets)
         call(_rollout.play_games, b[0].reshape(-1), i, int(rng.integers(-2, 3)), gen, int(rng.integers(-1, 4)),
              int(rng.integers(-1, 4)), True, j, os_db.table, os_db.gammon_table, ts.records, ts.checkers, nets=nets)
         call(_rollout.lockstep_rolls, np.array([i] * 4, dtype=np.int64), np.array([j] * 4, dtype=np.int64), True, gen)
@@ -75,14 +79,14 @@ SCRIPT = textwrap.dedent(r"""
         state = [b.copy(), rolls8.copy(), rng.integers(0, 3, 4).astype(np.uint8)]
         flat = [b.copy(), rng.integers(0, 256, size=(4, 2), dtype=np.uint8), rng.integers(0, 4, 4).astype(np.uint8),
                 np.zeros(4, np.float32), np.zeros(4, np.uint8)]
-        call(_rollout.env_play, *state, offs, kids[:20], rng.choice(ints, 4).astype(np.int64), gen,
+        call(_env.env_play, *state, offs, kids[:20], rng.choice(ints, 4).astype(np.int64), gen,
              np.zeros((4, 4)), flat[0], flat[1], flat[2], flat[3], flat[4], np.zeros(4, np.uint8), -3.0,
              bool(trial % 2))
-        call(_rollout.observations, b, rolls8, np.zeros((4, 210), np.float32))
-        call(_rollout.observations, b, rolls8, np.zeros((3, 210), np.float32))
+        call(_env.observations, b, rolls8, np.zeros((4, 210), np.float32))
+        call(_env.observations, b, rolls8, np.zeros((3, 210), np.float32))
         for policy in (-1, 0, 1, 2, 3, 4):
-            chain = _movegen.Chain(4, int(rng.integers(1, 5)))
-            call(_rollout.env_answer, policy, rng.choice(ints, 4).astype(np.int64), flat[2], flat[0], flat[1], u,
+            chain = _chain.Chain(4, int(rng.integers(1, 5)))
+            call(_env.env_answer, policy, rng.choice(ints, 4).astype(np.int64), flat[2], flat[0], flat[1], u,
                  state[0], state[1], state[2], flat[3], flat[4], np.zeros((4, 210), np.float32),
                  np.zeros((4, 3072), np.int8), rng.choice(ints, 4).astype(np.int64), bool(trial % 2),
                  np.zeros(5, np.int64), kids[:int(rng.choice([0, 100, 3072 * 4]))], chain, nets)

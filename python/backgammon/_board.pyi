@@ -39,3 +39,15 @@ def first_invalid(boards: npt.NDArray[np.uint8]) -> tuple[int, int]:
     ``boards`` has shape (n, 2, 25); counts above 15 on a slot are caught by
     the per-side totals.
     """
+
+
+def problem_message(code: int) -> str:
+    """Why a board is not a position (or its dice not dice), for a BoardProblem code."""
+
+
+def starting_board() -> bytes:
+    """The 50 bytes of the starting position (RULES 1.2)."""
+
+
+def equities(chances: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The cubeless money equity of each row of five outcome chances."""

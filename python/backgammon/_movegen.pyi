@@ -1,16 +1,17 @@
 """Legal move generation (RULES 3, 4, 5): the one kernel behind
-Position.legal_plays, the batch API, perft and the rollout loop.
+Position.legal_plays, the batch API, perft, the game loop and the environments.
 
 Type stub for the Cython extension module built from src/backgammon/_movegen.pyx.
 """
 import numpy as np
 import numpy.typing as npt
 
+from ._chain import Chain
+
 MAX_PLAYS: int
 BOARD_BYTES: int
 STEP_FIELDS: int
 MOVE_BYTES: int
-MAX_PERFT_DEPTH: int
 
 def step(board: bytes, src: int, dst: int, die: int) -> tuple[bytes, bool] | None:
     """One checker step of ``die`` pips from point ``src`` (25 = bar) to
@@ -44,19 +45,6 @@ def generate_into(
     ``stop``, else 0.  Runs without the GIL.
     """
 
-class Chain:
-    """The shared state of one chained run over ``n`` rows in chunks of
-    ``chunk``: made fresh for each run, given to every thread."""
-
-    @property
-    def n(self) -> int: ...
-    @property
-    def chunk(self) -> int: ...
-    def __init__(self, n: int, chunk: int) -> None: ...
-    @property
-    def status(self) -> int:
-        """0, or why the run stopped: 1 the output was too small, 2 memory."""
-
 def generate_shared(
     boards: npt.NDArray[np.uint8],
     rolls: npt.NDArray[np.uint8],
@@ -71,6 +59,3 @@ def generate_shared(
     it on the same arrays.  Returns ``(status, bad, problem)``: status 0, 1
     (output too small) or 2 (out of memory); the first bad pair this thread
     met (-1: none) and its problem code.  Runs without the GIL."""
-
-def perft(board: bytes, depth: int) -> int:
-    """Leaves of the tree expanding all 21 rolls into all distinct plays."""

@@ -13,7 +13,7 @@ from typing import cast
 
 import numpy as np
 
-from . import _board, _movegen, _pool
+from . import _board, _chain, _movegen, _pool
 from ._parallel import cores, run_shared
 from .errors import InvalidPositionError, InvalidRollError
 from .position import problem_message
@@ -175,7 +175,7 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
     one-thread path)."""
     n = len(b)
     offsets, children, steps = _outputs(n, moves, out, moves_out)
-    chain = _movegen.Chain(n, CHUNK_PAIRS)
+    chain = _chain.Chain(n, CHUNK_PAIRS)
     results = run_shared(lambda t: _movegen.generate_shared(b, r, offsets, children, steps, not mover_view,
                                                             chain, validate), threads)
     if results is None:

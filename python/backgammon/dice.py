@@ -12,6 +12,7 @@ from typing import NamedTuple, Union
 
 import numpy as np
 
+from . import _dice
 from .errors import InvalidRollError
 
 __all__ = [
@@ -91,9 +92,10 @@ ROLL_PROBABILITIES.flags.writeable = False
 #: The 36 equally likely ordered outcomes, shape (36, 2).
 ORDERED_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], dtype=np.int8)
 ORDERED_ROLLS.flags.writeable = False
-#: The 30 opening outcomes (RULES 2.2: no doubles), shape (30, 2): the first
-#: column is the die of the side that moves first (the higher), equally likely.
-OPENING_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, 7) if a != b], dtype=np.int8)
+#: The 30 equally likely opening throws (RULES 2.2: each side throws one
+#: die, ties are thrown again), shape (30, 2): one die per side, never
+#: equal; the higher moves first with both.  The kernels' own table.
+OPENING_ROLLS = _dice.opening_throws()
 OPENING_ROLLS.flags.writeable = False
 
 

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _net
+from . import _board, _net
 from ._validate import integer
 from .position import Position
 
@@ -57,9 +57,14 @@ class Evaluations(NamedTuple):
 
 
 def equity(probabilities) -> np.ndarray:
-    """Cubeless money equity of (..., 5) chances."""
+    """Cubeless money equity of (..., 5) chances (the kernels' formula).
+
+    >>> round(float(equity([0.6, 0.2, 0.0, 0.1, 0.0])), 6)
+    0.3
+    """
     p = np.asarray(probabilities, dtype=np.float64)
-    return 2 * p[..., 0] - 1 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4]
+    flat = np.ascontiguousarray(p.reshape(-1, 5))
+    return _board.equities(flat).reshape(p.shape[:-1])
 
 
 def _networks(networks):

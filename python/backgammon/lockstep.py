@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _rollout
+from . import _rollout, _tesauro
 from ._validate import flag, instance, integer, integers, optional_integer
 from .dice import generator
 from .position import Position
@@ -66,7 +66,7 @@ class VectorGames:
         rolls = _rollout.lockstep_rolls(self.index, self.ply, self.stratify, self._rng)
         self._offsets, self._children = legal_positions(self.boards, rolls, validate=False, threads=1)
         if flag("encode", encode):
-            return self._offsets, self._children, _rollout.tesauro_inputs(self._children)
+            return self._offsets, self._children, _tesauro.tesauro_inputs(self._children)
         return self._offsets, self._children
 
     def advance(self, choices):

@@ -6,14 +6,14 @@
 """
 from __future__ import annotations
 
-from . import _movegen
+from . import _perft
 from ._validate import instance, integer
 from .position import Position
 
 __all__ = ["perft", "MAX_DEPTH"]
 
 #: perft(4) of the opening takes hours; deeper trees never finish.
-MAX_DEPTH = _movegen.MAX_PERFT_DEPTH
+MAX_DEPTH = _perft.MAX_PERFT_DEPTH
 
 
 def perft(position: Position, depth: int) -> int:
@@ -22,4 +22,4 @@ def perft(position: Position, depth: int) -> int:
     """
     instance("position", position, Position, "backgammon.Position")
     depth = integer("depth", depth, low=0, high=MAX_DEPTH)
-    return _movegen.perft(position.to_bytes(), depth)
+    return _perft.perft(position.to_bytes(), depth)

@@ -81,13 +81,13 @@ class Player:
 
 
 class _KernelPlayer(Player):
-    # The game loop's own choice (``_rollout.choose_plays``): the same rule
+    # The game loop's own choice (``_choice.choose_plays``): the same rule
     # in rollouts, duels and here.
     _policy = 0
 
     def choose_indices(self, boards, rolls):
-        from . import _rollout
-        return _rollout.choose_plays(self._policy, np.ascontiguousarray(boards, dtype=np.uint8),
+        from . import _choice
+        return _choice.choose_plays(self._policy, np.ascontiguousarray(boards, dtype=np.uint8),
                                      np.ascontiguousarray(rolls, dtype=np.uint8), **self._kernel_args())
 
     def _kernel_args(self) -> dict:
@@ -98,9 +98,9 @@ class RandomPlayer(_KernelPlayer):
     """A distinct legal play chosen uniformly at random."""
 
     def __init__(self, seed=None):
-        from . import _rollout
+        from . import _choice
         self.spec = "random"
-        self._policy = _rollout.Policy.POLICY_RANDOM
+        self._policy = _choice.Policy.POLICY_RANDOM
         self._rng = generator(seed)
 
     def _kernel_args(self):
@@ -111,11 +111,11 @@ class PubevalPlayer(_KernelPlayer):
     """Tesauro's pubeval: the play whose result it scores highest."""
 
     def __init__(self):
-        from . import _rollout
+        from . import _choice
         from .pubeval import load_weights
         load_weights()
         self.spec = "pubeval"
-        self._policy = _rollout.Policy.POLICY_PUBEVAL
+        self._policy = _choice.Policy.POLICY_PUBEVAL
 
 
 class NetPlayer(_KernelPlayer):
@@ -127,7 +127,7 @@ class NetPlayer(_KernelPlayer):
     has_cube_decisions = True
 
     def __init__(self, ply: int = 0, networks=None, threads: int | None = None):
-        from . import _rollout
+        from . import _choice
         from .evaluation import _networks
         if ply not in (0, 1, 2):
             raise ValueError(f"ply must be 0, 1 or 2, not {ply!r}")
@@ -135,7 +135,7 @@ class NetPlayer(_KernelPlayer):
         self.spec = "net" if ply == 0 else f"net:{ply}"
         self.networks = _networks(networks)
         self.threads = None if threads is None else integer("threads", threads, low=1)
-        self._policy = _rollout.Policy.POLICY_NET
+        self._policy = _choice.Policy.POLICY_NET
 
     def choose_indices(self, boards, rolls):
         if self.ply == 0:

@@ -26,17 +26,8 @@ ON_ROLL = 1
 OPPONENT = 0
 _BAR = 24
 
-_PROBLEMS: dict[int, str] = {
-    BoardProblem.TOO_MANY_CHECKERS_OPPONENT: "the opponent (row 0) has more than 15 checkers",
-    BoardProblem.TOO_MANY_CHECKERS_ON_ROLL: "the side on roll (row 1) has more than 15 checkers",
-    BoardProblem.SHARED_POINT: "both sides have checkers on the same point",
-    BoardProblem.NO_CHECKERS: "neither side has a checker left",
-}
-
-
-def problem_message(code: int) -> str:
-    """Why a board is not a position, for a ``BoardProblem`` code."""
-    return _PROBLEMS.get(code, f"invalid board (code {code})")
+#: Why a board is not a position, for a ``BoardProblem`` code (the kernels' texts).
+problem_message = _board.problem_message
 
 
 class WinKind(enum.IntEnum):
@@ -315,10 +306,7 @@ def _diagram(pos: Position) -> str:
     return "\n".join(lines)
 
 
-_INITIAL_ROW = [0] * 25
-for _point, _n in ((24, 2), (13, 5), (8, 3), (6, 5)):
-    _INITIAL_ROW[_point - 1] = _n
-_INITIAL_BYTES = bytes(_INITIAL_ROW * 2)
+_INITIAL_BYTES = _board.starting_board()
 _INITIAL = Position.from_bytes(_INITIAL_BYTES, validate=False)
 
 from . import play as _play  # noqa: E402  (plays refer back to Position)

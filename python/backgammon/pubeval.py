@@ -14,7 +14,7 @@ from importlib import resources
 
 import numpy as np
 
-from . import _rollout
+from . import _pubeval, _tesauro
 
 __all__ = ["pubeval", "tesauro_inputs", "load_weights"]
 
@@ -28,7 +28,7 @@ def load_weights() -> None:
     if not _loaded:
         text = resources.files("backgammon").joinpath("data/pubeval_weights.csv").read_text()
         w = np.loadtxt(text.splitlines(), delimiter=",", skiprows=1)[:, 1:]
-        _rollout.set_pubeval_weights(np.ascontiguousarray(w))
+        _pubeval.set_weights(np.ascontiguousarray(w))
         _loaded = True
 
 
@@ -45,7 +45,7 @@ def pubeval(boards, race=None) -> np.ndarray:
         race = np.asarray(race)
         if race.shape != (len(b),) or race.dtype != np.bool_:
             raise ValueError(f"race must be {len(b)} bools, one per board")
-    return _rollout.pubeval_batch(b, race)
+    return _pubeval.pubeval_batch(b, race)
 
 
 def tesauro_inputs(boards) -> np.ndarray:
@@ -54,4 +54,4 @@ def tesauro_inputs(boards) -> np.ndarray:
     and (n - 3) / 2 beyond), bar / 2, borne off / 15; then (1, 0) for the
     turn."""
     from .batch import validate_boards
-    return _rollout.tesauro_inputs(validate_boards(boards))
+    return _tesauro.tesauro_inputs(validate_boards(boards))

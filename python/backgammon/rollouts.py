@@ -22,10 +22,11 @@ from typing import Any, cast
 
 import numpy as np
 
-from . import _rollout, bearoff
+from . import _choice, _rollout, bearoff
 from ._parallel import Interrupted, progress_bar, run_chunks
 from ._validate import flag, instance, integer, one_of, optional_integer
 from .dice import seed_sequence
+from .evaluation import equity
 from .lockstep import MAX_PLIES, VectorGames
 from .position import Position
 from .pubeval import load_weights, pubeval, tesauro_inputs
@@ -34,8 +35,8 @@ __all__ = ["rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "POL
            "tesauro_inputs", "race_chances", "CHUNK"]
 
 #: Policies of the game loop and their kernel codes.
-POLICIES = {"random": _rollout.Policy.POLICY_RANDOM, "pubeval": _rollout.Policy.POLICY_PUBEVAL,
-            "net": _rollout.Policy.POLICY_NET}
+POLICIES = {"random": _choice.Policy.POLICY_RANDOM, "pubeval": _choice.Policy.POLICY_PUBEVAL,
+            "net": _choice.Policy.POLICY_NET}
 CHUNK = 1296    # games per chunk: one full cycle of the first two stratified rolls
 
 
@@ -93,8 +94,7 @@ class RolloutInterrupted(KeyboardInterrupt):
 
 def _stats(results: np.ndarray) -> np.ndarray:
     """Per-game (win, wg, wbg, lg, lbg, equity) sums and sums of squares."""
-    equity = 2 * results[:, 0] - 1 + results[:, 1] - results[:, 3] + results[:, 2] - results[:, 4]
-    values = np.column_stack([results, equity])
+    values = np.column_stack([results, equity(results)])
     return np.concatenate([values.sum(axis=0), (values ** 2).sum(axis=0)])
 
 
@@ -104,7 +104,7 @@ def _run_chunk(task) -> np.ndarray:
     load_weights()
     tables = bearoff.kernel_tables() if truncate is not None else {}
     nets = None
-    if _rollout.Policy.POLICY_NET in (policy0, policy1):
+    if _choice.Policy.POLICY_NET in (policy0, policy1):
         from .network import default
         nets = default()
     gen = np.random.Generator(np.random.PCG64(seed))

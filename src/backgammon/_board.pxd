@@ -1,4 +1,4 @@
-# Checks on the position array shared by every kernel (DESIGN.md: uint8[2][25],
+# Checks on the position array shared by every kernel (docs/design.md: uint8[2][25],
 # row 1 = side on roll, index 24 = bar, borne-off checkers implicit).
 from libc.stdint cimport uint8_t
 
@@ -25,3 +25,15 @@ cdef bint no_contact(const uint8_t* board) noexcept nogil
 cdef bint both_home(const uint8_t* board) noexcept nogil
 cdef int loss_kind(const uint8_t* loser) noexcept nogil
 cdef void starting_position(uint8_t* board) noexcept nogil
+
+
+ctypedef fused real:
+    float
+    double
+
+
+cdef inline real cubeless_equity(const real* p) noexcept nogil:
+    """The cubeless money equity of the five outcome chances of a side (win,
+    win gammon, win backgammon, lose gammon, lose backgammon; gammons
+    include backgammons): 2 win - 1 + the gammon and backgammon shares."""
+    return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]

@@ -1,6 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Validation of position arrays, one board or a batch, without the GIL."""
+"""The position array (docs/design.md): its validation, the starting
+position, how a finished game was won and the cubeless equity of
+outcome chances, one board or a batch, without the GIL."""
 from libc.stdint cimport uint8_t, int8_t
+from cpython.bytes cimport PyBytes_FromStringAndSize
 
 import numpy as np
 
@@ -13,6 +16,23 @@ cdef BoardProblem check_board(const uint8_t* board) noexcept nogil:
     # Totals per side, then the opponent's checkers on my point i+1 (its
     # index 23 - i) against mine, as bit masks.
     return <BoardProblem>bg_check_board(board)
+
+
+#: Why a board is not a position, for each BoardProblem code: the one text
+#: every layer reports.
+_PROBLEMS = {
+    TOO_MANY_CHECKERS_OPPONENT: "the opponent (row 0) has more than 15 checkers",
+    TOO_MANY_CHECKERS_ON_ROLL: "the side on roll (row 1) has more than 15 checkers",
+    SHARED_POINT: "both sides have checkers on the same point",
+    NO_CHECKERS: "neither side has a checker left",
+    BAD_DICE: "dice must be 1 to 6",
+}
+
+
+def problem_message(int code):
+    """Why a board is not a position (or its dice not dice), for a
+    ``BoardProblem`` code."""
+    return _PROBLEMS.get(code, f"invalid board (code {code})")
 
 
 cdef bint no_contact(const uint8_t* board) noexcept nogil:
@@ -55,6 +75,13 @@ cdef void starting_position(uint8_t* board) noexcept nogil:
         board[i * SLOTS + 12] = 5
         board[i * SLOTS + 7] = 3
         board[i * SLOTS + 5] = 5
+
+
+def starting_board():
+    """The 50 bytes of the starting position (RULES 1.2)."""
+    cdef uint8_t board[2 * SLOTS]
+    starting_position(board)
+    return PyBytes_FromStringAndSize(<char*>board, 2 * SLOTS)
 
 
 cdef int loss_kind(const uint8_t* loser) noexcept nogil:
@@ -139,3 +166,17 @@ def first_invalid(const uint8_t[:, :, ::1] boards):
     if problem != BOARD_OK:
         return i, <int>problem
     return -1, 0
+
+
+def equities(const double[:, ::1] chances):
+    """The cubeless money equity (``cubeless_equity``) of each row of
+    five outcome chances, (n,) float64."""
+    cdef Py_ssize_t i, n = chances.shape[0]
+    if chances.shape[1] != 5:
+        raise ValueError("chances must have shape (n, 5)")
+    out = np.empty(n)
+    cdef double[::1] o = out
+    with nogil:
+        for i in range(n):
+            o[i] = cubeless_equity(&chances[i, 0])
+    return out

@@ -1,5 +1,6 @@
-# Dice for the kernels: uniform draws from a numpy bit generator and the
-# stratified first two rolls of rollouts.  All inline: nothing to link.
+# Dice for the kernels: uniform draws from a numpy bit generator, the
+# opening throw and the stratified first two rolls of rollouts.  All
+# inline: nothing to link (_dice.pyx shows the opening throws to Python).
 from libc.stdint cimport uint32_t, uint64_t, int64_t
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from numpy.random cimport bitgen_t
@@ -15,6 +16,21 @@ cdef inline uint32_t bounded(bitgen_t* rng, uint32_t n) noexcept nogil:
             m = <uint64_t>rng.next_uint32(rng.state) * n
             low = <uint32_t>m
     return <uint32_t>(m >> 32)
+
+
+cdef enum:
+    OPENING_THROWS = 30        # two different dice, in order (RULES 2.2)
+
+
+cdef inline void opening_throw(int k, int* first, int* second) noexcept nogil:
+    """The ``k``-th of the 30 equally likely opening throws (RULES 2.2: each
+    side throws one die, ties are thrown again): ``first`` is the die of one
+    side, ``second`` the other's, never equal; the higher moves first with
+    both.  In order (1, 2), (1, 3), ..., (6, 5)."""
+    first[0] = k // 5 + 1
+    second[0] = k % 5 + 1
+    if second[0] >= first[0]:
+        second[0] += 1
 
 
 cdef inline void roll(bitgen_t* rng, int64_t game_index, int64_t ply, bint stratify, int* d1, int* d2) noexcept nogil:

@@ -1,5 +1,5 @@
 # Legal move generation (RULES 3, 4, 5): the one kernel behind Position.legal_plays,
-# the batch API, perft and the rollout loop.
+# the batch API, perft, the game loop and the environments.
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int64_t
 
 cpdef enum:
@@ -43,13 +43,3 @@ cdef Generator* new_generator() noexcept nogil
 cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
                   uint8_t* children, int8_t* moves, bint swap) noexcept nogil
 cdef int dice_used(Generator* g) noexcept nogil
-
-# One row's children (at most MAX_PLAYS) written by a thread of run_chained.
-ctypedef int (*RowWriter)(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) noexcept nogil
-cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t chunk,
-                     int64_t* offsets, uint8_t* children, int8_t* moves, Py_ssize_t capacity,
-                     int64_t* sync) noexcept nogil
-
-cdef class Chain:
-    cdef int64_t* sync
-    cdef readonly Py_ssize_t n, chunk

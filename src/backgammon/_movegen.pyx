@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Legal move generation over the DESIGN.md position array.
+"""Legal move generation over the position array (docs/design.md).
 
 One (position, roll) gives every distinct resulting position once (RULES 3.5),
 with one representative list of checker steps, keeping only the results that
@@ -21,9 +21,8 @@ from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 
 from backgammon._board cimport BAR, SLOTS, POINTS, BOARD_OK, BAD_DICE, check_board
-
-cpdef enum:
-    MAX_PERFT_DEPTH = 4   # perft(4) of the opening runs for hours; deeper never ends
+from backgammon._checks cimport board_bytes, need_dice, need_boards, need_shape, need_rows, pair_problem
+from backgammon._chain cimport Chain, run_chained
 
 cdef extern from "_bits.h":
     int bg_msb(unsigned int x) nogil
@@ -571,8 +570,8 @@ cdef int dice_used(Generator* g) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------
-# Python entry points.  They trust their callers in python/backgammon/ to have
-# validated boards; they still never index outside their buffers.
+# Python entry points.  Each checks its input with _checks, so nothing that
+# reaches them from Python reads outside its buffers.
 
 cdef Generator* _single = new_generator()
 cdef uint8_t* _single_children = <uint8_t*>calloc(MAX_PLAYS, BOARD_BYTES)
@@ -592,12 +591,12 @@ def step(bytes board, int src, int dst, int die):
     cdef uint32_t opp_any, opp_two, opp_one, unused_two, unused_one
     cdef const uint8_t* b
     cdef int s = src - 1
-    _check_one(board, die, die)
+    b = board_bytes("board", board)
+    need_dice(die, die)
     if not (1 <= src <= 25 and 0 <= dst < src):
         return None
     if (s >= die and dst != s - die + 1) or (s < die and dst != 0):
         return None                      # the step is not of die pips
-    b = <const uint8_t*>PyBytes_AS_STRING(board)
     bg_row_masks(b + SLOTS, &_single.occupied, &unused_two, &unused_one)
     bg_row_masks(b, &opp_any, &opp_two, &opp_one)
     _single.blocked = bg_reverse24(opp_two)
@@ -615,17 +614,6 @@ def step(bytes board, int src, int dst, int die):
     return PyBytes_FromStringAndSize(<char*>_single.cur, BOARD_BYTES), bool(st.hit_steps & 1)
 
 
-cdef int _check_one(bytes board, int d1, int d2) except -1:
-    # Every entry point below checks its board and dice: the kernel trusts them.
-    if PyBytes_GET_SIZE(board) != BOARD_BYTES:
-        raise ValueError("a board is 50 bytes")
-    if check_board(<const uint8_t*>PyBytes_AS_STRING(board)) != BOARD_OK:
-        raise ValueError("not a valid position")
-    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        raise ValueError("dice must be 1 to 6")
-    return 0
-
-
 def plays(bytes board, int d1, int d2):
     """Plays of one 50-byte board: ``(n, children, moves, dice_used)``.
 
@@ -633,9 +621,9 @@ def plays(bytes board, int d1, int d2):
     ``moves`` n x 12 signed bytes.  Holds the GIL: the scratch buffers are
     shared, and one position takes well under a microsecond.
     """
-    _check_one(board, d1, d2)
-    cdef int n = generate(_single, <const uint8_t*>PyBytes_AS_STRING(board), d1, d2,
-                          _single_children, _single_moves, True)
+    cdef const uint8_t* b = board_bytes("board", board)
+    need_dice(d1, d2)
+    cdef int n = generate(_single, b, d1, d2, _single_children, _single_moves, True)
     return (n,
             PyBytes_FromStringAndSize(<char*>_single_children, n * BOARD_BYTES),
             PyBytes_FromStringAndSize(<char*>_single_moves, n * MOVE_BYTES),
@@ -644,9 +632,24 @@ def plays(bytes board, int d1, int d2):
 
 def count_plays(bytes board, int d1, int d2):
     """Number of distinct plays of one 50-byte board."""
-    _check_one(board, d1, d2)
-    return generate(_single, <const uint8_t*>PyBytes_AS_STRING(board), d1, d2,
-                    NULL, NULL, True)
+    cdef const uint8_t* b = board_bytes("board", board)
+    need_dice(d1, d2)
+    return generate(_single, b, d1, d2, NULL, NULL, True)
+
+
+cdef int _need_outputs(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, int64_t[::1] offsets,
+                       uint8_t[:, :, ::1] children, int8_t[:, :, ::1] moves) except -1:
+    # The shapes of a batch call's input and CSR output (values are checked
+    # row by row, while each row is in cache).
+    cdef Py_ssize_t n = boards.shape[0]
+    need_boards("boards", boards)
+    need_shape("rolls", rolls.shape[0] == n and rolls.shape[1] == 2, "(n, 2)")
+    need_rows("offsets", offsets.shape[0], n + 1)
+    need_boards("children", children)
+    if moves is not None:
+        need_shape("moves", moves.shape[0] == children.shape[0] and moves.shape[1] == 4
+                   and moves.shape[2] == STEP_FIELDS, "(len(children), 4, 3)")
+    return 0
 
 
 def generate_into(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls,
@@ -668,14 +671,7 @@ def generate_into(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls,
     cdef Generator* g
     cdef int8_t* mv = NULL
     cdef const uint8_t* board
-    if rolls.shape[0] != n or rolls.shape[1] != 2:
-        raise ValueError("rolls must have shape (n, 2)")
-    if offsets.shape[0] != n + 1:
-        raise ValueError("offsets must have shape (n + 1,)")
-    if boards.shape[1] != 2 or boards.shape[2] != SLOTS or children.shape[1] != 2 or children.shape[2] != SLOTS:
-        raise ValueError("boards and children must have shape (n, 2, 25)")
-    if moves is not None and (moves.shape[0] != capacity or moves.shape[1] != 4 or moves.shape[2] != STEP_FIELDS):
-        raise ValueError("moves must have shape (len(children), 4, 3)")
+    _need_outputs(boards, rolls, offsets, children, moves)
     if start < 0 or start > n:
         raise ValueError("start out of range")
     g = new_generator()
@@ -687,11 +683,7 @@ def generate_into(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls,
             if at < 0 or capacity - at < MAX_PLAYS:
                 break
             board = &boards[i, 0, 0]
-            if check:
-                problem = check_board(board)
-            # Dice index the step tables: checked even for trusted boards.
-            if problem == BOARD_OK and not (1 <= rolls[i, 0] <= 6 and 1 <= rolls[i, 1] <= 6):
-                problem = BAD_DICE
+            problem = pair_problem(board, rolls[i, 0], rolls[i, 1], check)
             if problem != BOARD_OK:
                 break
             if moves is not None:
@@ -701,206 +693,6 @@ def generate_into(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls,
             i += 1
     free(g)
     return i, problem
-
-
-# -- many threads, one CSR output -----------------------------------------------------
-#
-# Rows are taken in chunks, a chunk at a time from a shared counter.  A chunk
-# whose start in the output is already known (every earlier chunk counted)
-# writes there directly; otherwise it writes into this thread's scratch, which
-# stays in cache, and is copied in once the chunk before it publishes its end.
-# So the output is the one-thread output for any number of threads.
-
-cdef extern from "_sync.h":
-    int64_t bg_load_acquire(const int64_t* p) nogil
-    void bg_store_release(int64_t* p, int64_t v) nogil
-    int64_t bg_fetch_add(int64_t* p, int64_t v) nogil
-    void bg_relax(int spins) nogil
-    void bg_stream_copy(void* dst, const void* src, size_t n) nogil
-
-
-cdef enum:
-    PENDING = 4        # chunks a thread may hold unplaced before it waits
-    # Where run_chained's shared numbers live in Chain.sync, each on its own
-    # cache line: the next chunk to take, the failure flag, then one more
-    # than where each chunk starts in the output (0 while unknown).
-    SYNC_NEXT = 0
-    SYNC_FAIL = 8
-    SYNC_STARTS = 16
-
-
-ctypedef struct _Chunk:
-    # A chunk generated into scratch, waiting for its place in the output.
-    uint8_t* kids
-    int8_t* moves
-    Py_ssize_t k, lo, stop     # rows lo..stop-1 are in scratch
-    int64_t count
-
-
-ctypedef struct _Chain:
-    RowWriter write_row
-    void* ctx
-    Py_ssize_t n, chunk, capacity
-    int64_t* offsets
-    uint8_t* children
-    int8_t* moves
-    int64_t* sync
-
-
-cdef inline bint _direct(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t* at) noexcept nogil:
-    # Rows i..hi-1 straight into the output from at; False when it is full.
-    cdef int k
-    while i < hi:
-        if c.capacity - at[0] < MAX_PLAYS:
-            return False
-        k = c.write_row(c.ctx, i, c.children + at[0] * BOARD_BYTES,
-                        c.moves + at[0] * MOVE_BYTES if c.moves != NULL else NULL)
-        at[0] += k
-        c.offsets[i + 1] = at[0]
-        i += 1
-    return True
-
-
-cdef inline int _fail(_Chain* c, int why) noexcept nogil:
-    if bg_load_acquire(&c.sync[SYNC_FAIL]) == 0:
-        bg_store_release(&c.sync[SYNC_FAIL], why)
-    return -1
-
-
-cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
-    """Copy a scratch chunk to its place once the chunks before it are
-    counted: 1 when placed, 0 when not yet (without ``wait``), -1 when the
-    run failed."""
-    cdef int spins = 0
-    cdef int64_t base, at
-    cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
-    while True:
-        base = bg_load_acquire(&c.sync[SYNC_STARTS + p.k]) - 1
-        if base >= 0:
-            break
-        if bg_load_acquire(&c.sync[SYNC_FAIL]):
-            return -1
-        if not wait:
-            return 0
-        bg_relax(spins)
-        spins += 1
-    if c.capacity - base < p.count:
-        return _fail(c, 1)
-    if p.stop == hi:
-        # Counted: the next chunk may place itself while this one copies.
-        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], base + p.count + 1)
-    bg_stream_copy(c.children + base * BOARD_BYTES, p.kids, p.count * BOARD_BYTES)
-    if c.moves != NULL:
-        bg_stream_copy(c.moves + base * MOVE_BYTES, p.moves, p.count * MOVE_BYTES)
-    for j in range(p.lo + 1, p.stop + 1):
-        c.offsets[j] += base
-    if p.stop < hi:
-        # The scratch filled up: the rest of the chunk goes straight in.
-        at = base + p.count
-        if not _direct(c, p.stop, hi, &at):
-            return _fail(c, 1)
-        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
-    return 1
-
-
-cdef int _place_all(_Chain* c, _Chunk* held, int* first, int* pending) noexcept nogil:
-    # Every chunk held, oldest first, waiting as needed: 0, or -1 on failure.
-    while pending[0]:
-        if _place(c, &held[first[0]], True) < 0:
-            return -1
-        first[0] = (first[0] + 1) % PENDING
-        pending[0] -= 1
-    return 0
-
-
-cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t chunk,
-                     int64_t* offsets, uint8_t* children, int8_t* moves, Py_ssize_t capacity,
-                     int64_t* sync) noexcept nogil:
-    """One thread's share of rows 0..n-1: ``write_row(ctx, i, out, moves)``
-    writes row i's children (at most MAX_PLAYS) and returns how many.
-
-    Every thread calls this with the same arrays and ``sync`` (a Chain's:
-    see SYNC_NEXT, SYNC_FAIL, SYNC_STARTS); ``offsets[0]`` must be 0.
-    Returns 0, 1 when ``children`` is too small, 2 when memory ran out;
-    all threads then stop and the output is incomplete.
-
-    A chunk whose start is known when it is taken is written in place;
-    otherwise into scratch (in cache), copied in once the chunks before it
-    are counted.  A thread holds up to PENDING such chunks before it waits,
-    so threads rarely wait for one another.
-    """
-    cdef _Chain c
-    cdef _Chunk held[PENDING]
-    cdef _Chunk* p
-    cdef Py_ssize_t n_chunks = (n + chunk - 1) // chunk, rows = chunk * 24 + MAX_PLAYS
-    cdef Py_ssize_t k, lo, hi, i, q
-    cdef int64_t at, local
-    cdef int first = 0, pending = 0, m, r, status = 0
-    cdef uint8_t* scratch = <uint8_t*>malloc(PENDING * rows * BOARD_BYTES)
-    cdef int8_t* scratch_moves = <int8_t*>malloc(PENDING * rows * MOVE_BYTES) if moves != NULL else NULL
-    c.write_row = write_row
-    c.ctx = ctx
-    c.n = n
-    c.chunk = chunk
-    c.capacity = capacity
-    c.offsets = offsets
-    c.children = children
-    c.moves = moves
-    c.sync = sync
-    if scratch == NULL or (moves != NULL and scratch_moves == NULL):
-        free(scratch); free(scratch_moves)
-        _fail(&c, 2)
-        return 2
-    for q in range(PENDING):
-        held[q].kids = scratch + q * rows * BOARD_BYTES
-        held[q].moves = scratch_moves + q * rows * MOVE_BYTES if moves != NULL else NULL
-    while status == 0:
-        # Place what can be placed; wait for the oldest when all are held.
-        while pending:
-            r = _place(&c, &held[first], pending == PENDING)
-            if r < 0:
-                status = -1
-            if r != 1:
-                break
-            first = (first + 1) % PENDING
-            pending -= 1
-        if status:
-            break
-        k = bg_fetch_add(&sync[SYNC_NEXT], 1)
-        if k >= n_chunks or bg_load_acquire(&sync[SYNC_FAIL]):
-            break
-        lo = k * chunk
-        hi = min(n, lo + chunk)
-        at = bg_load_acquire(&sync[SYNC_STARTS + k]) - 1
-        if at >= 0:
-            if not _direct(&c, lo, hi, &at):
-                status = _fail(&c, 1)
-                break
-            bg_store_release(&sync[SYNC_STARTS + 1 + k], at + 1)
-            continue
-        p = &held[(first + pending) % PENDING]
-        pending += 1
-        p.k = k
-        p.lo = lo
-        local = 0
-        i = lo
-        while i < hi and rows - local >= MAX_PLAYS:
-            m = write_row(ctx, i, p.kids + local * BOARD_BYTES,
-                          p.moves + local * MOVE_BYTES if moves != NULL else NULL)
-            local += m
-            offsets[i + 1] = local
-            i += 1
-        p.stop = i
-        p.count = local
-        if i < hi:
-            # Only this chunk's place lets it go on: place everything held.
-            status = _place_all(&c, held, &first, &pending)
-    if status == 0:
-        status = _place_all(&c, held, &first, &pending)
-    free(scratch); free(scratch_moves)
-    if status or bg_load_acquire(&sync[SYNC_FAIL]):
-        return <int>bg_load_acquire(&sync[SYNC_FAIL])
-    return 0
 
 
 ctypedef struct _Pairs:
@@ -916,11 +708,8 @@ ctypedef struct _Pairs:
 cdef int _pair_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) noexcept nogil:
     cdef _Pairs* p = <_Pairs*>ctx
     cdef const uint8_t* board = p.boards + i * BOARD_BYTES
-    cdef int d1 = p.rolls[2 * i], d2 = p.rolls[2 * i + 1], problem = BOARD_OK
-    if p.check:
-        problem = check_board(board)
-    if problem == BOARD_OK and not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        problem = BAD_DICE
+    cdef int d1 = p.rolls[2 * i], d2 = p.rolls[2 * i + 1]
+    cdef int problem = pair_problem(board, d1, d2, p.check)
     if problem != BOARD_OK:
         # Checked while the board is in cache; reported once all are done.
         if p.bad < 0 or i < p.bad:
@@ -928,30 +717,6 @@ cdef int _pair_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) no
             p.problem = problem
         return 0
     return generate(p.g, board, d1, d2, children, moves, p.swap)
-
-
-cdef class Chain:
-    """The shared state of one ``run_chained`` run over ``n`` rows in chunks
-    of ``chunk``: made fresh for each run, given to every thread."""
-
-    def __cinit__(self, Py_ssize_t n, Py_ssize_t chunk):
-        if n < 0 or chunk < 1 or n > (1 << 48):
-            raise ValueError("n must be 0 to 2**48 and chunk >= 1")
-        self.n = n
-        self.chunk = chunk
-        # Zeroed memory costs nothing until touched: starts are kept plus one.
-        self.sync = <int64_t*>calloc(SYNC_STARTS + n // chunk + 2, sizeof(int64_t))
-        if self.sync == NULL:
-            raise MemoryError()
-        self.sync[SYNC_STARTS] = 1
-
-    def __dealloc__(self):
-        free(self.sync)
-
-    @property
-    def status(self):
-        """0, or why the run stopped: 1 the output was too small, 2 memory."""
-        return bg_load_acquire(&self.sync[SYNC_FAIL])
 
 
 def generate_shared(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, int64_t[::1] offsets,
@@ -967,15 +732,8 @@ def generate_shared(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls
     cdef Py_ssize_t n = boards.shape[0]
     cdef _Pairs p
     cdef int status
-    if rolls.shape[0] != n or rolls.shape[1] != 2 or offsets.shape[0] != n + 1:
-        raise ValueError("rolls must have shape (n, 2) and offsets (n + 1,)")
-    if boards.shape[1] != 2 or boards.shape[2] != SLOTS or children.shape[1] != 2 or children.shape[2] != SLOTS:
-        raise ValueError("boards and children must have shape (n, 2, 25)")
-    if moves is not None and (moves.shape[0] != children.shape[0] or moves.shape[1] != 4
-                              or moves.shape[2] != STEP_FIELDS):
-        raise ValueError("moves must have shape (len(children), 4, 3)")
-    if chain.n != n:
-        raise ValueError(f"chain is for {chain.n} rows, not {n}")
+    _need_outputs(boards, rolls, offsets, children, moves)
+    need_rows("chain", chain.n, n)
     if n == 0:
         return 0, -1, 0
     if children.shape[0] == 0:
@@ -995,48 +753,3 @@ def generate_shared(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls
                              children.shape[0], chain.sync)
     free(p.g)
     return status, p.bad, p.problem
-
-
-cdef uint64_t _perft(Generator* g, const uint8_t* board, int depth, uint8_t* levels) noexcept nogil:
-    cdef uint64_t total = 0
-    cdef int d1, d2, n, j, i, n_me = 0, n_opp = 0
-    if depth == 0:
-        return 1
-    for i in range(SLOTS):
-        n_me += board[SLOTS + i]
-        n_opp += board[i]
-    if n_me == 0 or n_opp == 0:
-        return 1  # a finished game is a leaf
-    for d1 in range(1, 7):
-        for d2 in range(1, d1 + 1):
-            if depth == 1:
-                total += generate(g, board, d1, d2, NULL, NULL, True)
-            else:
-                n = generate(g, board, d1, d2, levels, NULL, True)
-                for j in range(n):
-                    total += _perft(g, levels + <Py_ssize_t>j * BOARD_BYTES, depth - 1,
-                                    levels + <Py_ssize_t>MAX_PLAYS * BOARD_BYTES)
-    return total
-
-
-def perft(bytes board, int depth):
-    """Leaves of the tree expanding all 21 rolls into all distinct plays."""
-    cdef uint64_t total
-    cdef uint8_t* levels
-    cdef Generator* g
-    _check_one(board, 1, 1)
-    if not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise ValueError(f"depth must be 0 to {MAX_PERFT_DEPTH}")
-    levels = <uint8_t*>calloc(<size_t>max(depth, 1) * MAX_PLAYS, BOARD_BYTES)
-    g = new_generator()
-    if levels == NULL or g == NULL:
-        free(levels)
-        free(g)
-        raise MemoryError()
-    cdef const uint8_t* start = <const uint8_t*>PyBytes_AS_STRING(board)
-    with nogil:
-        total = _perft(g, start, depth, levels)
-    free(levels)
-    free(g)
-    return total
-

@@ -17,10 +17,11 @@ import numpy as np
 
 from numpy.random cimport bitgen_t
 
-from backgammon._dice cimport bounded, bitgen_of
+from backgammon._dice cimport bounded, bitgen_of, OPENING_THROWS, opening_throw
+from backgammon._checks cimport need_valid_boards, need_valid_board, need_rolls, need_shape
 
 from backgammon._board cimport (SLOTS, BAR, POINTS, CHECKERS, no_contact, both_home, loss_kind, check_board,
-                                BOARD_OK, starting_position)
+                                BOARD_OK, starting_position, cubeless_equity)
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._bearoff cimport RaceTables, race_estimate, set_race_tables
 
@@ -354,7 +355,7 @@ cdef void evaluate_board(const Evaluator* ev, const uint8_t* board, float* out, 
 
 cdef float equity(const float* p) noexcept nogil:
     """Cubeless money equity of the five chances."""
-    return 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+    return cubeless_equity(p)
 
 
 cdef inline void _flip(const float* p, float* q) noexcept nogil:
@@ -538,20 +539,6 @@ cdef class Networks:
         set_race_tables(&self.ev.tables, one_sided, gammon, two_sided, two_sided_checkers)
 
 
-cdef int _check_boards(const uint8_t[:, :, ::1] boards) except -1:
-    cdef Py_ssize_t i, n = boards.shape[0], bad = -1
-    if boards.shape[1] != 2 or boards.shape[2] != SLOTS:
-        raise ValueError("boards must have shape (n, 2, 25)")
-    with nogil:
-        for i in range(n):
-            if check_board(&boards[i, 0, 0]) != BOARD_OK:
-                bad = i
-                break
-    if bad >= 0:
-        raise ValueError(f"board {bad} is not a valid position")
-    return 0
-
-
 def evaluate(Networks nets, const uint8_t[:, :, ::1] boards, int ply=0):
     """The five chances of the side on roll of each board at ``ply``
     (0, 1 or 2), float32 (n, 5).  Boards are validated."""
@@ -559,7 +546,7 @@ def evaluate(Networks nets, const uint8_t[:, :, ::1] boards, int ply=0):
     cdef Search* s
     if not 0 <= ply <= 3:
         raise ValueError("ply must be 0..3")
-    _check_boards(boards)
+    need_valid_boards("boards", boards)
     out = np.zeros((n, OUTPUTS), dtype=np.float32)
     cdef float[:, ::1] o = out
     s = _new_search()
@@ -580,7 +567,7 @@ def encode_boards(const uint8_t[:, :, ::1] boards):
     cdef int32_t index[MAX_NONZERO]
     cdef float value[MAX_NONZERO]
     cdef PositionClass cls
-    _check_boards(boards)
+    need_valid_boards("boards", boards)
     out = np.zeros((n, CONTACT_INPUTS), dtype=np.float32)
     classes = np.zeros(n, dtype=np.int8)
     cdef float[:, ::1] o = out
@@ -608,12 +595,8 @@ def choose(Networks nets, const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1]
     cdef int* depth
     if not 0 <= ply <= 2:
         raise ValueError("ply must be 0, 1 or 2")
-    _check_boards(boards)
-    if rolls.shape[0] != n or rolls.shape[1] != 2:
-        raise ValueError("rolls must have shape (n, 2)")
-    for i in range(n):
-        if not (1 <= rolls[i, 0] <= 6 and 1 <= rolls[i, 1] <= 6):
-            raise ValueError(f"roll {i} has a die outside 1..6")
+    need_valid_boards("boards", boards)
+    need_rolls("rolls", rolls, n)
     out = np.zeros(n, dtype=np.int32)
     cdef int32_t[::1] o = out
     s = _new_search()
@@ -640,13 +623,11 @@ def rank_plays(Networks nets, const uint8_t[:, ::1] children, int ply=0,
     cdef Search* s
     if not 0 <= ply <= 2:
         raise ValueError("ply must be 0, 1 or 2")
-    if children.shape[1] != BOARD_BYTES:
-        raise ValueError("children must have shape (n, 50)")
+    need_shape("children", children.shape[1] == BOARD_BYTES, "(n, 50)")
     if n == 0 or n > MAX_PLAYS:
-        raise ValueError("between 1 and 3072 plays")
+        raise ValueError(f"children must hold 1 to {MAX_PLAYS} plays, not {n}")
     for i in range(n):
-        if check_board(&children[i, 0]) != BOARD_OK:
-            raise ValueError(f"play {i} is not a valid position")
+        need_valid_board("children", &children[i, 0])
     probs = np.zeros((n, OUTPUTS), dtype=np.float32)
     depth = np.zeros(n, dtype=np.intc)
     cdef float[:, ::1] p = probs
@@ -698,12 +679,9 @@ cdef double _td_update(Net* net, const uint8_t* board, PositionClass cls, const 
 
 
 cdef void _opening(uint8_t* board, bitgen_t* rng, int* d1, int* d2) noexcept nogil:
-    # The starting position and the opening roll, never a double (RULES 2.2).
+    # The starting position and the opening throw (RULES 2.2).
     starting_position(board)
-    d1[0] = d2[0] = 0
-    while d1[0] == d2[0]:
-        d1[0] = <int>bounded(rng, 6) + 1
-        d2[0] = <int>bounded(rng, 6) + 1
+    opening_throw(<int>bounded(rng, OPENING_THROWS), d1, d2)
 
 
 cdef void _selfplay_game(Evaluator* ev, Generator* g, bitgen_t* rng, uint8_t* children, Work* w,
@@ -840,15 +818,12 @@ def train_supervised(Networks nets, const uint8_t[:, :, ::1] boards, const float
     cdef PositionClass cls
     if w == NULL:
         raise MemoryError()
-    if boards.shape[1] != 2 or boards.shape[2] != SLOTS or targets.shape[0] != n or targets.shape[1] != OUTPUTS:
-        free(w)
-        raise ValueError("boards (n, 2, 25) and targets (n, 5) expected")
-    for i in range(order.shape[0]):
-        if order[i] < 0 or order[i] >= n:
-            free(w)
-            raise ValueError("order holds indices of boards")
     try:
-        _check_boards(boards)
+        need_valid_boards("boards", boards)
+        need_shape("targets", targets.shape[0] == n and targets.shape[1] == OUTPUTS, "(n, 5)")
+        for i in range(order.shape[0]):
+            if order[i] < 0 or order[i] >= n:
+                raise ValueError("order must hold indices of boards")
     except ValueError:
         free(w)
         raise

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _movegen, _rollout
-from .._rollout import EnvAction, EnvStage, Policy
+from .. import _chain, _env
+from .._choice import Policy
+from .._env import EnvAction, EnvStage
 from .._parallel import run_shared
 from ..batch import MAX_PLAYS, _pooled
 from ..errors import IllegalPlayError
@@ -25,9 +26,6 @@ OBS_SIZE = 198 + 12
 OBS_HIGH = 7.5
 
 INITIAL = Position.initial().array.copy()
-#: The 30 opening throws (RULES 2.2): (die of the agent or player_0, die of
-#: the other side), never equal; the higher die moves first.
-OPENING = np.array([(a, b) for a in range(1, 7) for b in range(1, 7) if a != b], dtype=np.uint8)
 _NO_BOARDS = np.zeros((0, 2, 25), dtype=np.uint8)
 
 
@@ -40,16 +38,17 @@ def encode(boards: np.ndarray, rolls: np.ndarray | None, out: np.ndarray | None 
     r = np.zeros((len(b), 2), dtype=np.uint8) if rolls is None else np.ascontiguousarray(rolls, dtype=np.uint8)
     if out is None:
         out = np.empty((len(b), OBS_SIZE), dtype=np.float32)
-    _rollout.observations(b, r, out)
+    _env.observations(b, r, out)
     return out
 
 
-def encode_one(board: bytes, roll, out: np.ndarray | None = None) -> np.ndarray:
+def encode_one(board: bytes, roll, on_turn: bool = True) -> np.ndarray:
     """``encode`` of one 50-byte board (the observer in row 1) and its
-    dice (``(0, 0)`` for none): (210,) float32."""
-    obs = np.empty((1, OBS_SIZE), dtype=np.float32) if out is None else out.reshape(1, OBS_SIZE)
-    _rollout.observations(np.frombuffer(board, dtype=np.uint8).reshape(1, 2, 25),
-                          np.array([roll], dtype=np.uint8), obs)
+    dice (``(0, 0)`` for none): (210,) float32; ``on_turn`` False marks
+    the other side on turn (the observer waits)."""
+    obs = np.empty((1, OBS_SIZE), dtype=np.float32)
+    _env.observations(np.frombuffer(board, dtype=np.uint8).reshape(1, 2, 25),
+                      np.array([roll], dtype=np.uint8), obs, on_turn)
     return obs.reshape(OBS_SIZE)
 
 
@@ -109,7 +108,7 @@ MIN_THREAD_GAMES = 128
 
 class Games:
     """``n`` games of an agent against ``opponent`` in lockstep, stepped by
-    the kernel (``_rollout.env_play`` then ``env_answer``).
+    the kernel (``_env.env_play`` then ``env_answer``).
 
     ``boards`` (n, 2, 25) are from the agent's view with the agent in row 1;
     while a game waits for the agent, ``rolls`` holds its dice and
@@ -151,13 +150,13 @@ class Games:
 
     def step(self, actions: np.ndarray, illegal_reward: float = 0.0, autoreset: bool = False):
         """Play ``actions`` (n,) int64: a play index, or ENV_RESTART,
-        ENV_KEEP, ENV_ROLL (``_rollout.EnvAction``); with ``autoreset``
+        ENV_KEEP, ENV_ROLL (``_env.EnvAction``); with ``autoreset``
         finished games restart and negative actions are illegal plays.  An
         index outside a game's plays ends it with ``illegal_reward``.  The
         opponent answers and the agent rolls.  Returns rewards (n,)
         float32, terminated and illegal (n,) bool (new arrays)."""
         u = self._u
-        _rollout.env_play(self.boards, self.rolls, self.done, self.offsets, self.children, actions, self.rng, u,
+        _env.env_play(self.boards, self.rolls, self.done, self.offsets, self.children, actions, self.rng, u,
                           self._after, self._opp_rolls, self._stage, self._reward, self._terminated,
                           self._illegal, illegal_reward, autoreset)
         if self.policy == Policy.POLICY_GIVEN:
@@ -166,6 +165,24 @@ class Games:
                 self._given[rows] = self.opponent.choose_indices(self._after[rows], self._opp_rolls[rows])
         self._answer(u)
         return self._reward.copy(), self._terminated.astype(bool), self._illegal.astype(bool)
+
+    def hand_over(self, actions: np.ndarray):
+        """A step of two agents taking turns (no opponent): the agents'
+        plays (``actions`` as in ``step``, without autoreset); where a game
+        goes on, or its opening throw favours the other side, the turn
+        passes: the board is turned to the other agent's view and it rolls.
+        Returns rewards (n,) float32 of the side that played (points won),
+        terminated (n,) bool, and passed (n,) bool: where the turn passed."""
+        u = self._u
+        _env.env_play(self.boards, self.rolls, self.done, self.offsets, self.children, actions, self.rng, u,
+                      self._after, self._opp_rolls, self._stage, self._reward, self._terminated,
+                      self._illegal, 0.0, False)
+        passed = self._stage == EnvStage.STAGE_OPPONENT
+        self.boards[passed] = self._after[passed]
+        self.rolls[passed] = self._opp_rolls[passed]
+        self._stage[passed] = EnvStage.STAGE_AGENT
+        self._answer(u)
+        return self._reward.copy(), self._terminated.astype(bool), passed
 
     def _answer(self, u: np.ndarray) -> None:
         n = self.n
@@ -177,10 +194,10 @@ class Games:
         while True:
             offsets = np.zeros(n + 1, dtype=np.int64)
             children = _pooled((self._capacity, 2, 25), np.uint8)
-            chain = _movegen.Chain(n, ENV_CHUNK)
+            chain = _chain.Chain(n, ENV_CHUNK)
 
             def task(t: int, offsets=offsets, children=children, chain=chain) -> int:
-                return _rollout.env_answer(self.policy, self._given, self._stage, self._after, self._opp_rolls, u,
+                return _env.env_answer(self.policy, self._given, self._stage, self._after, self._opp_rolls, u,
                                            self.boards, self.rolls, self.done, self._reward, self._terminated,
                                            obs, mask, self.counts, self.fresh, offsets, children, chain,
                                            self.nets)

@@ -15,12 +15,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .. import _board
 from .._validate import one_of
+from .._env import EnvAction
 from ..dice import generator
-from ..play import Plays
 from ..position import Position
-from ._core import INITIAL, NUM_ACTIONS, OBS_HIGH, OBS_SIZE, OPENING, check_action, encode_one, start_position
+from ._core import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, Games, check_action, encode_one, start_position
 
 __all__ = ["BackgammonAEC"]
 
@@ -66,11 +65,8 @@ class BackgammonAEC(AECEnv):
         self.observation_spaces = {a: obs_space for a in _AGENTS}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in _AGENTS}
         self._rng: np.random.Generator | None = None
-        self._dice: list[tuple[int, int]] = []
-        self._board = INITIAL.tobytes()   # the side on roll in row 1
-        self._turn = 0                    # index of the agent on roll
-        self._roll = (0, 0)
-        self._plays: Plays | None = None
+        self._games: Games | None = None  # one game, from the view of the agent on turn (row 1)
+        self._turn = 0                    # index of the agent on turn
         self._over = True
 
     def observation_space(self, agent):
@@ -79,98 +75,95 @@ class BackgammonAEC(AECEnv):
     def action_space(self, agent):
         return self.action_spaces[agent]
 
-    # -- the game ------------------------------------------------------------------
+    # -- the game: the environments' step kernels, two agents taking turns ------------
     def reset(self, seed=None, options=None):
         if seed is not None or self._rng is None:
             self._rng = generator(seed)
-            self._dice = []
         self.agents = list(_AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
         board = start_position(options)
-        self._over = False
+        self._games = Games(1, None, self._rng)
         if board is None:
-            # RULES 2.2: each throws one die, the higher moves first with both.
-            a, b = OPENING[int(self._rng.integers(0, len(OPENING)))]
-            self._turn = 0 if a > b else 1
-            self._board = INITIAL.tobytes()
-            self._set_roll((int(a), int(b)))
+            # RULES 2.2: the opening throw, from player_0's side; the higher die moves first.
+            self._turn = 0
+            action = EnvAction.ENV_RESTART
         else:
             self._turn = _AGENTS.index(one_of("options['agent']", options.get("agent", "player_0"), _AGENTS))
-            self._board = board.tobytes()
-            self._set_roll(self._next_roll())
+            self._games.boards[0] = board
+            action = EnvAction.ENV_ROLL
+        _, _, passed = self._games.hand_over(np.array([action], dtype=np.int64))
+        self._turn ^= int(passed[0])
+        self._over = False
+        self._show_turn()
         if self.render_mode == "human":
             self.render()
 
-    def _next_roll(self) -> tuple[int, int]:
-        # Dice are drawn 256 rolls at a time: numpy's per-call cost is most
-        # of a small draw's.  The sequence depends only on the seed.
-        if not self._dice:
-            assert self._rng is not None     # seeded by reset()
-            self._dice = [tuple(d) for d in self._rng.integers(1, 7, size=(256, 2)).tolist()][::-1]
-        return self._dice.pop()
+    @property
+    def _game(self) -> Games:
+        if self._games is None:
+            raise RuntimeError("call reset() first")
+        return self._games
 
-    def _set_roll(self, roll) -> None:
-        self._roll = roll
-        self._plays = Position.from_bytes(self._board, validate=False).legal_plays(roll)
+    def _show_turn(self) -> None:
+        g = self._game
         self.agent_selection = _AGENTS[self._turn]
-        self.infos = {_AGENTS[self._turn]: {"afterstates": self._plays.positions, "roll": roll},
-                      _AGENTS[1 - self._turn]: {}}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        if not self._over:
+            self.infos[self.agent_selection] = {"afterstates": g.children, "roll": self.roll}
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        index = check_action(action, len(self._plays))
+        g = self._game
+        index = check_action(action, int(g.counts[0]))
         self._cumulative_rewards[agent] = 0
         self.rewards = dict.fromkeys(self.agents, 0)
-        board = self._plays._children[50 * index: 50 * index + 50]   # the opponent on roll
-        self._board = board
-        other = 1 - self._turn
-        if not any(board[:25]):   # the mover (row 0 now) bore off its last checker
-            _, kind = _board.results(np.frombuffer(board, dtype=np.uint8).reshape(1, 2, 25))
-            points = int(kind[0])
+        reward, terminated, passed = g.hand_over(np.array([index], dtype=np.int64))
+        other = _AGENTS[1 - self._turn]
+        if terminated[0]:
+            points = int(reward[0])           # RULES 6: the mover bore off its last checker
             self.rewards[agent] = points
-            self.rewards[_AGENTS[other]] = -points
+            self.rewards[other] = -points
             self.terminations = dict.fromkeys(self.agents, True)
             self._over = True
-            self._roll = (0, 0)
-            self._plays = None
-            self._turn = other
-            self.agent_selection = _AGENTS[other]
-            self.infos = {a: {} for a in self.agents}
-        else:
-            self._turn = other
-            self._set_roll(self._next_roll())
+        self._turn ^= 1
+        self._show_turn()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
+    def _board(self) -> bytes:
+        """The 50 bytes with the agent on turn in row 1 (after the game: the
+        loser, whose turn it would be)."""
+        b = self._game.boards[0].tobytes()
+        return b[25:] + b[:25] if self._over else b
+
     def observe(self, agent):
         i = _AGENTS.index(agent)
-        on_roll = i == self._turn and not self._over
-        view = self._board if i == self._turn else self._board[25:] + self._board[:25]
-        obs = encode_one(view, self._roll if on_roll else (0, 0))
-        if i != self._turn:
-            obs[196], obs[197] = 0.0, 1.0   # the opponent is on roll
+        on_turn = i == self._turn and not self._over
+        board = self._board()
+        view = board if i == self._turn else board[25:] + board[:25]
+        obs = encode_one(view, self.roll if on_turn else (0, 0), i == self._turn)
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if on_roll:
-            mask[:len(self._plays)] = 1
+        if on_turn:
+            mask[:int(self._game.counts[0])] = 1
         return {"observation": obs, "action_mask": mask}
 
     # -- the rest of the API ------------------------------------------------------------
     @property
     def position(self) -> Position:
         """The position with the agent on turn (``agent_selection``) in row 1."""
-        return Position.from_bytes(self._board, validate=False)
+        return Position.from_bytes(self._board(), validate=False)
 
     @property
     def roll(self) -> tuple[int, int]:
         """The dice of the agent on turn, (0, 0) when the game is over."""
-        return self._roll
+        r = self._game.rolls[0]
+        return int(r[0]), int(r[1])
 
     def render(self):
         if self.render_mode is None:
@@ -181,8 +174,8 @@ class BackgammonAEC(AECEnv):
         if self._over:
             head = f"game over: {_AGENTS[1 - self._turn]} won {self.rewards[_AGENTS[1 - self._turn]]} point(s); X is {agent}"
         else:
-            head = f"{agent} (X) to play {self._roll[0]}{self._roll[1]}"
-        text = head + "\n" + str(Position.from_bytes(self._board, validate=False))
+            head = f"{agent} (X) to play {self.roll[0]}{self.roll[1]}"
+        text = head + "\n" + str(self.position)
         if self.render_mode == "human":
             print(text + "\n")
             return None

@@ -19,7 +19,7 @@ from .._validate import flag, integer, number, one_of
 from ..dice import generator
 from ..errors import IllegalPlayError
 from ..position import Position
-from .._rollout import EnvAction
+from .._env import EnvAction
 from .._parallel import cores
 from ._core import Games, opponent_player, start_position
 from .single import action_space, observation_space

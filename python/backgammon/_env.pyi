@@ -1,0 +1,75 @@
+"""The environments' step kernels.
+
+Type stub for the Cython extension module built from src/backgammon/_env.pyx.
+"""
+import enum
+
+import numpy as np
+import numpy.typing as npt
+
+from ._chain import Chain
+from ._net import Networks
+
+
+class EnvAction(enum.IntEnum):
+    """Codes env_play takes in place of a play index."""
+
+    ENV_RESTART = -1
+    ENV_KEEP = -2
+    ENV_ROLL = -3
+
+class EnvStage(enum.IntEnum):
+    """Where env_play leaves each game."""
+
+    STAGE_OVER = 0
+    STAGE_OPPONENT = 1
+    STAGE_AGENT = 2
+
+def observations(boards: npt.NDArray[np.uint8], rolls: npt.NDArray[np.uint8], out: npt.NDArray[np.float32],
+                 on_turn: bool = True) -> None:
+    """The environments' observations (n, 210) of boards seen by row 1 with its dice, into ``out``."""
+
+def env_play(
+    boards: npt.NDArray[np.uint8],
+    rolls: npt.NDArray[np.uint8],
+    done: npt.NDArray[np.uint8],
+    offsets: npt.NDArray[np.int64],
+    children: npt.NDArray[np.uint8],
+    actions: npt.NDArray[np.int64],
+    generator: np.random.Generator,
+    u: npt.NDArray[np.float64],
+    after: npt.NDArray[np.uint8],
+    opp_rolls: npt.NDArray[np.uint8],
+    stage: npt.NDArray[np.uint8],
+    reward: npt.NDArray[np.float32],
+    terminated: npt.NDArray[np.uint8],
+    illegal: npt.NDArray[np.uint8],
+    illegal_reward: float,
+    autoreset: bool = False,
+) -> None:
+    """The agent's half of a step in each of n games, after drawing the
+    step's uniforms into ``u``."""
+
+def env_answer(
+    policy: int,
+    given: npt.NDArray[np.int64],
+    stage: npt.NDArray[np.uint8],
+    after: npt.NDArray[np.uint8],
+    opp_rolls: npt.NDArray[np.uint8],
+    u: npt.NDArray[np.float64],
+    boards: npt.NDArray[np.uint8],
+    rolls: npt.NDArray[np.uint8],
+    done: npt.NDArray[np.uint8],
+    reward: npt.NDArray[np.float32],
+    terminated: npt.NDArray[np.uint8],
+    obs: npt.NDArray[np.float32],
+    mask: npt.NDArray[np.int8],
+    counts: npt.NDArray[np.int64],
+    full_mask: bool,
+    offsets: npt.NDArray[np.int64],
+    children: npt.NDArray[np.uint8],
+    chain: Chain,
+    nets: Networks | None = None,
+) -> int:
+    """This thread's share of the opponent's half of a step; 0, or 1 when
+    ``children`` is too small.  Runs without the GIL."""

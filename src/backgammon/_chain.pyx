@@ -1,0 +1,234 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The chunk scheduler: threads sharing the rows of one batch kernel call
+whose output is in CSR layout (each row writes a varying number of
+children), with the same output, in the same order, as one thread.
+
+Batch move generation (``_movegen.generate_shared``) and the vector
+environment's step (``_env.env_answer``) run on it; docs/design.md
+("Randomness and scaling") describes the scheme.
+"""
+from libc.stdint cimport uint8_t, int8_t, int64_t
+from libc.stdlib cimport calloc, malloc, free
+
+from backgammon._movegen cimport MAX_PLAYS, BOARD_BYTES, MOVE_BYTES
+
+# Rows are taken in chunks, a chunk at a time from a shared counter.  A chunk
+# whose start in the output is already known (every earlier chunk counted)
+# writes there directly; otherwise it writes into this thread's scratch, which
+# stays in cache, and is copied in once the chunk before it publishes its end.
+# So the output is the one-thread output for any number of threads.
+
+cdef extern from "_sync.h":
+    int64_t bg_load_acquire(const int64_t* p) nogil
+    void bg_store_release(int64_t* p, int64_t v) nogil
+    int64_t bg_fetch_add(int64_t* p, int64_t v) nogil
+    void bg_relax(int spins) nogil
+    void bg_stream_copy(void* dst, const void* src, size_t n) nogil
+
+
+cdef enum:
+    PENDING = 4        # chunks a thread may hold unplaced before it waits
+    # Where run_chained's shared numbers live in Chain.sync, each on its own
+    # cache line: the next chunk to take, the failure flag, then one more
+    # than where each chunk starts in the output (0 while unknown).
+    SYNC_NEXT = 0
+    SYNC_FAIL = 8
+    SYNC_STARTS = 16
+
+
+ctypedef struct _Chunk:
+    # A chunk generated into scratch, waiting for its place in the output.
+    uint8_t* kids
+    int8_t* moves
+    Py_ssize_t k, lo, stop     # rows lo..stop-1 are in scratch
+    int64_t count
+
+
+ctypedef struct _Chain:
+    RowWriter write_row
+    void* ctx
+    Py_ssize_t n, chunk, capacity
+    int64_t* offsets
+    uint8_t* children
+    int8_t* moves
+    int64_t* sync
+
+
+cdef inline bint _direct(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t* at) noexcept nogil:
+    # Rows i..hi-1 straight into the output from at; False when it is full.
+    cdef int k
+    while i < hi:
+        if c.capacity - at[0] < MAX_PLAYS:
+            return False
+        k = c.write_row(c.ctx, i, c.children + at[0] * BOARD_BYTES,
+                        c.moves + at[0] * MOVE_BYTES if c.moves != NULL else NULL)
+        at[0] += k
+        c.offsets[i + 1] = at[0]
+        i += 1
+    return True
+
+
+cdef inline int _fail(_Chain* c, int why) noexcept nogil:
+    if bg_load_acquire(&c.sync[SYNC_FAIL]) == 0:
+        bg_store_release(&c.sync[SYNC_FAIL], why)
+    return -1
+
+
+cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
+    """Copy a scratch chunk to its place once the chunks before it are
+    counted: 1 when placed, 0 when not yet (without ``wait``), -1 when the
+    run failed."""
+    cdef int spins = 0
+    cdef int64_t base, at
+    cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
+    while True:
+        base = bg_load_acquire(&c.sync[SYNC_STARTS + p.k]) - 1
+        if base >= 0:
+            break
+        if bg_load_acquire(&c.sync[SYNC_FAIL]):
+            return -1
+        if not wait:
+            return 0
+        bg_relax(spins)
+        spins += 1
+    if c.capacity - base < p.count:
+        return _fail(c, 1)
+    if p.stop == hi:
+        # Counted: the next chunk may place itself while this one copies.
+        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], base + p.count + 1)
+    bg_stream_copy(c.children + base * BOARD_BYTES, p.kids, p.count * BOARD_BYTES)
+    if c.moves != NULL:
+        bg_stream_copy(c.moves + base * MOVE_BYTES, p.moves, p.count * MOVE_BYTES)
+    for j in range(p.lo + 1, p.stop + 1):
+        c.offsets[j] += base
+    if p.stop < hi:
+        # The scratch filled up: the rest of the chunk goes straight in.
+        at = base + p.count
+        if not _direct(c, p.stop, hi, &at):
+            return _fail(c, 1)
+        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
+    return 1
+
+
+cdef int _place_all(_Chain* c, _Chunk* held, int* first, int* pending) noexcept nogil:
+    # Every chunk held, oldest first, waiting as needed: 0, or -1 on failure.
+    while pending[0]:
+        if _place(c, &held[first[0]], True) < 0:
+            return -1
+        first[0] = (first[0] + 1) % PENDING
+        pending[0] -= 1
+    return 0
+
+
+cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t chunk,
+                     int64_t* offsets, uint8_t* children, int8_t* moves, Py_ssize_t capacity,
+                     int64_t* sync) noexcept nogil:
+    """One thread's share of rows 0..n-1: ``write_row(ctx, i, out, moves)``
+    writes row i's children (at most MAX_PLAYS) and returns how many.
+
+    Every thread calls this with the same arrays and ``sync`` (a Chain's:
+    see SYNC_NEXT, SYNC_FAIL, SYNC_STARTS); ``offsets[0]`` must be 0.
+    Returns 0, 1 when ``children`` is too small, 2 when memory ran out;
+    all threads then stop and the output is incomplete.
+
+    A chunk whose start is known when it is taken is written in place;
+    otherwise into scratch (in cache), copied in once the chunks before it
+    are counted.  A thread holds up to PENDING such chunks before it waits,
+    so threads rarely wait for one another.
+    """
+    cdef _Chain c
+    cdef _Chunk held[PENDING]
+    cdef _Chunk* p
+    cdef Py_ssize_t n_chunks = (n + chunk - 1) // chunk, rows = chunk * 24 + MAX_PLAYS
+    cdef Py_ssize_t k, lo, hi, i, q
+    cdef int64_t at, local
+    cdef int first = 0, pending = 0, m, r, status = 0
+    cdef uint8_t* scratch = <uint8_t*>malloc(PENDING * rows * BOARD_BYTES)
+    cdef int8_t* scratch_moves = <int8_t*>malloc(PENDING * rows * MOVE_BYTES) if moves != NULL else NULL
+    c.write_row = write_row
+    c.ctx = ctx
+    c.n = n
+    c.chunk = chunk
+    c.capacity = capacity
+    c.offsets = offsets
+    c.children = children
+    c.moves = moves
+    c.sync = sync
+    if scratch == NULL or (moves != NULL and scratch_moves == NULL):
+        free(scratch); free(scratch_moves)
+        _fail(&c, 2)
+        return 2
+    for q in range(PENDING):
+        held[q].kids = scratch + q * rows * BOARD_BYTES
+        held[q].moves = scratch_moves + q * rows * MOVE_BYTES if moves != NULL else NULL
+    while status == 0:
+        # Place what can be placed; wait for the oldest when all are held.
+        while pending:
+            r = _place(&c, &held[first], pending == PENDING)
+            if r < 0:
+                status = -1
+            if r != 1:
+                break
+            first = (first + 1) % PENDING
+            pending -= 1
+        if status:
+            break
+        k = bg_fetch_add(&sync[SYNC_NEXT], 1)
+        if k >= n_chunks or bg_load_acquire(&sync[SYNC_FAIL]):
+            break
+        lo = k * chunk
+        hi = min(n, lo + chunk)
+        at = bg_load_acquire(&sync[SYNC_STARTS + k]) - 1
+        if at >= 0:
+            if not _direct(&c, lo, hi, &at):
+                status = _fail(&c, 1)
+                break
+            bg_store_release(&sync[SYNC_STARTS + 1 + k], at + 1)
+            continue
+        p = &held[(first + pending) % PENDING]
+        pending += 1
+        p.k = k
+        p.lo = lo
+        local = 0
+        i = lo
+        while i < hi and rows - local >= MAX_PLAYS:
+            m = write_row(ctx, i, p.kids + local * BOARD_BYTES,
+                          p.moves + local * MOVE_BYTES if moves != NULL else NULL)
+            local += m
+            offsets[i + 1] = local
+            i += 1
+        p.stop = i
+        p.count = local
+        if i < hi:
+            # Only this chunk's place lets it go on: place everything held.
+            status = _place_all(&c, held, &first, &pending)
+    if status == 0:
+        status = _place_all(&c, held, &first, &pending)
+    free(scratch); free(scratch_moves)
+    if status or bg_load_acquire(&sync[SYNC_FAIL]):
+        return <int>bg_load_acquire(&sync[SYNC_FAIL])
+    return 0
+
+
+cdef class Chain:
+    """The shared state of one ``run_chained`` run over ``n`` rows in chunks
+    of ``chunk``: made fresh for each run, given to every thread."""
+
+    def __cinit__(self, Py_ssize_t n, Py_ssize_t chunk):
+        if n < 0 or chunk < 1 or n > (1 << 48):
+            raise ValueError("n must be 0 to 2**48 and chunk >= 1")
+        self.n = n
+        self.chunk = chunk
+        # Zeroed memory costs nothing until touched: starts are kept plus one.
+        self.sync = <int64_t*>calloc(SYNC_STARTS + n // chunk + 2, sizeof(int64_t))
+        if self.sync == NULL:
+            raise MemoryError()
+        self.sync[SYNC_STARTS] = 1
+
+    def __dealloc__(self):
+        free(self.sync)
+
+    @property
+    def status(self):
+        """0, or why the run stopped: 1 the output was too small, 2 memory."""
+        return bg_load_acquire(&self.sync[SYNC_FAIL])

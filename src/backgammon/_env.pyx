@@ -1,0 +1,355 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The environments' step kernels: n games of an agent against an
+opponent, each step two calls with no Python loop over games
+(docs/environments.md)."""
+from libc.stdint cimport uint8_t, int8_t, int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+
+from numpy.random cimport bitgen_t
+
+from backgammon._dice cimport bitgen_of, OPENING_THROWS, opening_throw
+from backgammon._board cimport SLOTS, BOARD_OK, check_board, loss_kind, starting_position
+from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
+from backgammon._chain cimport Chain, run_chained
+from backgammon._net cimport Networks, Evaluator, Work
+from backgammon._tesauro cimport TESAURO_UNITS, tesauro_units
+from backgammon._choice cimport POLICY_RANDOM, POLICY_GIVEN, choose, need_policy
+from backgammon._checks cimport need_boards, need_rows, need_shape, need_offsets
+
+
+# A step of the vector environment is two kernel calls: env_play (the agent's
+# plays, wins, opening throws: cheap) and env_answer (the opponent's replies,
+# the agent's next rolls and legal plays, observations and masks), which
+# threads share through run_chained.  Every random number comes from ``u``
+# (n, 4) drawn by the caller, so the result does not depend on threads:
+# [0] the opening throw, [1] the opponent's dice, [2] a random opponent's
+# choice, [3] the agent's dice.
+
+cdef extern from "_sync.h":
+    void bg_stream_mask(int8_t* row, int count, int width) nogil
+
+
+cpdef enum EnvAction:
+    ENV_RESTART = -1       # a new game: the opening throw decides who starts
+    ENV_KEEP = -2          # the game stays as it is
+    ENV_ROLL = -3          # the agent rolls in the position it has
+
+cpdef enum EnvStage:
+    STAGE_OVER = 0         # no more moves this step: the game ended
+    STAGE_OPPONENT = 1     # the opponent moves from after[i] with opp_rolls[i]
+    STAGE_AGENT = 2        # the agent is on roll already
+
+cdef enum:
+    OBS_UNITS = TESAURO_UNITS + 12     # Tesauro's units, high die one-hot, low die one-hot
+
+
+cdef inline void _observe(const uint8_t* board, const uint8_t* roll, bint on_turn, float* o) noexcept nogil:
+    # What the side in row 1 sees: the Tesauro units (their turn units say
+    # whether it is on turn), then one-hot the high die and the low die (none
+    # without dice).
+    cdef int hi, lo
+    tesauro_units(board, o)
+    if not on_turn:
+        o[TESAURO_UNITS - 2] = 0.0
+        o[TESAURO_UNITS - 1] = 1.0
+    memset(o + TESAURO_UNITS, 0, 12 * sizeof(float))
+    if 1 <= roll[0] <= 6 and 1 <= roll[1] <= 6:
+        hi = roll[0] if roll[0] > roll[1] else roll[1]
+        lo = roll[0] + roll[1] - hi
+        o[TESAURO_UNITS - 1 + hi] = 1.0
+        o[TESAURO_UNITS + 5 + lo] = 1.0
+
+
+def observations(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, float[:, ::1] out,
+                 bint on_turn=True):
+    """The environments' observations of boards (n, 2, 25) seen by the side
+    in row 1 with its dice (n, 2) ((0, 0): none) into ``out`` (n, 210):
+    the 198 Tesauro units (``tesauro_inputs``; with ``on_turn`` False their
+    turn units say the other side is on turn), one-hot the high die (6),
+    one-hot the low die (6)."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    need_boards("boards", boards)
+    need_shape("rolls", rolls.shape[0] == n and rolls.shape[1] == 2, "(n, 2)")
+    need_shape("out", out.shape[0] == n and out.shape[1] == OBS_UNITS, "(n, 210)")
+    with nogil:
+        for i in range(n):
+            _observe(&boards[i, 0, 0], &rolls[i, 0], on_turn, &out[i, 0])
+
+
+cdef inline int _share(double u, int m) noexcept nogil:
+    # One of m, uniformly, from u in [0, 1).
+    if not u > 0.0:            # also NaN
+        return 0
+    if u >= 1.0:
+        return m - 1
+    cdef int k = <int>(u * m)
+    return k if k < m else m - 1
+
+
+cdef inline void _dice_of(double u, uint8_t* roll) noexcept nogil:
+    cdef int k = _share(u, 36)
+    roll[0] = <uint8_t>(k // 6 + 1)
+    roll[1] = <uint8_t>(k % 6 + 1)
+
+
+cdef int _need_games(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, const uint8_t[::1] done,
+                     const uint8_t[:, :, ::1] after, const uint8_t[:, ::1] opp_rolls, const double[:, ::1] u,
+                     const uint8_t[::1] stage, const float[::1] reward, const uint8_t[::1] terminated) except -1:
+    # The per-game arrays both halves of a step share (values are checked
+    # where they are used, row by row).
+    cdef Py_ssize_t n = boards.shape[0]
+    need_boards("boards", boards)
+    need_boards("after", after)
+    need_rows("after", after.shape[0], n)
+    need_shape("rolls", rolls.shape[0] == n and rolls.shape[1] == 2, "(n, 2)")
+    need_shape("opp_rolls", opp_rolls.shape[0] == n and opp_rolls.shape[1] == 2, "(n, 2)")
+    need_shape("u", u.shape[0] == n and u.shape[1] == 4, "(n, 4)")
+    need_rows("done", done.shape[0], n)
+    need_rows("stage", stage.shape[0], n)
+    need_rows("reward", reward.shape[0], n)
+    need_rows("terminated", terminated.shape[0], n)
+    return 0
+
+
+def env_play(uint8_t[:, :, ::1] boards, uint8_t[:, ::1] rolls, uint8_t[::1] done,
+             const int64_t[::1] offsets, const uint8_t[:, :, ::1] children, const int64_t[::1] actions,
+             generator, double[:, ::1] u, uint8_t[:, :, ::1] after, uint8_t[:, ::1] opp_rolls,
+             uint8_t[::1] stage, float[::1] reward, uint8_t[::1] terminated, uint8_t[::1] illegal,
+             float illegal_reward, bint autoreset=False):
+    """The agent's half of a step in each of n games (boards from the
+    agent's view, agent in row 1; its plays ``children[offsets[i]:offsets[i
+    + 1]]`` as ``legal_positions`` gives them).  First draws the step's
+    uniforms into ``u`` (n, 4) from ``generator``, as its ``random((n,
+    4))`` would.  ``actions[i]``: a play index, or ENV_RESTART / ENV_KEEP /
+    ENV_ROLL; with ``autoreset`` instead a finished game restarts whatever
+    its action and a negative action is an illegal play.  An index outside
+    the plays ends the game with ``illegal_reward``.  Fills ``stage``
+    (EnvStage), ``after``/``opp_rolls`` for the opponent, rewards and flags
+    of games that end.  Returns None."""
+    cdef Py_ssize_t i, n = boards.shape[0], total = children.shape[0]
+    cdef int64_t a, first, count
+    cdef int j, left, mine, theirs
+    cdef const uint8_t* child
+    cdef bitgen_t* rng = bitgen_of(generator)
+    _need_games(boards, rolls, done, after, opp_rolls, u, stage, reward, terminated)
+    need_boards("children", children)
+    need_rows("actions", actions.shape[0], n)
+    need_rows("illegal", illegal.shape[0], n)
+    need_offsets("offsets", offsets, n, total)
+    with nogil:
+        for i in range(n):
+            for j in range(4):
+                u[i, j] = rng.next_double(rng.state)
+        for i in range(n):
+            a = actions[i]
+            if autoreset:
+                if done[i]:
+                    a = ENV_RESTART        # Gymnasium's NEXT_STEP autoreset
+                elif a < 0:
+                    a = MAX_PLAYS          # not a play: illegal
+            reward[i] = 0.0
+            terminated[i] = 0
+            illegal[i] = 0
+            stage[i] = STAGE_AGENT
+            if a == ENV_KEEP:
+                if done[i]:
+                    stage[i] = STAGE_OVER
+                continue
+            if a == ENV_ROLL:
+                done[i] = 0
+                _dice_of(u[i, 3], &rolls[i, 0])
+                continue
+            if a == ENV_RESTART or done[i]:
+                # RULES 2.2: each side throws one die; the higher moves first
+                # with both dice (agent's die first in the throw).
+                done[i] = 0
+                opening_throw(_share(u[i, 0], OPENING_THROWS), &mine, &theirs)
+                starting_position(&after[i, 0, 0])
+                if mine > theirs:
+                    starting_position(&boards[i, 0, 0])
+                    rolls[i, 0] = <uint8_t>mine
+                    rolls[i, 1] = <uint8_t>theirs
+                else:
+                    opp_rolls[i, 0] = <uint8_t>theirs
+                    opp_rolls[i, 1] = <uint8_t>mine
+                    stage[i] = STAGE_OPPONENT
+                continue
+            first = offsets[i]
+            count = offsets[i + 1] - first
+            if a < 0 or a >= count:
+                illegal[i] = 1
+                terminated[i] = 1
+                reward[i] = illegal_reward
+                done[i] = 1
+                rolls[i, 0] = 0
+                rolls[i, 1] = 0
+                stage[i] = STAGE_OVER
+                continue
+            child = &children[first + a, 0, 0]     # the agent in row 0
+            left = 0
+            for j in range(SLOTS):
+                left += child[j]
+            if left == 0:
+                # RULES 6: the agent bore off its last checker.
+                reward[i] = loss_kind(child + SLOTS)
+                terminated[i] = 1
+                done[i] = 1
+                memcpy(&boards[i, 0, 0], child + SLOTS, SLOTS)
+                memcpy(&boards[i, 1, 0], child, SLOTS)
+                rolls[i, 0] = 0
+                rolls[i, 1] = 0
+                stage[i] = STAGE_OVER
+                continue
+            memcpy(&after[i, 0, 0], child, BOARD_BYTES)
+            _dice_of(u[i, 1], &opp_rolls[i, 0])
+            stage[i] = STAGE_OPPONENT
+
+
+ctypedef struct _Answer:
+    Generator* g
+    uint8_t* kids              # the opponent's plays, MAX_PLAYS boards
+    Work* work
+    const Evaluator* ev
+    int policy
+    bint full_mask
+    const int64_t* given
+    const uint8_t* stage
+    const uint8_t* after
+    const uint8_t* opp_rolls
+    const double* u
+    uint8_t* boards
+    uint8_t* rolls
+    uint8_t* done
+    float* reward
+    uint8_t* terminated
+    float* obs
+    int8_t* mask
+    int64_t* counts
+    Py_ssize_t mask_width
+    Py_ssize_t bad             # a row whose input was not valid, else -1
+
+
+cdef int _answer_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) noexcept nogil:
+    cdef _Answer* e = <_Answer*>ctx
+    cdef uint8_t* board = e.boards + i * BOARD_BYTES
+    cdef uint8_t* roll = e.rolls + 2 * i
+    cdef const uint8_t* mover
+    cdef float* o = e.obs + i * OBS_UNITS
+    cdef int8_t* mk = e.mask + i * e.mask_width
+    cdef int m, k, j, left, count = 0, old
+    if e.stage[i] == STAGE_OPPONENT:
+        mover = e.after + i * BOARD_BYTES
+        # Checked here, by the thread that owns the row: the evaluators
+        # index tables by checker counts.
+        m = generate(e.g, mover, e.opp_rolls[2 * i], e.opp_rolls[2 * i + 1], e.kids, NULL, True) \
+            if check_board(mover) == BOARD_OK else 0
+        if m <= 0:
+            e.bad = i              # a finished game, bad board or bad dice
+            return 0
+        if e.policy == POLICY_GIVEN:
+            k = <int>e.given[i]
+            k = k if 0 <= k < m else 0
+        elif e.policy == POLICY_RANDOM:
+            k = _share(e.u[4 * i + 2], m)
+        else:
+            k = choose(e.policy, NULL, mover, e.kids, m, e.ev, e.work)
+        memcpy(board, e.kids + k * BOARD_BYTES, BOARD_BYTES)   # the agent on roll
+        left = 0
+        for j in range(SLOTS):
+            left += board[j]
+        if left == 0:
+            # RULES 6: the opponent bore off its last checker.
+            e.reward[i] = -loss_kind(board + SLOTS)
+            e.terminated[i] = 1
+            e.done[i] = 1
+            roll[0] = 0
+            roll[1] = 0
+        else:
+            _dice_of(e.u[4 * i + 3], roll)
+    elif check_board(board) != BOARD_OK:
+        e.bad = i
+        return 0
+    if not e.done[i]:
+        count = generate(e.g, board, roll[0], roll[1], children, NULL, True)
+    _observe(board, roll, True, o)
+    if e.full_mask:
+        bg_stream_mask(mk, count, <int>e.mask_width)
+    else:
+        old = <int>e.counts[i]
+        if old < 0 or old > e.mask_width:
+            memset(mk, 1, count)
+            memset(mk + count, 0, e.mask_width - count)
+        elif count > old:
+            memset(mk + old, 1, count - old)
+        elif count < old:
+            memset(mk + count, 0, old - count)
+    e.counts[i] = count
+    return count
+
+
+def env_answer(int policy, const int64_t[::1] given, const uint8_t[::1] stage, const uint8_t[:, :, ::1] after,
+               const uint8_t[:, ::1] opp_rolls, const double[:, ::1] u, uint8_t[:, :, ::1] boards,
+               uint8_t[:, ::1] rolls, uint8_t[::1] done, float[::1] reward, uint8_t[::1] terminated,
+               float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] counts, bint full_mask,
+               int64_t[::1] offsets, uint8_t[:, :, ::1] children, Chain chain not None, Networks nets=None):
+    """This thread's share of the opponent's half of a step (after
+    ``env_play``), other threads calling it with the same arrays and
+    ``chain``: the opponent answers in STAGE_OPPONENT games (by ``policy``,
+    or ``given[i]`` with POLICY_GIVEN), games it wins end, the agent rolls;
+    then each game's legal plays go to ``children``/``offsets`` (CSR,
+    ``offsets[0]`` = 0), its observation to ``obs`` (n, 210) and its mask
+    row to ``mask`` (n, w): written whole with ``full_mask``, else changed
+    only where ``counts`` (the counts it shows; updated) says.  Returns 0,
+    or 1 when ``children`` is too small; a game whose board or dice are
+    not valid gets no plays, and ValueError names it once the rest are
+    done.  Runs without the GIL."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef _Answer e
+    cdef int status
+    _need_games(boards, rolls, done, after, opp_rolls, u, stage, reward, terminated)
+    need_boards("children", children)
+    need_rows("offsets", offsets.shape[0], n + 1)
+    need_shape("obs", obs.shape[0] == n and obs.shape[1] == OBS_UNITS, "(n, 210)")
+    need_shape("mask", mask.shape[0] == n and mask.shape[1] >= MAX_PLAYS, "(n, >= 3072)")
+    need_rows("counts", counts.shape[0], n)
+    need_rows("chain", chain.n, n)
+    # The random opponent chooses from u, not from a generator.
+    need_policy(policy, nets, True, True)
+    if policy == POLICY_GIVEN:
+        need_rows("given", given.shape[0], n)
+    if n == 0:
+        return 0
+    if children.shape[0] == 0:
+        return 1
+    e.g = new_generator()
+    e.kids = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
+    e.work = <Work*>malloc(sizeof(Work))
+    if e.g == NULL or e.kids == NULL or e.work == NULL:
+        free(e.g); free(e.kids); free(e.work)
+        raise MemoryError()
+    e.ev = &nets.ev if nets is not None else NULL
+    e.policy = policy
+    e.full_mask = full_mask
+    e.given = &given[0] if policy == POLICY_GIVEN else NULL
+    e.stage = &stage[0]
+    e.after = &after[0, 0, 0]
+    e.opp_rolls = &opp_rolls[0, 0]
+    e.u = &u[0, 0]
+    e.boards = &boards[0, 0, 0]
+    e.rolls = &rolls[0, 0]
+    e.done = &done[0]
+    e.reward = &reward[0]
+    e.terminated = &terminated[0]
+    e.obs = &obs[0, 0]
+    e.mask = &mask[0, 0]
+    e.mask_width = mask.shape[1]
+    e.counts = &counts[0]
+    e.bad = -1
+    with nogil:
+        status = run_chained(_answer_row, &e, n, chain.chunk, &offsets[0], &children[0, 0, 0], NULL,
+                             children.shape[0], chain.sync)
+    free(e.g); free(e.kids); free(e.work)
+    if e.bad >= 0:
+        raise ValueError(f"game {e.bad}: a board, or the opponent's dice, is not valid")
+    return status
