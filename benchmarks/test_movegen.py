@@ -106,3 +106,45 @@ def test_batch_legal_positions_two_processes(benchmark, pairs):
         list(pool.map(_generate_in_worker, [1, 1]))     # started and warm
         benchmark.pedantic(lambda: list(pool.map(_generate_in_worker, [calls, calls])), rounds=5, iterations=1)
     benchmark.extra_info["items"] = 2 * calls * len(pairs[0])
+
+
+_SIZES = {"10k": 10_000, "100k": 100_000, "1M": 1_000_000}
+
+
+@pytest.fixture(scope="module")
+def sized_pairs():
+    from backgammon.sample import random_positions
+    boards, rolls = random_positions(max(_SIZES.values()), seed=11)
+    return {name: (boards[:n], rolls[:n]) for name, n in _SIZES.items()}
+
+
+def _generate_sized(args) -> None:
+    name, calls = args
+    boards, rolls = _shared["sized"][name]
+    for _ in range(calls):
+        batch.legal_positions(boards, rolls, validate=False, threads=1)
+
+
+@pytest.mark.benchmark(group="movegen-scaling")
+@pytest.mark.parametrize("size", list(_SIZES))
+@pytest.mark.parametrize("mode", ["threads1", "threads2", "processes2"])
+def test_batch_legal_positions_scaling(benchmark, sized_pairs, size, mode):
+    # Random-game pairs at three sizes: one thread, two threads, and two
+    # processes each making the one-thread call (what two cores give this
+    # work at that moment); the output is the same for any thread count.
+    boards, rolls = sized_pairs[size]
+    rounds = 3 if size == "1M" else 5
+    if mode == "processes2":
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        _shared["sized"] = sized_pairs
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+            list(pool.map(_generate_sized, [(size, 1)] * 2))     # started, memory warm
+            benchmark.pedantic(lambda: list(pool.map(_generate_sized, [(size, 1)] * 2)), rounds=rounds,
+                               iterations=1, warmup_rounds=1)
+        benchmark.extra_info["items"] = 2 * len(boards)
+        return
+    threads = 1 if mode == "threads1" else 2
+    benchmark.extra_info["items"] = len(boards)
+    benchmark.pedantic(batch.legal_positions, args=(boards, rolls), kwargs={"validate": False, "threads": threads},
+                       rounds=rounds, iterations=1, warmup_rounds=1)

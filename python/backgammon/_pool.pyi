@@ -2,6 +2,9 @@
 
 Type stub for the Cython extension module built from src/backgammon/_pool.pyx.
 """
+from typing import Any
+
+import numpy as np
 MOST_KEPT: int
 
 class Block:
@@ -12,6 +15,8 @@ class Block:
 
     def __buffer__(self, flags: int, /) -> memoryview: ...
     def __release_buffer__(self, buffer: memoryview, /) -> None: ...
+    def trim(self, used: int) -> None:
+        """Give the pages past the first ``used`` bytes back to the system."""
 
 def block(size: int) -> Block:
     """A Block of at least ``size`` bytes (contents undefined), reusing kept
@@ -22,3 +27,11 @@ def kept_bytes() -> int:
 
 def release() -> None:
     """Free the memory held for reuse."""
+
+
+def empty(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    """A C-contiguous array in a pooled Block when it is large, else a fresh numpy array."""
+
+
+def trim(array: np.ndarray, rows: int) -> np.ndarray:
+    """The first ``rows`` rows of an ``empty`` array; the unused pages of its block go back."""

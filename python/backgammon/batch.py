@@ -9,8 +9,6 @@
 """
 from __future__ import annotations
 
-from typing import cast
-
 import numpy as np
 
 from . import _board, _chain, _movegen, _pool
@@ -23,7 +21,6 @@ __all__ = ["legal_positions", "validate_boards", "release_memory", "MAX_PLAYS"]
 #: Most distinct plays any roll can have, plus room: the kernel needs this
 #: much free space in ``children`` before each position.
 MAX_PLAYS = _movegen.MAX_PLAYS
-_POOL_FROM = 1 << 22   # bytes: smaller outputs use fresh numpy arrays
 
 
 def validate_boards(boards) -> np.ndarray:
@@ -133,19 +130,19 @@ def _outputs(n: int, moves: bool, out, moves_out):
     children = _buffer(out, (2, 25), np.uint8, "out")
     steps = _buffer(moves_out, (4, 3), np.int8, "moves_out") if moves else None
     if children is None or (moves and (steps is None or len(steps) != len(children))):
-        children = _pooled((capacity, 2, 25), np.uint8)
-        steps = _pooled((capacity, 4, 3), np.int8) if moves else None
+        children = _pool.empty((capacity, 2, 25), np.uint8)
+        steps = _pool.empty((capacity, 4, 3), np.int8) if moves else None
     return offsets, children, steps
 
 
 def _trimmed(offsets, children, steps, out):
-    """The result: views into the buffers, or copies when most of a fresh
-    buffer is unused."""
+    """The result: views into the buffers (a pooled buffer gives the pages
+    it does not use back to the system; nothing is copied)."""
     total = int(offsets[-1])
-    keep = total * 2 >= len(children) or children is out
-    children = children[:total] if keep else children[:total].copy()
+    own = children is not out
+    children = _pool.trim(children, total) if own else children[:total]
     if steps is not None:
-        steps = steps[:total] if keep else steps[:total].copy()
+        steps = _pool.trim(steps, total) if own else steps[:total]
         return offsets, children, steps
     return offsets, children
 
@@ -186,17 +183,6 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
     if bad:
         _raise_problem(*min(bad), r)      # the first bad pair, as one thread reports it
     return _trimmed(offsets, children, steps, out)
-
-
-def _pooled(shape, dtype) -> np.ndarray:
-    # Large outputs go in memory that earlier results have given back,
-    # already mapped: fresh pages would be zeroed by the system on first
-    # touch (see _pool).  Small ones are cheap either way.
-    count = int(np.prod(shape))
-    if count * np.dtype(dtype).itemsize < _POOL_FROM:
-        return np.empty(shape, dtype=dtype)
-    block = _pool.block(count * np.dtype(dtype).itemsize)
-    return np.frombuffer(cast(memoryview, block), dtype=dtype, count=count).reshape(shape)
 
 
 def release_memory() -> None:

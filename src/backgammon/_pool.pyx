@@ -8,7 +8,14 @@ to a small pool when the last array viewing it is gone (its deallocation,
 so a view anywhere keeps it), and the next block of a similar size is taken
 from there, already mapped.  At most KEEP blocks of at most LIMIT bytes each
 are kept, the largest; ``release()`` frees them.
+
+A result that fills a small part of a large block gives the unused pages
+back to the system (``trim``) instead of being copied into a smaller
+array: copying is work on one core, and on a large batch it was the part
+of a threaded call that did not scale.
 """
+import numpy as np
+
 from libc.stdlib cimport malloc, free
 from cpython.buffer cimport PyBUF_FORMAT
 
@@ -19,7 +26,17 @@ cdef extern from *:
     #include <sys/mman.h>
     #endif
     /* Ask Linux for 2 MiB pages (as numpy does for its large arrays): far
-       fewer faults on first touch. */
+       fewer faults on first touch; and give back the pages of a range that
+       is no longer needed (they read as zeros if touched again). */
+    static void bg_discard(void* p, size_t n) {
+    #if defined(__linux__) && defined(MADV_DONTNEED)
+        uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+        uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+        if (end > start) madvise((void*)start, end - start, MADV_DONTNEED);
+    #else
+        (void)p; (void)n;
+    #endif
+    }
     static void bg_advise_huge(void* p, size_t n) {
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
         uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
@@ -31,6 +48,7 @@ cdef extern from *:
     }
     """
     void bg_advise_huge(void* p, size_t n)
+    void bg_discard(void* p, size_t n)
 
 cdef enum:
     # A loop holds one result while making the next: two blocks each for
@@ -39,7 +57,8 @@ cdef enum:
 
 MOST_KEPT = KEEP
 
-cdef Py_ssize_t LIMIT = 1 << 28        # bytes kept at most per block (256 MiB)
+cdef Py_ssize_t LIMIT = 1 << 31        # bytes kept at most per block (2 GiB)
+cdef Py_ssize_t TRIM_FROM = 1 << 22    # blocks at least this large give back what a result leaves unused
 cdef char* _kept[KEEP]
 cdef Py_ssize_t _kept_size[KEEP]
 cdef int _n_kept = 0
@@ -73,6 +92,12 @@ cdef class Block:
 
     def __dealloc__(self):
         _give_back(self.data, self.size)
+
+    def trim(self, Py_ssize_t used):
+        """Give the pages past the first ``used`` bytes back to the system
+        (the block keeps its size; they read as zeros if written again)."""
+        if self.size >= TRIM_FROM and 0 <= used < self.size:
+            bg_discard(self.data + used, self.size - used)
 
 
 cdef Py_ssize_t _kept_bytes():
@@ -146,3 +171,36 @@ def release():
     while _n_kept:
         _n_kept -= 1
         free(_kept[_n_kept])
+
+
+def empty(shape, dtype):
+    """A C-contiguous array of ``shape`` and ``dtype`` (contents undefined)
+    in a Block when it is large (``array.base`` chain ends in it), else a
+    fresh numpy array: batch results that loops make again and again."""
+    dt = np.dtype(dtype)
+    count = 1
+    for k in shape:
+        count *= k
+    if count * dt.itemsize < TRIM_FROM:
+        return np.empty(shape, dtype=dt)
+    b = block(count * dt.itemsize)
+    return np.frombuffer(b, dtype=dt, count=count).reshape(shape)
+
+
+def trim(array, Py_ssize_t rows):
+    """The first ``rows`` rows of an array made by ``empty``, as a view;
+    when they fill less than half of its block the rest of the block's
+    pages go back to the system (see ``Block.trim``)."""
+    view = array[:rows]
+    base = array
+    while base is not None and not isinstance(base, Block):
+        base = getattr(base, "base", None)
+    if base is not None and rows * 2 < len(array):
+        (<Block>base).trim(_used(array, rows, <Block>base))
+    return view
+
+
+cdef Py_ssize_t _used(array, Py_ssize_t rows, Block b):
+    # Bytes of the block up to the end of the first ``rows`` rows.
+    cdef Py_ssize_t start = <Py_ssize_t>array.__array_interface__["data"][0] - <Py_ssize_t>b.data
+    return start + rows * array.strides[0]

@@ -12,7 +12,8 @@ from .. import _chain, _env
 from .._choice import Policy
 from .._env import EnvAction, EnvStage
 from .._parallel import run_shared
-from ..batch import MAX_PLAYS, _pooled
+from .. import _pool
+from ..batch import MAX_PLAYS
 from ..errors import IllegalPlayError
 from ..players import NetPlayer, Player, PubevalPlayer, RandomPlayer, player
 from ..position import Position
@@ -193,7 +194,7 @@ class Games:
             obs, mask = self.obs, self.mask
         while True:
             offsets = np.zeros(n + 1, dtype=np.int64)
-            children = _pooled((self._capacity, 2, 25), np.uint8)
+            children = _pool.empty((self._capacity, 2, 25), np.uint8)
             chain = _chain.Chain(n, ENV_CHUNK)
 
             def task(t: int, offsets=offsets, children=children, chain=chain) -> int:
