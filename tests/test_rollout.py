@@ -125,8 +125,8 @@ def test_pubeval_beats_random():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(games=0), "games must be >= 1"), (dict(games=-3), "games"), (dict(policy="gnubg"), "policy must be one of"),
-    (dict(policy=("pubeval", "gnubg")), "policy"), (dict(truncate=-1), "truncate"), (dict(workers=0), "workers"),
+    (dict(games=0), "games must be >= 1"), (dict(games=-3), "games"), (dict(policy="nobody"), "policy must be one of"),
+    (dict(policy=("pubeval", "net:7")), "policy"), (dict(truncate=-1), "truncate"), (dict(workers=0), "workers"),
     (dict(truncate=2 ** 70), "truncate"), (dict(seed=-1), "seed"), (dict(chunk_size=0), "chunk_size"),
 ])
 def test_bad_values(kwargs, message):

@@ -30,6 +30,8 @@ class Networks:
         two_sided: npt.NDArray[np.uint16] | None = None,
         two_sided_checkers: int = 0,
     ) -> None: ...
+    def __call__(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+        """The five chances of the side on roll at 0-ply (the Evaluator protocol)."""
 
 def evaluate(nets: Networks, boards: npt.NDArray[np.uint8], ply: int = 0) -> npt.NDArray[np.float32]:
     """The five chances of the side on roll of each board at ``ply``

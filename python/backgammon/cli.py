@@ -149,7 +149,7 @@ def _serve(args) -> int:
 def _ubgi(args) -> int:
     from .players import player
     from .ubgi import serve
-    player(args.player).close()              # a bad spec fails before the protocol starts
+    player(args.player, name="--player").close()     # a bad spec fails before the protocol starts
     serve(sys.stdin, sys.stdout, args.player)
     return 0
 
@@ -188,8 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rollout", help="roll out a position: chances, equity and standard errors")
     p.add_argument("position", nargs="?", default=INITIAL_ID, help="GNU Position ID (default: the opening)")
     p.add_argument("--games", type=_positive("--games"), default=1296, help="games to play (default 1296)")
-    p.add_argument("--policy", default="pubeval", choices=["pubeval", "net", "random"],
-                   help="who plays both sides: pubeval (default), net (the shipped network, 0-ply) or random")
+    p.add_argument("--policy", default="pubeval", metavar="SPEC",
+                   help="who plays both sides, a player spec: pubeval (default), net (the shipped network, "
+                        "0-ply), random, net:1, net:2, gnubg, ubgi:COMMAND or a registered player")
     p.add_argument("--workers", type=_positive("--workers"), default=None, help="local processes (default: all cores)")
     p.add_argument("--seed", type=_at_least("--seed", 0), default=0, help="seed >= 0 (default 0): same seed, same result")
     p.add_argument("--truncate", type=_at_least("--truncate", 0), default=None, metavar="PLY",
@@ -215,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=_at_least("--top", 0), default=0, help="show only the best N plays")
     p.set_defaults(run=_hint)
     p = sub.add_parser("duel", help="compare two players over cubeless games with duplicate dice")
-    p.add_argument("a", help="player spec: random, pubeval, net, net:1, net:2, gnubg or ubgi:COMMAND")
+    p.add_argument("a", help="player spec: random, pubeval, net, net:1, net:2, gnubg, ubgi:COMMAND or a "
+                             "registered player")
     p.add_argument("b", help="the other player's spec")
     p.add_argument("--games", type=_positive("--games"), default=1000, help="games, an even number (default 1000)")
     p.add_argument("--seed", type=_at_least("--seed", 0), default=0, help="seed >= 0 (default 0)")

@@ -27,7 +27,7 @@ from .errors import RulesError
 from .position import Position
 from .rules import Rules
 
-__all__ = ["cube_decision", "CubeDecision", "ACTIONS", "cube_efficiency"]
+__all__ = ["cube_decision", "CubeDecision", "ACTIONS", "cube_efficiency", "MatchValues"]
 
 #: The answers, in gnubg's words.
 ACTIONS = ("no double", "double, take", "double, pass", "too good to double", "double, beaver",
@@ -116,7 +116,7 @@ def _money(p, x: float, owner: str, jacoby_live: bool) -> tuple[float, float]:
     return no_double, double_take
 
 
-class _MatchValues:
+class MatchValues:
     """Match winning chances of the side on roll after a game at a score."""
 
     def __init__(self, met, length: int, me: int, opp: int):
@@ -149,7 +149,7 @@ class _MatchValues:
         return win, loss
 
 
-def _match(p, x: float, values: _MatchValues, cube: int, owner: str, opponent_can_redouble: bool):
+def _match(p, x: float, values: MatchValues, cube: int, owner: str, opponent_can_redouble: bool):
     """Cubeful match winning chances of the side on roll: (no double,
     double/take, double/pass), Janowski's model on MWC with one level of
     redoubles (beyond it the cube counts as dead)."""
@@ -208,15 +208,16 @@ def _choose(nd: float, dt: float, dp: float, beavers: bool) -> tuple[str, str]:
 
 
 def cube_decision(position: Position, state=None, rules: Rules | None = None, ply: int = 0, *,
-                  networks=None, met=None) -> CubeDecision:
+                  evaluator=None, networks=None, met=None) -> CubeDecision:
     """The cube action for the side on roll of ``position``, before it rolls.
 
     ``state`` (a ``MatchState``) gives the cube value and owner (player 0 or
     1 as in the Match ID; the side on roll is ``state.on_roll``), the score,
     the match length (0: money) and the Crawford flag; default: money play
     with the cube centred at 1.  ``rules`` gives the money options (Jacoby,
-    beavers).  ``ply`` is the search depth of the cubeless chances; ``met``
-    a ``MatchEquityTable`` (default Kazaross-XG2).
+    beavers).  ``ply`` is the search depth of the cubeless chances, by
+    ``evaluator`` (as in ``evaluate``; ``networks`` is its older name);
+    ``met`` a ``MatchEquityTable`` (default Kazaross-XG2).
     """
     from .evaluation import evaluate
     from .matchid import MatchState
@@ -241,7 +242,8 @@ def cube_decision(position: Position, state=None, rules: Rules | None = None, pl
         reason = f"the cube is at its limit of {rules.cube_limit} (RULES 7.4)"
     if not money and rules.money_options():
         raise RulesError(f"{', '.join(rules.money_options())} apply only to money play, not to a match (RULES 8.4)")
-    ev = evaluate(position, ply, networks=networks)
+    from .evaluator import as_evaluator
+    ev = evaluate(position, ply, evaluator=as_evaluator(evaluator, networks=networks))
     probs = ev.probabilities
     x = cube_efficiency(position)
     if money:
@@ -256,7 +258,7 @@ def cube_decision(position: Position, state=None, rules: Rules | None = None, pl
     else:
         from .met import MatchEquityTable
         table = met if met is not None else MatchEquityTable.kazaross_xg2()
-        values = _MatchValues(table, state.match_length, state.score[me], state.score[1 - me])
+        values = MatchValues(table, state.match_length, state.score[me], state.score[1 - me])
         opp_away = state.match_length - state.score[1 - me]
         opponent_can_redouble = opp_away > 2 * cube
         m_nd, m_dt, m_dp = _match(probs, x, values, cube, owner,

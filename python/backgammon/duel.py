@@ -200,7 +200,7 @@ def duel(a, b, *, games: int = 1000, seed=None, workers: int | None = None, exec
         if isinstance(p, Player):
             names.append(p.spec)
         elif isinstance(p, str):
-            player(p).close()                    # a bad spec fails here, not in a worker
+            player(p, name=name).close()         # a bad spec fails here, not in a worker
             names.append(p)
         else:
             raise TypeError(f"{name} must be a player spec such as 'net:1' or a Player, not {type(p).__name__}")

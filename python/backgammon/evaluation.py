@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _board, _net
+from . import _board
 from ._validate import integer
 from .position import Position
 
@@ -67,31 +67,24 @@ def equity(probabilities) -> np.ndarray:
     return _board.equities(flat).reshape(p.shape[:-1])
 
 
-def _networks(networks):
-    if networks is None:
-        from .network import default
-        return default()
-    if not isinstance(networks, _net.Networks):
-        raise TypeError(f"networks must be backgammon.network.load()'s result, not {type(networks).__name__}")
-    return networks
-
-
-def evaluate(x, ply: int = 0, *, networks=None, threads: int | None = None):
+def evaluate(x, ply: int = 0, *, evaluator=None, networks=None, threads: int | None = None):
     """The chances of the side on roll of a ``Position`` (an
     :class:`Evaluation`) or of boards (n, 2, 25) (an :class:`Evaluations`),
-    searched ``ply`` plies deep (0 to 3).  ``networks``: weights other than
-    the shipped ones (``backgammon.network.load(path)``); ``threads``: how
-    many threads share a batch (None: every core; the same result)."""
+    searched ``ply`` plies deep (0 to 3).  ``evaluator``: any evaluator
+    (``backgammon.evaluator``; default the shipped networks), such as
+    ``backgammon.network.load(path)`` or a callable from boards to chances
+    (``networks`` is its older name); ``threads``: how many threads share a
+    batch (None: every core; the same result)."""
+    from .evaluator import as_evaluator, chances
     ply = integer("ply", ply, low=0, high=MAX_PLY)
-    nets = _networks(networks)
-    if isinstance(x, Position):
-        p = _net.evaluate(nets, np.ascontiguousarray(x.array[None]), ply)[0].astype(np.float64)
-        return Evaluation._make((*map(float, p), float(equity(p))))
-    from ._parallel import on_threads
-    from .batch import validate_boards
+    ev = as_evaluator(evaluator, networks=networks)
     if threads is not None:
         threads = integer("threads", threads, low=1)
+    if isinstance(x, Position):
+        p = chances(ev, np.ascontiguousarray(x.array[None]), ply, 1)[0]
+        return Evaluation._make((*map(float, p), float(equity(p))))
+    from .batch import validate_boards
     boards = validate_boards(x)
-    p = on_threads(lambda part: _net.evaluate(nets, part, ply), boards, threads, 256 if ply == 0 else 8)
-    p = p.astype(np.float64)
+    p = chances(ev, boards, ply, threads)
     return Evaluations(p, equity(p))
+

@@ -25,7 +25,7 @@ from .play import Play, format_steps
 from .position import OPPONENT, Position, WinKind
 from .rules import Rules
 
-__all__ = ["Game", "Phase", "Ending", "Outcome", "Event", "Verdict"]
+__all__ = ["Game", "Phase", "Ending", "Outcome", "Event", "Verdict", "Step", "EVENT_KINDS", "EVENT_ACTIONS"]
 
 
 class Phase(enum.Enum):
@@ -79,7 +79,66 @@ class Verdict(NamedTuple):
         return self.allowed
 
 
+class Step(NamedTuple):
+    """One checker step of the turn being played: from and to (points from
+    the mover's side, 25 = bar, 0 = off), whether it hit, and the die."""
+
+    frm: int
+    to: int
+    hit: bool
+    die: int
+
+
 _KIND_ENDING = {WinKind.SINGLE: Ending.SINGLE, WinKind.GAMMON: Ending.GAMMON, WinKind.BACKGAMMON: Ending.BACKGAMMON}
+
+#: The kinds of :class:`Event` and the Game method each one calls.
+EVENT_ACTIONS = {"double": "double", "take": "take", "drop": "drop", "beaver": "beaver", "raccoon": "raccoon",
+                 "accept": "accept_resignation", "reject": "reject_resignation"}
+EVENT_KINDS = ("opening", "roll", "play", "resign", *EVENT_ACTIONS)
+
+
+def _step(board: bytes, frm: int, to: int, left) -> tuple[bytes, bool, int] | None:
+    """The smallest die left that makes frm/to a legal step on its own, as
+    the move generator has it: (board after, hit, die), or None."""
+    for die in sorted(set(left)):
+        done = _movegen.step(board, frm, to, die)
+        if done is not None:
+            return done[0], bool(done[1]), die
+    return None
+
+
+class _Steps:
+    """The single-die steps that lead on to a whole legal play: each step is
+    the move generator's (``_movegen.step``) and the ends are the legal
+    plays' results (what ``commit`` accepts)."""
+
+    def __init__(self, plays):
+        after = plays.positions                 # opponent on roll: turned back to the mover's view
+        self.targets = {after[i, ::-1].tobytes() for i in range(len(plays))}
+        self.memo: dict = {}
+
+    def candidates(self, board: bytes, left: tuple):
+        me = board[25:]
+        for frm in range(25, 0, -1):
+            if not me[frm - 1]:
+                continue
+            for to in sorted({max(frm - d, 0) for d in set(left)}, reverse=True):
+                done = _step(board, frm, to, left)
+                if done is not None:
+                    after, hit, die = done
+                    rest = list(left)
+                    rest.remove(die)
+                    yield Step(frm, to, hit, die), after, tuple(rest)
+
+    def viable(self, board: bytes, left: tuple) -> bool:
+        key = (board, left)
+        if key not in self.memo:
+            self.memo[key] = board in self.targets or any(
+                self.viable(after, rest) for _, after, rest in self.candidates(board, left))
+        return self.memo[key]
+
+    def next_steps(self, board: bytes, left: tuple) -> list[tuple[Step, bytes, tuple]]:
+        return [(st, after, rest) for st, after, rest in self.candidates(board, left) if self.viable(after, rest)]
 
 
 class Game:
@@ -127,7 +186,7 @@ class Game:
         self._cube_turn = False         # this turn's double has been made (RULES 7.2)
         self._next_crawford = False     # the next game of the match is the Crawford game (RULES 8.2)
         self._opening_turn = False
-        self._steps: list[tuple[int, int, bool, int]] = []   # (from, to, hit, die)
+        self._steps: list[Step] = []    # this turn's checker steps so far
         self._partial: Position | None = None
 
     # -- queries ------------------------------------------------------------------
@@ -274,16 +333,13 @@ class Game:
         if board.array[1, frm - 1] == 0:
             where = "on the bar" if frm == 25 else f"on point {frm}"
             raise RulesError(f"no checker of yours {where} (RULES 3.1)")
-        left = list(self.dice) * (2 if self.dice[0] == self.dice[1] else 1)
-        for *_, die in self._steps:
-            left.remove(die)
-        for die in sorted(set(left)):
-            done = _movegen.step(board.to_bytes(), frm, to, die)
-            if done is not None:
-                after, hit = done
-                self._partial = Position.from_bytes(after)
-                self._steps.append((frm, to, hit, die))
-                return
+        left = self.dice_left
+        done = _step(board.to_bytes(), frm, to, left)
+        if done is not None:
+            after, hit, die = done
+            self._partial = Position.from_bytes(after)
+            self._steps.append(Step(frm, to, hit, die))
+            return
         target = "off" if to == 0 else str(to)
         raise RulesError(f"{'bar' if frm == 25 else frm}/{target} is not a legal step with the dice left "
                          f"({', '.join(map(str, left)) or 'none'}) (RULES 3-5)")
@@ -292,6 +348,119 @@ class Game:
     def partial_position(self) -> Position:
         """The position after the checker moves made so far this turn."""
         return self._position if self._partial is None else self._partial
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The checker steps made so far this turn (``move``), each with its die."""
+        return tuple(self._steps)
+
+    @property
+    def dice_left(self) -> tuple[int, ...]:
+        """The dice not yet used this turn, smallest first (four of a double;
+        none before the roll)."""
+        if self.phase is not Phase.PLAY or self.dice is None:
+            return ()
+        left = list(self.dice) * (2 if self.dice[0] == self.dice[1] else 1)
+        for st in self._steps:
+            left.remove(st.die)
+        return tuple(sorted(left))
+
+    def legal_steps(self) -> dict[int, list[int]]:
+        """The single-die steps the side to play may make next: from each
+        point (25 = bar), the points (0 = off) it may move to, such that the
+        steps can still end in a legal play (RULES 3-5).  Empty when no step
+        is due.
+
+        >>> g = Game(seed=1)
+        >>> g.roll((3, 1))
+        >>> g.legal_steps()[8], g.legal_steps()[6]
+        ([7, 5], [5, 3])
+        """
+        if self.phase is not Phase.PLAY:
+            return {}
+        out: dict[int, list[int]] = {}
+        for st, _, _ in self._search().next_steps(self.partial_position.to_bytes(), self.dice_left):
+            out.setdefault(st.frm, []).append(st.to)
+        return out
+
+    def legal_moves(self) -> dict[int, dict[int, tuple[Step, ...]]]:
+        """Where each checker may go next with one or more dice: from each
+        point, every point it reaches by steps that can still end in a
+        legal play, with those steps (the fewest, then the smallest dice
+        first: what ``move`` makes of them one at a time).
+
+        >>> g = Game(seed=1)
+        >>> g.roll((3, 1))
+        >>> [(st.frm, st.to) for st in g.legal_moves()[8][4]]
+        [(8, 7), (7, 4)]
+        """
+        if self.phase is not Phase.PLAY:
+            return {}
+        search = self._search()
+        out: dict[int, dict[int, tuple[Step, ...]]] = {}
+        start = self.partial_position.to_bytes()
+        for first, after, rest in search.next_steps(start, self.dice_left):
+            paths = out.setdefault(first.frm, {})
+            frontier: list[tuple[tuple[Step, ...], bytes, tuple]] = [((first,), after, rest)]
+            while frontier:
+                path, board, left = frontier.pop(0)
+                if path[-1].to not in paths:
+                    paths[path[-1].to] = path
+                if path[-1].to == 0:
+                    continue        # a checker borne off goes no further
+                for st, nxt, more in search.next_steps(board, left):
+                    if st.frm == path[-1].to:
+                        frontier.append((path + (st,), nxt, more))
+        return out
+
+    def _search(self) -> _Steps:
+        key = (self._position.to_bytes(), self.dice)
+        if getattr(self, "_search_key", None) != key:
+            self._search_key = key
+            self._search_cache = _Steps(self._position.legal_plays(self.dice))
+        return self._search_cache
+
+    def is_complete(self) -> bool:
+        """Whether this turn's checker moves make a whole legal play (so
+        ``commit`` would take them)."""
+        if self.phase is not Phase.PLAY:
+            return False
+        return self.partial_position.swapped() in self._position.legal_plays(self.dice)
+
+    def legal_actions(self) -> list[str]:
+        """What the side on turn (``turn``) may do now, as the names of
+        :class:`Event` kinds and of the turn's checker moves: ``roll``,
+        ``double``, ``take``, ``drop``, ``beaver``, ``raccoon``, ``play``,
+        ``move``, ``commit``, ``undo``, ``resign``, ``accept``, ``reject``.
+
+        >>> Game(seed=1).legal_actions()
+        ['roll']
+        """
+        phase = self.phase
+        if phase is Phase.OVER:
+            return []
+        if phase is Phase.OPENING:
+            return ["roll"]
+        if phase is Phase.TURN:
+            return ["roll"] + (["double"] if self.can_double() else []) + ["resign"]
+        if phase is Phase.PLAY:
+            acts = ["play", "move"] if self._steps or self.legal_steps() else ["play"]
+            if self._steps:
+                acts.append("undo")
+                if self.is_complete():
+                    acts.append("commit")
+            if self.rules.opening_reroll and self._opening_turn and not self._steps:
+                acts.append("roll")
+            return acts + ["resign"]
+        if phase in (Phase.DOUBLED, Phase.BEAVERED):
+            acts = ["take", "drop"]
+            if self.money and self._redoubles < self.rules.beavers:
+                nxt = 4 if phase is Phase.DOUBLED else 2
+                if self.cube_value * nxt <= self.rules.cube_limit:
+                    acts.append("beaver" if phase is Phase.DOUBLED else
+                                "raccoon" if self._decider == self._doubler else "beaver")
+            return acts
+        return ["accept", "reject"]                    # Phase.RESIGNED
 
     def undo(self) -> None:
         """Take back this turn's checker moves."""
@@ -324,12 +493,12 @@ class Game:
         used, need = len(self._steps), plays.dice_used
         if used == 0:
             return f"{roll} must be played: there is a legal play (RULES 3.4)"
-        text = format_steps([(f, t, h) for f, t, h, _ in self._steps])
+        text = format_steps([(st.frm, st.to, st.hit) for st in self._steps])
         if used < need:
             if d1 == d2:
                 return f"{text!r}: {need} of the four {d1}s can be played and must be (RULES 3.4)"
             return f"{text!r}: both dice must be used when possible (RULES 3.4)"
-        if d1 != d2 and need == 1 and self._steps[0][3] != max(d1, d2):
+        if d1 != d2 and need == 1 and self._steps[0].die != max(d1, d2):
             return f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)"
         return f"{text!r} is not a legal play of {roll} here (RULES 3-5)"
 
@@ -508,9 +677,45 @@ class Game:
         return self._resign[1]
 
     # -- records ----------------------------------------------------------------------------
+    def apply(self, event: Event) -> None:
+        """Apply one recorded :class:`Event` (as ``history`` holds them): the
+        action of its kind by its player.  An opening or roll event sets the
+        dice it holds; a play event's value is notation; an empty play
+        after a roll that cannot be played is the forfeited turn the roll
+        recorded (RULES 3.4).  A wrong type raises TypeError; an event the
+        rules refuse, of an unknown kind, or given to the wrong player,
+        RulesError naming why.
+
+        >>> g = Game()
+        >>> g.apply(Event("opening", -1, (3, 1))); g.apply(Event("play", 0, "8/5 6/5"))
+        >>> g.on_roll, g.phase.value
+        (1, 'turn')
+        """
+        _validate.instance("event", event, Event, "backgammon.Event")
+        kind = event.kind
+        if kind not in EVENT_KINDS:
+            raise RulesError(f"unknown event {kind!r}: one of {', '.join(EVENT_KINDS)}")
+        if kind == "play" and event.value == "" and self.phase is not Phase.PLAY:
+            return       # a forfeited turn, recorded by the roll itself (RULES 3.4)
+        if kind == "opening" and self.phase is not Phase.OPENING:
+            raise RulesError("an opening roll after the game has started (RULES 2.2)")
+        actor = self.turn
+        if kind not in ("opening",) and event.player in (0, 1) and actor is not None and event.player != actor:
+            raise RulesError(f"the record gives this {kind} to player {event.player}, "
+                             f"but it was player {actor}'s to make")
+        if kind in ("opening", "roll"):
+            self.roll(event.value)
+        elif kind == "play":
+            self.play(event.value)
+        elif kind == "resign":
+            self.resign(event.value)
+        else:
+            getattr(self, EVENT_ACTIONS[kind])()
+
     @classmethod
     def replay(cls, events, rules: Rules | None = None, match=None) -> "Game":
-        """Rebuild a game from its ``history``, a sequence of :class:`Event`.
+        """Rebuild a game from its ``history``, a sequence of :class:`Event`
+        (each through :meth:`apply`).
 
         A wrong type (``events`` not a sequence of Events) raises TypeError;
         an event the rules refuse, or of an unknown kind, raises RulesError.
@@ -523,23 +728,8 @@ class Game:
             if not isinstance(event, Event):
                 raise TypeError(f"events must hold backgammon.Event items; events[{i}] is a {type(event).__name__}")
         game = cls(rules=rules, match=match)
-        actions = {"double": game.double, "take": game.take, "drop": game.drop, "beaver": game.beaver,
-                   "raccoon": game.raccoon, "accept": game.accept_resignation,
-                   "reject": game.reject_resignation}
         for event in events:
-            kind = event.kind
-            if kind in ("opening", "roll"):
-                game.roll(event.value)
-            elif kind == "play":
-                if event.value == "" and game.phase is not Phase.PLAY:
-                    continue   # a forfeited turn, replayed by the roll itself
-                game.play(event.value)
-            elif kind == "resign":
-                game.resign(event.value)
-            elif kind in actions:
-                actions[kind]()
-            else:
-                raise RulesError(f"unknown event {kind!r}")
+            game.apply(event)
         return game
 
     def match_state(self) -> MatchState:

@@ -11,10 +11,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _net
 from ._validate import instance, integer
 from .dice import to_dice
-from .evaluation import Evaluation, _networks, equity
+from .evaluation import Evaluation, equity
 from .play import Play
 from .position import Position
 
@@ -33,25 +32,25 @@ class RankedPlay(NamedTuple):
     ply: int
 
 
-def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None, networks=None):
+def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None, evaluator=None, networks=None):
     """With ``roll``: all plays ranked best first (:class:`RankedPlay`),
     searched ``ply`` deep with gnubg's move filters (the best plays of each
     depth go one deeper, so deeper plays rank first).  Without: the cube
     decision of the side on roll (``cube.cube_decision``; ``state`` and
-    ``rules`` as there)."""
+    ``rules`` as there).  ``evaluator``: as in ``evaluate`` (``networks``
+    is its older name)."""
+    from .evaluator import as_evaluator, rank
     instance("position", position, Position, "backgammon.Position")
     ply = integer("ply", ply, low=0, high=2)
+    ev = as_evaluator(evaluator, networks=networks)
     if roll is None:
         from .cube import cube_decision
-        return cube_decision(position, state, rules, ply=ply, networks=networks)
+        return cube_decision(position, state, rules, ply=ply, evaluator=ev)
     dice = to_dice(roll)
     plays = position.legal_plays(dice)
     if not len(plays):
         raise ValueError("position: the game is over, there is no play to hint")
-    nets = _networks(networks)
-    boards = np.ascontiguousarray(plays.positions.reshape(len(plays), 50))
-    probs, depth = _net.rank_plays(nets, boards, ply)
-    probs = probs.astype(np.float64)
+    probs, depth = rank(ev, np.ascontiguousarray(plays.positions), ply)
     eq = equity(probs)
     order = sorted(range(len(plays)), key=lambda i: (-int(depth[i]), -eq[i], i))
     best = eq[order[0]]

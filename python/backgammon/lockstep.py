@@ -33,11 +33,14 @@ class VectorGames:
     games that ended with their results (win, win gammon, win backgammon,
     lose gammon, lose backgammon for the side on roll at the start),
     restarting them.  Dice and settlement are the rollout kernel's own:
-    stratified first two rolls, and ``truncate`` as in :func:`rollout`.
+    stratified first two rolls (games numbered from ``first``), and
+    ``truncate`` as in :func:`rollout`.  ``boards``, ``rolls`` (after
+    ``candidates``) and ``turn`` (0: the side on roll at the start to
+    play) are each game's state.
     """
 
     def __init__(self, n: int, seed=None, position: Position | None = None, stratify: bool = True,
-                 truncate: int | None = None):
+                 truncate: int | None = None, first: int = 0):
         self.n = integer("n", n, low=1)
         position = Position.initial() if position is None else instance("position", position, Position,
                                                                           "backgammon.Position")
@@ -50,8 +53,10 @@ class VectorGames:
         self.boards = np.repeat(self.start[None], self.n, axis=0)
         self.turn = np.zeros(self.n, dtype=np.int8)      # 0: the side on roll at the start
         self.ply = np.zeros(self.n, dtype=np.int64)
-        self.index = np.arange(self.n, dtype=np.int64)   # game numbers, for stratified rolls
-        self._next_index = self.n
+        first = integer("first", first, low=0)
+        self.index = np.arange(first, first + self.n, dtype=np.int64)   # game numbers, for stratified rolls
+        self._next_index = first + self.n
+        self.rolls = np.zeros((self.n, 2), dtype=np.uint8)
         self._offsets: np.ndarray | None = None
         self._children: np.ndarray | None = None
         self._children = None
@@ -63,8 +68,8 @@ class VectorGames:
     def candidates(self, encode: bool = False):
         """Roll for every game; the positions each can reach (CSR)."""
         from .batch import legal_positions
-        rolls = _rollout.lockstep_rolls(self.index, self.ply, self.stratify, self._rng)
-        self._offsets, self._children = legal_positions(self.boards, rolls, validate=False, threads=1)
+        self.rolls = _rollout.lockstep_rolls(self.index, self.ply, self.stratify, self._rng)
+        self._offsets, self._children = legal_positions(self.boards, self.rolls, validate=False, threads=1)
         if flag("encode", encode):
             return self._offsets, self._children, _tesauro.tesauro_inputs(self._children)
         return self._offsets, self._children

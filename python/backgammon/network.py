@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _net, bearoff
 
-__all__ = ["new_arrays", "load", "save", "default", "meta", "CONTACT_INPUTS", "RACE_INPUTS"]
+__all__ = ["new_arrays", "load", "save", "default", "meta", "rebuild", "CONTACT_INPUTS", "RACE_INPUTS"]
 
 CONTACT_INPUTS = 218
 RACE_INPUTS = 204
@@ -101,3 +101,16 @@ def meta(path=None) -> dict:
         with resources.as_file(_shipped()) as p:
             return read(p)[1]
     return read(path)[1]
+
+
+def rebuild(arrays: dict[str, np.ndarray], shipped: bool = False) -> _net.Networks:
+    """Networks from their weight arrays (unpickling): the shipped networks
+    of this process when ``shipped``, else a copy of ``arrays``.
+
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(default())) is default()
+    True
+    """
+    if shipped:
+        return default()
+    return networks({k: np.array(v, dtype=np.float32, order="C") for k, v in arrays.items()})

@@ -1,8 +1,9 @@
-"""Players: who chooses the plays (and, where it can, the cube actions).
+"""Players: who chooses the plays, the cube actions and the answers to
+resignations, and the one registry of player specs.
 
 Every tool that pits engines against each other (rollouts, duels, the
-UBGI engine, the web game, the environments) takes players by the same
-spec strings:
+UBGI engine, the web game, the environments, the command line) takes
+players by the same spec strings, made by :func:`player`:
 
 - ``random``: a distinct legal play chosen uniformly (seeded);
 - ``pubeval``: Tesauro's pubeval, the classic benchmark;
@@ -10,7 +11,17 @@ spec strings:
   searched 0, 1 or 2 plies deep with gnubg-style move filters;
 - ``gnubg``: GNU Backgammon's 0-ply network through the ``gnubg-nn``
   package, when it is installed (a test and comparison peer only);
-- ``ubgi:COMMAND``: any external engine speaking UBGI (see ``ubgi``).
+- ``ubgi:COMMAND``: any external engine speaking UBGI (see ``ubgi``);
+- any name registered with :func:`register_player`, or by another package
+  through the ``backgammon.players`` entry point group (the entry point's
+  object is the factory, called as ``factory(argument, seed)`` where the
+  argument is the text after ``name:`` or None).
+
+A new player is one subclass of :class:`Player` (override ``choose`` or
+``choose_indices``) and one ``register_player`` call; every tool then
+reaches it by its spec.  Players the game loop can play itself
+(``random``, ``pubeval``, ``net``) say so with :meth:`Player.kernel_policy`
+and run there, without Python in the loop.
 
 >>> import backgammon as bg
 >>> p = player("net")
@@ -19,27 +30,57 @@ spec strings:
 """
 from __future__ import annotations
 
+import abc
+import threading
+from typing import Any, Callable
+
 import numpy as np
 
-from . import _net
 from ._validate import instance, integer
 from .dice import generator, to_dice
 from .play import Play
 from .position import Position
 
-__all__ = ["Player", "RandomPlayer", "PubevalPlayer", "NetPlayer", "GnubgPlayer", "player", "SPECS"]
+__all__ = ["Player", "EvaluatorPlayer", "RandomPlayer", "PubevalPlayer", "NetPlayer", "GnubgPlayer",
+           "player", "register_player", "player_names", "SPECS", "ENTRY_POINTS"]
 
-#: The spec strings :func:`player` understands (``ubgi:COMMAND`` besides).
-SPECS = ("random", "pubeval", "net", "net:0", "net:1", "net:2", "gnubg")
+#: The entry point group through which other packages add players.
+ENTRY_POINTS = "backgammon.players"
 
 
-class Player:
-    """Chooses plays.  Subclasses give ``choose_indices`` (batch) or
-    ``choose`` (one position); ``spec`` is the string that makes them."""
+class Player(abc.ABC):
+    """Chooses plays, cube actions and answers to resignations.
+
+    A subclass overrides :meth:`choose_indices` (a batch of positions, the
+    fast way) or :meth:`choose` (one position), or both; the other comes
+    from it.  The cube and resignation decisions default to the project's
+    rules (``cube.cube_decision`` for players with ``has_cube_decisions``,
+    ``resignation.accepts`` and ``resignation.offer``) judged by
+    ``evaluator`` (None: the shipped networks).
+
+    >>> class FirstPlay(Player):
+    ...     def choose_indices(self, boards, rolls):
+    ...         return np.zeros(len(boards), dtype=np.int64)
+    >>> str(FirstPlay().choose(Position.initial(), "31"))
+    '24/23 24/21'
+    >>> class Nothing(Player):
+    ...     pass
+    >>> Nothing()
+    Traceback (most recent call last):
+    ...
+    TypeError: Nothing must override choose() or choose_indices() (a Player chooses plays)
+    """
 
     spec: str = ""
     #: whether ``cube_action`` gives real decisions (else: never double, always take)
     has_cube_decisions = False
+    #: the evaluator behind this player's judgement (None: the shipped networks)
+    evaluator: Any = None
+
+    def __new__(cls, *args, **kwargs):
+        if cls.choose is Player.choose and cls.choose_indices is Player.choose_indices:
+            raise TypeError(f"{cls.__name__} must override choose() or choose_indices() (a Player chooses plays)")
+        return super().__new__(cls)
 
     def choose(self, position: Position, roll) -> Play:
         """The play this player makes with ``roll`` from ``position``."""
@@ -56,16 +97,40 @@ class Player:
         chosen play of each, in the move generator's order (``legal_plays``)."""
         out = np.empty(len(boards), dtype=np.int64)
         for i, (board, roll) in enumerate(zip(boards, rolls)):
-            position = Position.from_array(board)
-            play = self.choose(position, (int(roll[0]), int(roll[1])))
-            out[i] = position.legal_plays((int(roll[0]), int(roll[1]))).index(play)
+            position = Position.from_bytes(np.ascontiguousarray(board, dtype=np.uint8).tobytes())
+            dice = (int(roll[0]), int(roll[1]))
+            play = self.choose(position, dice)
+            index = position.legal_plays(dice).find(play.position)
+            if index < 0:
+                raise ValueError(f"{self!r} chose {play}, which is not a legal play of {dice[0]}-{dice[1]}")
+            out[i] = index
         return out
 
     def cube_action(self, position: Position, state=None, rules=None):
-        """The cube decision of the side on roll (see ``cube.cube_decision``);
-        players without one never double and always take."""
-        from .cube import CubeDecision
-        return CubeDecision.never()
+        """The cube decision of the side on roll (see ``cube.cube_decision``):
+        this player's judgement when it has one (``has_cube_decisions``),
+        else never double, always take."""
+        from .cube import CubeDecision, cube_decision
+        if not self.has_cube_decisions:
+            return CubeDecision.never()
+        return cube_decision(position, state, rules, ply=min(getattr(self, "ply", 0), 1), evaluator=self.evaluator)
+
+    def accept_resignation(self, position: Position, level: int, state=None, rules=None) -> bool:
+        """Whether to accept the opponent's offer to resign ``level`` (1-3);
+        ``position`` is the resigner's (on roll).  See ``resignation.accepts``."""
+        from .resignation import accepts
+        return accepts(position, level, state, rules, evaluator=self.evaluator)
+
+    def resign_offer(self, position: Position, state=None, rules=None) -> int:
+        """The resignation this player offers on its turn in ``position``
+        (on roll), 0 for none.  See ``resignation.offer``."""
+        from .resignation import offer
+        return offer(position, state, rules, evaluator=self.evaluator)
+
+    def kernel_policy(self):
+        """``(policy code, networks)`` when the kernels' game loop can play
+        for this player itself (``_choice.Policy``), else None."""
+        return None
 
     def close(self) -> None:
         """Release what the player holds (an engine process, say)."""
@@ -80,18 +145,48 @@ class Player:
         return f"<Player {self.spec}>"
 
 
+class EvaluatorPlayer(Player):
+    """Plays the best play of an evaluator (``backgammon.evaluator``)
+    searched ``ply`` plies deep (0-2, gnubg's move filters) and takes its
+    cube decisions from the same evaluator.
+
+    >>> import backgammon as bg
+    >>> from backgammon.evaluator import PubevalEvaluator
+    >>> str(EvaluatorPlayer(PubevalEvaluator()).choose(bg.Position.initial(), "31"))
+    '8/5 6/5'
+    """
+
+    has_cube_decisions = True
+
+    def __init__(self, evaluator=None, ply: int = 0, threads: int | None = None):
+        from .evaluator import as_evaluator
+        self.ply = integer("ply", ply, low=0, high=2)
+        self.evaluator = as_evaluator(evaluator)
+        self.threads = None if threads is None else integer("threads", threads, low=1)
+        if not self.spec:
+            self.spec = f"evaluator:{self.ply}"
+
+    def choose_indices(self, boards, rolls):
+        from .evaluator import choose
+        return choose(self.evaluator, np.ascontiguousarray(boards, dtype=np.uint8),
+                      np.ascontiguousarray(rolls, dtype=np.uint8), self.ply, self.threads)
+
+
 class _KernelPlayer(Player):
-    # The game loop's own choice (``_choice.choose_plays``): the same rule
-    # in rollouts, duels and here.
+    # Plays the game loop's own choice (``_choice.choose_plays``): the same
+    # rule in rollouts, duels, the environments and here.
     _policy = 0
 
     def choose_indices(self, boards, rolls):
         from . import _choice
         return _choice.choose_plays(self._policy, np.ascontiguousarray(boards, dtype=np.uint8),
-                                     np.ascontiguousarray(rolls, dtype=np.uint8), **self._kernel_args())
+                                    np.ascontiguousarray(rolls, dtype=np.uint8), **self._kernel_args())
 
     def _kernel_args(self) -> dict:
         return {}
+
+    def kernel_policy(self):
+        return self._policy, None
 
 
 class RandomPlayer(_KernelPlayer):
@@ -118,41 +213,28 @@ class PubevalPlayer(_KernelPlayer):
         self._policy = _choice.Policy.POLICY_PUBEVAL
 
 
-class NetPlayer(_KernelPlayer):
+class NetPlayer(EvaluatorPlayer):
     """The project's networks, searched ``ply`` plies deep (0, 1 or 2).
 
     ``threads`` (None: every core) share a batch of 1- and 2-ply choices
     (``choose_indices``); the choices are the same for any number."""
 
-    has_cube_decisions = True
-
     def __init__(self, ply: int = 0, networks=None, threads: int | None = None):
-        from . import _choice
-        from .evaluation import _networks
-        if ply not in (0, 1, 2):
+        from . import _net
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply not in (0, 1, 2):
             raise ValueError(f"ply must be 0, 1 or 2, not {ply!r}")
-        self.ply = ply
+        if networks is not None and not isinstance(networks, _net.Networks):
+            raise TypeError(f"networks must be backgammon.network.load()'s result, not {type(networks).__name__}")
         self.spec = "net" if ply == 0 else f"net:{ply}"
-        self.networks = _networks(networks)
-        self.threads = None if threads is None else integer("threads", threads, low=1)
-        self._policy = _choice.Policy.POLICY_NET
+        super().__init__(networks, ply, threads)
 
-    def choose_indices(self, boards, rolls):
-        if self.ply == 0:
-            return super().choose_indices(boards, rolls)
-        from ._parallel import on_threads
-        b = np.ascontiguousarray(boards, dtype=np.uint8)
-        r = np.ascontiguousarray(rolls, dtype=np.uint8)
-        # A search is milliseconds a position: a few rows are worth a thread.
-        return on_threads(lambda rows: _net.choose(self.networks, b[rows], r[rows], self.ply),
-                          np.arange(len(b)), self.threads, minimum=4).astype(np.int64)
+    @property
+    def networks(self):
+        return self.evaluator
 
-    def _kernel_args(self):
-        return {"nets": self.networks}
-
-    def cube_action(self, position, state=None, rules=None):
-        from .cube import cube_decision
-        return cube_decision(position, state, rules, ply=min(self.ply, 1), networks=self.networks)
+    def kernel_policy(self):
+        from . import _choice
+        return (_choice.Policy.POLICY_NET, self.evaluator) if self.ply == 0 else None
 
 
 class GnubgPlayer(Player):
@@ -186,22 +268,113 @@ class GnubgPlayer(Player):
         return out
 
 
-def player(spec, seed=None) -> Player:
+# -- the registry ------------------------------------------------------------------------
+
+Factory = Callable[[Any, Any], Player]
+_registry: dict[str, Factory] = {}
+_lock = threading.Lock()
+_plugins_loaded = False
+
+
+def register_player(name: str, factory: Factory, *, replace: bool = False) -> None:
+    """Make ``player("name")`` and ``player("name:ARG")`` call
+    ``factory(arg, seed)`` (arg: the text after the colon, or None) for a
+    :class:`Player`.  ``replace`` lets a name be registered again.
+
+    >>> class Lazy(Player):
+    ...     def choose_indices(self, boards, rolls):
+    ...         return np.zeros(len(boards), dtype=np.int64)
+    >>> register_player("lazy", lambda arg, seed: Lazy(), replace=True)
+    >>> player("lazy").spec
+    'lazy'
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, not {type(name).__name__}")
+    if not name or ":" in name or name != name.strip():
+        raise ValueError(f"name must be a word without ':' or spaces around it, not {name!r}")
+    if not callable(factory):
+        raise TypeError(f"factory must be callable, not {type(factory).__name__}")
+    with _lock:
+        if name in _registry and not replace:
+            raise ValueError(f"name {name!r} is registered already (pass replace=True to change it)")
+        _registry[name] = factory
+
+
+def _load_plugins() -> None:
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    from importlib.metadata import entry_points
+    for ep in entry_points(group=ENTRY_POINTS):
+        if ep.name not in _registry:
+            try:
+                register_player(ep.name, ep.load())
+            except Exception as e:     # noqa: BLE001 -- a broken plugin must not break the package
+                import warnings
+                warnings.warn(f"player plugin {ep.name!r} ({ep.value}) failed to load: {e}", stacklevel=2)
+
+
+def player_names() -> list[str]:
+    """The registered player names (plugins included)."""
+    _load_plugins()
+    return sorted(_registry)
+
+
+def player(spec, seed=None, *, name: str = "spec") -> Player:
     """A player from its spec string (see the module's list); ``seed``
-    seeds the random player.  A Player given as ``spec`` is returned as it is."""
+    seeds a random player.  A Player given as ``spec`` is returned as it is.
+    ``name`` is the parameter that errors name (a caller's own)."""
     if isinstance(spec, Player):
         return spec
     if not isinstance(spec, str):
-        raise TypeError(f"spec must be a str such as 'net:1', not {type(spec).__name__}")
-    if spec == "random":
-        return RandomPlayer(seed)
-    if spec == "pubeval":
-        return PubevalPlayer()
-    if spec in ("net", "net:0", "net:1", "net:2"):
-        return NetPlayer(0 if spec == "net" else int(spec[4]))
-    if spec == "gnubg":
-        return GnubgPlayer()
-    if spec.startswith("ubgi:"):
-        from .ubgi import UbgiPlayer
-        return UbgiPlayer(spec[5:])
-    raise ValueError(f"spec must be one of {', '.join(SPECS)} or ubgi:COMMAND, not {spec!r}")
+        raise TypeError(f"{name} must be a player spec such as 'net:1', or a Player, not {type(spec).__name__}")
+    key, colon, arg = spec.partition(":")
+    _load_plugins()
+    factory = _registry.get(key)
+    if factory is None:
+        known = ", ".join(SPECS + tuple(n for n in sorted(_registry) if n not in _BUILT_IN))
+        raise ValueError(f"{name} must be one of {known} or ubgi:COMMAND, not {spec!r}")
+    try:
+        made = factory(arg if colon else None, seed)
+    except ValueError as e:
+        text = str(e)
+        raise type(e)(text if text.startswith(name) else f"{name}: {text}") from None
+    if not isinstance(made, Player):
+        raise TypeError(f"the factory of {key!r} made a {type(made).__name__}, not a backgammon Player")
+    if not made.spec:
+        made.spec = spec
+    return made
+
+
+def _no_argument(name: str, make: Callable[[Any], Player]) -> Factory:
+    def factory(arg, seed):
+        if arg is not None:
+            raise ValueError(f"spec must be {name!r}, with nothing after it, not {name + ':' + arg!r}")
+        return make(seed)
+    return factory
+
+
+def _net(arg, seed):
+    if arg is None:
+        return NetPlayer(0)
+    if arg not in ("0", "1", "2"):
+        raise ValueError(f"spec must be net, net:0, net:1 or net:2, not {'net:' + arg!r}")
+    return NetPlayer(int(arg))
+
+
+def _ubgi(arg, seed):
+    from .ubgi import UbgiPlayer
+    if not arg:
+        raise ValueError("spec must give the engine's command after 'ubgi:', e.g. 'ubgi:python -m backgammon ubgi'")
+    return UbgiPlayer(arg)
+
+
+#: The spec strings of the built-in players (``ubgi:COMMAND`` besides).
+SPECS = ("random", "pubeval", "net", "net:0", "net:1", "net:2", "gnubg")
+_BUILT_IN = ("random", "pubeval", "net", "gnubg", "ubgi")
+register_player("random", _no_argument("random", RandomPlayer))
+register_player("pubeval", _no_argument("pubeval", lambda seed: PubevalPlayer()))
+register_player("net", _net)
+register_player("gnubg", _no_argument("gnubg", lambda seed: GnubgPlayer()))
+register_player("ubgi", _ubgi)

@@ -23,11 +23,12 @@ from typing import Any, cast
 import numpy as np
 
 from . import _choice, _rollout, bearoff
-from ._parallel import Interrupted, progress_bar, run_chunks
-from ._validate import flag, instance, integer, one_of, optional_integer
+from ._parallel import Interrupted, run_chunks
+from ._validate import flag, instance, integer, optional_integer
 from .dice import seed_sequence
 from .evaluation import equity
 from .lockstep import MAX_PLIES, VectorGames
+from .players import Player, player
 from .position import Position
 from .pubeval import load_weights, pubeval, tesauro_inputs
 
@@ -100,24 +101,113 @@ def _stats(results: np.ndarray) -> np.ndarray:
 
 def _run_chunk(task) -> np.ndarray:
     """One chunk of games; module level so that worker processes can run it."""
-    start, first, n, seed, policy0, policy1, stratify, truncate = task
-    load_weights()
-    tables = bearoff.kernel_tables() if truncate is not None else {}
-    nets = None
-    if _choice.Policy.POLICY_NET in (policy0, policy1):
-        from .network import default
-        nets = default()
-    gen = np.random.Generator(np.random.PCG64(seed))
-    results = _rollout.play_games(np.frombuffer(start, dtype=np.uint8), first, n, gen, policy0, policy1,
-                                  stratify, -1 if truncate is None else truncate, nets=nets, **tables)
-    return _stats(results)
+    start, first, n, seed, sides, stratify, truncate = task
+    if all(policy is not None for policy, _ in sides):
+        load_weights()
+        (code0, nets0), (code1, nets1) = (policy for policy, _ in sides)
+        nets = nets0 if nets0 is not None else nets1
+        if nets is None and _choice.Policy.POLICY_NET in (code0, code1):
+            from .network import default
+            nets = default()
+        tables = bearoff.kernel_tables() if truncate is not None else {}
+        gen = np.random.Generator(np.random.PCG64(seed))
+        results = _rollout.play_games(np.frombuffer(start, dtype=np.uint8), first, n, gen, code0, code1,
+                                      stratify, -1 if truncate is None else truncate, nets=nets, **tables)
+        return _stats(results)
+    dice_seed, *player_seeds = seed.spawn(3)
+    made = [given if isinstance(given, _Scorer) else player(given, seed=s)
+            for (_, given), s in zip(sides, player_seeds)]
+    try:
+        return _stats(_lockstep(Position.from_bytes(start, validate=False), first, n, dice_seed, made,
+                                stratify, truncate))
+    finally:
+        for (_, given), p in zip(sides, made):
+            if p is not given and isinstance(p, Player):
+                p.close()
 
 
-def _policy_code(policy) -> tuple[int, int]:
-    pair = (policy, policy) if isinstance(policy, str) else policy
+#: Games a lockstep chunk plays at once.
+LANES = 1024
+
+
+def _lockstep(position: Position, first: int, n: int, seed, players, stratify: bool,
+              truncate: int | None) -> np.ndarray:
+    """``n`` games from ``position`` played in lockstep, numbered from
+    ``first`` for the stratified rolls: ``players[0]`` moves for the side on
+    roll at the start, ``players[1]`` for its opponent (a ``_Scorer`` for
+    both); their results (n, 5)."""
+    lanes = min(n, LANES)
+    vg = VectorGames(lanes, seed=np.random.Generator(np.random.PCG64(seed)), position=position,
+                     stratify=stratify, truncate=truncate, first=first)
+    out = np.zeros((n, 5))
+    got = 0
+    started = lanes
+    active = np.ones(lanes, dtype=bool)        # lanes whose games count
+    while got < n:
+        offsets, children = vg.candidates()
+        if isinstance(players[0], _Scorer):
+            choices = players[0].choose(children, offsets)
+        else:
+            choices = np.zeros(lanes, dtype=np.int64)
+            for side in (0, 1):
+                rows = np.flatnonzero(vg.turn == side)
+                if len(rows):
+                    choices[rows] = players[side].choose_indices(vg.boards[rows], vg.rolls[rows])
+        ended, results = vg.advance(choices)
+        keep = active[ended]
+        take = results[keep][:n - got]
+        out[got:got + len(take)] = take
+        got += len(take)
+        # A lane whose game ended starts another while more are wanted.
+        for lane in ended[keep]:
+            if started >= n:
+                active[lane] = False
+            else:
+                started += 1
+    return out
+
+
+class _Scorer:
+    """``rollout``'s ``evaluator``, choosing the plays of every game at
+    once: either scores (m,) of the positions after each play for the side
+    that played (higher is better), or an Evaluator's chances (m, 5) of the
+    side then on roll (lower equity is better)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def choose(self, children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        values = np.asarray(self.fn(children), dtype=np.float64)
+        if values.shape == (len(children), 5):
+            values = -equity(values)
+        elif values.shape != (len(children),):
+            raise ValueError(f"evaluator returned values of shape {values.shape} for {len(children)} positions; "
+                             f"expected ({len(children)},) scores or ({len(children)}, 5) chances")
+        if np.isnan(values).any():
+            raise ValueError(f"evaluator returned NaN for position {int(np.argmax(np.isnan(values)))} of the batch")
+        return _argmax_segments(values, offsets)
+
+
+def _side(given) -> tuple:
+    """How one side's player reaches a chunk: ``(policy, given)``, the game
+    loop's (code, networks) when the kernel can play for it (else None), and
+    the spec (the player is made where the chunk runs) or the Player."""
+    made = player(given, name="policy")
+    policy = made.kernel_policy()
+    if made is not given:
+        made.close()
+    return policy, given
+
+
+def _sides(policy) -> list:
+    pair = (policy, policy) if isinstance(policy, (str, Player)) else policy
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-        raise TypeError(f"policy must be a str or a pair of str, not {type(policy).__name__}")
-    return tuple(POLICIES[one_of("policy", p, POLICIES)] for p in pair)  # type: ignore[return-value]
+        raise TypeError(f"policy must be a player spec, a Player or a pair of them, not {type(policy).__name__}")
+    for p in pair:
+        if not isinstance(p, (str, Player)):
+            raise TypeError(f"policy must be a player spec, a Player or a pair of them, not a pair holding "
+                            f"{type(p).__name__}")
+    return [_side(p) for p in pair]
 
 
 def rollout(position: Position | None = None, *, games: int = 1296, policy="pubeval", seed=None,
@@ -127,18 +217,24 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="pube
     """Play ``position`` (default: the opening, side on roll to play)
     ``games`` times and return the chances for the side on roll.
 
-    ``policy``: "pubeval", "net" (the shipped network at 0-ply, in the
-    kernel without the GIL) or "random" (or a pair: side on roll,
-    opponent).  ``stratify``: the first roll of game i is ordered roll
-    i mod 36 and the second (i // 36) mod 36, so every 1,296 games see every
-    pair once.  ``truncate=k``: from the k-th play of a game on, it stops as
-    soon as both sides have every checker home and counts the bear-off
-    tables' exact chances (gnubg's "truncate at bear-off database").
+    ``policy``: who plays: a player spec (see :func:`backgammon.player`:
+    "pubeval", "net", "net:1", "gnubg", a registered name, ...) or a
+    Player, or a pair of them (side on roll, opponent).  The kernel
+    policies ("random", "pubeval", "net") play in the Cython loop without
+    the GIL; any other player plays its chunk's games in lockstep, one
+    ``choose_indices`` call per ply for all of them.  ``stratify``: the
+    first roll of game i is ordered roll i mod 36 and the second
+    (i // 36) mod 36, so every 1,296 games see every pair once.
+    ``truncate=k``: from the k-th play of a game on, it stops as soon as
+    both sides have every checker home and counts the bear-off tables'
+    exact chances (gnubg's "truncate at bear-off database").
     ``workers``: local processes (default: all cores; 1 runs here);
-    ``executor``: any ``concurrent.futures.Executor`` instead (e.g. Dask's).
-    ``evaluator``: a callable scoring a batch (m, 2, 25) of positions after
-    a play for the side that played; games then run in lockstep
-    (``VectorGames``) and it is called once per ply for all of them.
+    ``executor``: any ``concurrent.futures.Executor`` instead (e.g. Dask's);
+    players given as objects (not specs, and not kernel policies) play in
+    this process.  ``evaluator``: plays for both sides instead, choosing
+    from a batch of the positions after each play of every game, called
+    once per ply: an Evaluator (chances (m, 5) of the side then on roll)
+    or a scorer ((m,) values for the side that played, higher is better).
     """
     position = Position.initial() if position is None else instance("position", position, Position,
                                                                       "backgammon.Position")
@@ -159,17 +255,21 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="pube
         if executor is not None or (workers or 1) > 1:
             raise ValueError("evaluator: an evaluator runs its lockstep games in this process, "
                              "so give no workers or executor")
-        return _rollout_with_evaluator(position, games, evaluator, root, stratify, truncate, progress)
-    policies = _policy_code(policy)
+        scorer = _Scorer(evaluator)
+        sides = [(None, scorer), (None, scorer)]
+    else:
+        sides = _sides(policy)
+    # Player objects (and scorers) stay in this process, unless the kernel plays for both.
+    here = any(not isinstance(given, str) for _, given in sides) and any(p is None for p, _ in sides)
     n_chunks = -(-games // chunk_size)
     seeds = root.spawn(n_chunks)
     start = position.to_bytes()
-    tasks = [(start, k * chunk_size, min(chunk_size, games - k * chunk_size), seeds[k], *policies, stratify, truncate)
+    tasks = [(start, k * chunk_size, min(chunk_size, games - k * chunk_size), seeds[k], sides, stratify, truncate)
              for k in range(n_chunks)]
     t0 = time.perf_counter()
     try:
-        parts = run_chunks(_run_chunk, tasks, [t[2] for t in tasks], workers=workers, executor=executor,
-                           progress=progress, unit="game")
+        parts = run_chunks(_run_chunk, tasks, [t[2] for t in tasks], workers=1 if here else workers,
+                           executor=None if here else executor, progress=progress, unit="game")
     except Interrupted as stop:
         done = sum(t[2] for t in tasks[:len(stop.done)])
         partial = _result(sum(stop.done, np.zeros(12)), done, time.perf_counter() - t0) if done else None
@@ -187,38 +287,6 @@ def _result(total: np.ndarray, games: int, seconds: float) -> RolloutResult:
     return cast(Any, RolloutResult)(games, *map(float, mean), *map(float, se), seconds)
 
 
-def _rollout_with_evaluator(position, games, evaluator, seed, stratify, truncate, progress) -> RolloutResult:
-    t0 = time.perf_counter()
-    vg = VectorGames(min(games, 1024), seed=np.random.Generator(np.random.PCG64(seed)), position=position,
-                     stratify=stratify, truncate=truncate)
-    collected: list[np.ndarray] = []
-    started = vg.n
-    active = np.ones(vg.n, dtype=bool)
-    bar = progress_bar(progress, games, "game")
-    try:
-        while sum(len(c) for c in collected) < games:
-            offsets, children = vg.candidates()
-            values = np.asarray(evaluator(children), dtype=np.float64)
-            if values.shape != (len(children),):
-                raise ValueError(f"evaluator returned values of shape {values.shape} for {len(children)} positions; "
-                                 f"expected ({len(children)},)")
-            if np.isnan(values).any():
-                raise ValueError(f"evaluator returned NaN for position {int(np.argmax(np.isnan(values)))} of the batch")
-            choices = _argmax_segments(values, offsets)
-            ended, results = vg.advance(choices)
-            keep = active[ended]
-            collected.append(results[keep])
-            bar.update(int(keep.sum()))
-            # Games beyond the requested number keep running but do not count.
-            for i in ended[keep]:
-                if started >= games:
-                    active[i] = False
-                else:
-                    started += 1
-    finally:
-        bar.close()
-    results = np.concatenate(collected)[:games]
-    return _result(_stats(results), games, time.perf_counter() - t0)
 
 
 def _argmax_segments(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:

@@ -156,12 +156,10 @@ class _Engine:
         level = self.state.resignation
         if not level:
             return "error bad_state no.resignation"
-        from .evaluation import evaluate
-        # The side on turn answers the resignation of the side on roll:
-        # accept when the points offered are at least what it expects.
-        e = evaluate(self.position)
-        expected_loss = (1 - e.win) + e.lose_gammon + e.lose_backgammon     # the resigner's losses
-        return "bestresign " + ("accept" if level >= expected_loss - 1e-9 else "reject")
+        # The side on turn answers the resignation of the side on roll (the
+        # resigner's position), by the one rule (``resignation.accepts``).
+        accept = self.player.accept_resignation(self.position, level, self.state.replace(resignation=0))
+        return "bestresign " + ("accept" if accept else "reject")
 
 
 def serve(stdin: IO[str], stdout: IO[str], spec: str = "net") -> None:

@@ -15,7 +15,7 @@ from .._parallel import run_shared
 from .. import _pool
 from ..batch import MAX_PLAYS
 from ..errors import IllegalPlayError
-from ..players import NetPlayer, Player, PubevalPlayer, RandomPlayer, player
+from ..players import Player, player
 from ..position import Position
 
 #: Actions: the i-th distinct legal play of the roll, in the move
@@ -89,16 +89,12 @@ def opponent_player(opponent, seed=None) -> Player:
     return player(opponent, seed=seed)
 
 
-def kernel_policy(opponent: Player):
+def kernel_policy(opponent: Player | None):
     """(policy code, networks) with which the kernel plays for ``opponent``
-    itself, or POLICY_GIVEN when the player chooses in Python."""
-    if isinstance(opponent, RandomPlayer):
-        return Policy.POLICY_RANDOM, None
-    if isinstance(opponent, PubevalPlayer):
-        return Policy.POLICY_PUBEVAL, None
-    if isinstance(opponent, NetPlayer) and opponent.ply == 0:
-        return Policy.POLICY_NET, opponent.networks
-    return Policy.POLICY_GIVEN, None
+    itself (``Player.kernel_policy``), or POLICY_GIVEN when the player
+    chooses in Python."""
+    given = None if opponent is None else opponent.kernel_policy()
+    return given if given is not None else (Policy.POLICY_GIVEN, None)
 
 
 #: Games per chunk of a threaded step (about 70 microseconds of work).
@@ -123,7 +119,7 @@ class Games:
     same two, the mask changed only where the counts change).
     """
 
-    def __init__(self, n: int, opponent: Player, rng: np.random.Generator, threads: int = 1,
+    def __init__(self, n: int, opponent: Player | None, rng: np.random.Generator, threads: int = 1,
                  fresh: bool = True):
         self.n = n
         self.opponent = opponent
@@ -163,6 +159,7 @@ class Games:
         if self.policy == Policy.POLICY_GIVEN:
             rows = np.flatnonzero(self._stage == EnvStage.STAGE_OPPONENT)
             if len(rows):
+                assert self.opponent is not None      # POLICY_GIVEN with no opponent never has such rows
                 self._given[rows] = self.opponent.choose_indices(self._after[rows], self._opp_rolls[rows])
         self._answer(u)
         return self._reward.copy(), self._terminated.astype(bool), self._illegal.astype(bool)

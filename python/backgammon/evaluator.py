@@ -1,0 +1,268 @@
+"""Evaluators: what turns positions into chances, and the search above them.
+
+An evaluator is anything that maps a batch of boards ``(n, 2, 25)`` (side
+on roll in row 1, validated, games not over) to the five cubeless chances
+of the side on roll, ``(n, 5)``: win, win a gammon, win a backgammon, lose
+a gammon, lose a backgammon (gammons include backgammons).  The
+:class:`Evaluator` protocol is just that call.  The shipped networks
+(``backgammon.network.default()``) implement it in the kernel, with their
+search there too; :class:`PubevalEvaluator` and any user callable
+implement it in Python, and the search functions here (``chances``,
+``rank``, ``choose``) search them the same way: ``ply`` k averages over
+the 21 rolls of the side on roll, each with its best play at 0-ply, the
+other side's chances after it at k - 1; plays are ranked at 0-ply, the
+best few go one ply deeper (gnubg's move filters).  Finished games never
+reach an evaluator: their chances are exact.
+
+Every public function that evaluates (``evaluate``, ``hint``,
+``cube_decision``, ``rollout``, ``duel`` and the players) takes an
+``evaluator=`` of this kind.
+
+>>> import numpy as np, backgammon as bg
+>>> def even(boards):                         # a user's evaluator: always 50%
+...     return np.tile([0.5, 0.0, 0.0, 0.0, 0.0], (len(boards), 1))
+>>> bg.evaluate(bg.Position.initial(), evaluator=even).win
+0.5
+>>> isinstance(even, Evaluator), isinstance(bg.network.default(), Evaluator)
+(True, True)
+"""
+from __future__ import annotations
+
+from typing import Callable, Protocol, runtime_checkable
+
+import numpy as np
+
+from . import _board, _net
+from .dice import ROLL_ARRAY, ROLL_PROBABILITIES
+
+__all__ = ["Evaluator", "PubevalEvaluator", "CallableEvaluator", "as_evaluator", "is_kernel",
+           "chances", "rank", "best_of", "choose", "flip", "KEEP", "MAX_PLY"]
+
+#: The deepest search of ``chances``.
+MAX_PLY = 3
+#: gnubg's move filters: plays kept for the next ply and how far behind the best they may be.
+KEEP = ((8, 0.16), (2, 0.04))
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """Boards (n, 2, 25) uint8, side on roll in row 1, in; the five chances
+    of the side on roll, (n, 5), out."""
+
+    def __call__(self, boards: np.ndarray) -> np.ndarray: ...
+
+
+class CallableEvaluator:
+    """A user's callable as an evaluator: its answers are checked (shape,
+    finite, within 0 and 1) and games already over are answered exactly
+    without calling it."""
+
+    def __init__(self, fn: Callable[[np.ndarray], np.ndarray]):
+        if not callable(fn):
+            raise TypeError(f"evaluator must be callable, not {type(fn).__name__}")
+        self.fn = fn
+
+    def __call__(self, boards: np.ndarray) -> np.ndarray:
+        return _exact_or(self._live, boards)
+
+    def _live(self, boards: np.ndarray) -> np.ndarray:
+        p = np.asarray(self.fn(boards), dtype=np.float64)
+        if p.shape != (len(boards), 5):
+            raise ValueError(f"evaluator returned chances of shape {p.shape} for {len(boards)} positions; "
+                             f"expected ({len(boards)}, 5)")
+        if not np.isfinite(p).all() or (p < 0).any() or (p > 1).any():
+            bad = int(np.argmax(~(np.isfinite(p) & (p >= 0) & (p <= 1)).all(axis=1)))
+            raise ValueError(f"evaluator returned chances outside 0..1 for position {bad} of the batch: "
+                             f"{p[bad].tolist()}")
+        return p
+
+    def __repr__(self) -> str:
+        return f"CallableEvaluator({self.fn!r})"
+
+
+class PubevalEvaluator:
+    """Tesauro's pubeval as an evaluator: the chance to win is a logistic
+    of its score (``scale`` points of score per unit of log-odds), no
+    gammons.  Its 0-ply plays are pubeval's own (the order of its scores),
+    except where a play breaks contact (pubeval then uses the weights of
+    the position before it); its chances are not calibrated.
+
+    >>> import backgammon as bg
+    >>> round(float(PubevalEvaluator()(bg.Position.initial().array[None])[0, 0]), 3)
+    0.335
+    """
+
+    def __init__(self, scale: float = 10.0):
+        from ._validate import number
+        self.scale = number("scale", scale, low=1e-9)
+
+    def __call__(self, boards: np.ndarray) -> np.ndarray:
+        return _exact_or(self._live, boards)
+
+    def _live(self, boards: np.ndarray) -> np.ndarray:
+        from .pubeval import pubeval
+        # pubeval scores a position for the side that has just played (row
+        # 0); the side on roll has the rest.  (pubeval is not symmetric, so
+        # scoring the side on roll instead would not choose pubeval's plays.)
+        score = pubeval(boards)
+        out = np.zeros((len(boards), 5))
+        out[:, 0] = 1.0 / (1.0 + np.exp(np.clip(score / self.scale, -700, 700)))
+        return out
+
+    def __repr__(self) -> str:
+        return f"PubevalEvaluator(scale={self.scale})"
+
+
+def is_kernel(evaluator) -> bool:
+    """Whether the evaluator and its search run in the kernel (the networks)."""
+    return isinstance(evaluator, _net.Networks)
+
+
+def as_evaluator(evaluator=None, *, networks=None, name: str = "evaluator"):
+    """The evaluator to use: None is the shipped networks; the networks, a
+    :class:`PubevalEvaluator` or :class:`CallableEvaluator` are used as
+    they are; any other callable is wrapped in :class:`CallableEvaluator`.
+    ``networks`` is the older name of the argument (give one of them)."""
+    if networks is not None:
+        if evaluator is not None:
+            raise TypeError("give evaluator or networks (its older name), not both")
+        if not isinstance(networks, _net.Networks):
+            raise TypeError(f"networks must be backgammon.network.load()'s result, not {type(networks).__name__}")
+        evaluator = networks
+    if evaluator is None:
+        from .network import default
+        return default()
+    if isinstance(evaluator, (_net.Networks, CallableEvaluator, PubevalEvaluator)):
+        return evaluator
+    if callable(evaluator):
+        return CallableEvaluator(evaluator)
+    raise TypeError(f"{name} must be an evaluator (the networks, or a callable from boards (n, 2, 25) to "
+                    f"chances (n, 5)), not {type(evaluator).__name__}")
+
+
+def flip(p: np.ndarray) -> np.ndarray:
+    """The same chances seen by the other side."""
+    return p[..., [0, 3, 4, 1, 2]] * (-1.0, 1, 1, 1, 1) + (1.0, 0, 0, 0, 0)
+
+
+def _exact_or(live: Callable[[np.ndarray], np.ndarray], boards: np.ndarray) -> np.ndarray:
+    """Chances of the side on roll: exact where the game is over, else
+    ``live(boards)`` of the games going on."""
+    boards = np.ascontiguousarray(boards, dtype=np.uint8)
+    out = np.zeros((len(boards), 5))
+    winner, kind = _board.results(boards)
+    over = winner >= 0
+    if over.any():
+        won = (winner == 1)[over]                  # the side on roll is off: it has won
+        k = kind[over]
+        out[over] = np.where(won[:, None], np.column_stack([np.ones(len(k)), k >= 2, k == 3, 0 * k, 0 * k]),
+                             np.column_stack([0 * k, 0 * k, 0 * k, k >= 2, k == 3]))
+    if (~over).any():
+        out[~over] = live(np.ascontiguousarray(boards[~over]))
+    return out
+
+
+def chances(evaluator, boards: np.ndarray, ply: int = 0, threads: int | None = None) -> np.ndarray:
+    """The chances (n, 5) float64 of the side on roll of validated boards
+    at ``ply``: the kernel's search for the networks, the same search in
+    batches here for any other evaluator."""
+    from ._parallel import on_threads
+    if is_kernel(evaluator):
+        p = on_threads(lambda part: _net.evaluate(evaluator, part, ply), boards, threads, 256 if ply == 0 else 8)
+        return p.astype(np.float64)
+    if ply == 0:
+        return np.asarray(evaluator(boards), dtype=np.float64)
+    from .batch import legal_positions
+    n = len(boards)
+    out = np.zeros((n, 5))
+    winner, _ = _board.results(boards)
+    live = np.flatnonzero(winner < 0)
+    if len(live) < n:
+        out[winner >= 0] = evaluator(boards[winner >= 0])
+    if not len(live):
+        return out
+    b = np.repeat(boards[live], len(ROLL_ARRAY), axis=0)
+    r = np.tile(ROLL_ARRAY.astype(np.uint8), (len(live), 1))
+    offsets, kids = legal_positions(b, r, validate=False, threads=1)
+    p = np.asarray(evaluator(kids), dtype=np.float64)      # the opponent's, on roll after each play
+    best = _argmin_segments(_equity(p), offsets)
+    at = offsets[:-1] + best
+    after = p[at] if ply == 1 else chances(evaluator, np.ascontiguousarray(kids[at]), ply - 1)
+    mine = flip(after).reshape(len(live), len(ROLL_ARRAY), 5)
+    out[live] = np.einsum("nrk,r->nk", mine, ROLL_PROBABILITIES)
+    return out
+
+
+def rank(evaluator, children: np.ndarray, ply: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The plays of one roll given by their results (m, 2, 25) (next
+    mover's view): the chances (m, 5) of the side that played after each,
+    and the ply each was searched to, with gnubg's move filters (all at
+    0-ply; the best ``KEEP[0]`` within its margin at 1-ply; of those the
+    best ``KEEP[1]`` at 2-ply)."""
+    if is_kernel(evaluator):
+        probs, depth = _net.rank_plays(evaluator, np.ascontiguousarray(children.reshape(len(children), 50)), ply)
+        return probs.astype(np.float64), depth.astype(np.int64)
+    probs = flip(chances(evaluator, children, 0))
+    depth = np.zeros(len(children), dtype=np.int64)
+    for level in range(1, ply + 1):
+        here = np.flatnonzero(depth == level - 1)
+        if len(here) <= 1:
+            break
+        value = _equity(probs[here])
+        order = here[np.argsort(-value, kind="stable")]
+        keep, within = KEEP[level - 1]
+        top = _equity(probs[order[:1]])[0]
+        go = [k for k in order[:keep] if _equity(probs[k:k + 1])[0] >= top - within]
+        probs[go] = flip(chances(evaluator, np.ascontiguousarray(children[go]), level))
+        depth[go] = level
+    return probs, depth
+
+
+def best_of(probs: np.ndarray, depth: np.ndarray) -> int:
+    """The chosen play of a ranking: the best equity of the deepest ply
+    reached, the first of equals."""
+    deepest = np.flatnonzero(depth == depth.max())
+    return int(deepest[np.argmax(_equity(probs[deepest]))])
+
+
+def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threads: int | None = None) -> np.ndarray:
+    """The index of the best play of each validated (board, roll) at
+    ``ply`` (move generator order), (n,) int64."""
+    from ._parallel import on_threads
+    from .batch import legal_positions
+    if is_kernel(evaluator):
+        b = np.ascontiguousarray(boards, dtype=np.uint8)
+        r = np.ascontiguousarray(rolls, dtype=np.uint8)
+        # A search is milliseconds a position: a few rows are worth a thread.
+        return on_threads(lambda rows: _net.choose(evaluator, b[rows], r[rows], ply), np.arange(len(b)), threads,
+                          minimum=4 if ply else 256).astype(np.int64)
+    offsets, kids = legal_positions(boards, rolls, validate=False, threads=1)
+    if ply == 0:
+        return _argmin_segments(_equity(chances(evaluator, kids)), offsets)
+    out = np.zeros(len(boards), dtype=np.int64)
+    for i in range(len(boards)):
+        lo, hi = int(offsets[i]), int(offsets[i + 1])
+        if hi - lo > 1:
+            out[i] = best_of(*rank(evaluator, kids[lo:hi], ply))
+    return out
+
+
+def _equity(p: np.ndarray) -> np.ndarray:
+    return _board.equities(np.ascontiguousarray(p, dtype=np.float64))
+
+
+def _argmin_segments(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Index of the first minimum within each CSR segment (0 for empty ones)."""
+    n = len(offsets) - 1
+    counts = np.diff(offsets)
+    out = np.zeros(n, dtype=np.int64)
+    full = counts > 0
+    if not full.any():
+        return out
+    seg = np.repeat(np.arange(n), counts)
+    least = np.full(n, np.inf)
+    least[full] = np.minimum.reduceat(values, offsets[:-1][full])
+    hit = np.flatnonzero(values == least[seg])
+    segs, first = np.unique(seg[hit], return_index=True)
+    out[segs] = hit[first] - offsets[segs]
+    return out
