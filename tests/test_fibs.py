@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import gnubg
 
-import backgammon.fibs as fibs_module
+import backgammon.formats.fibs as fibs_module
 from backgammon import InvalidIdError, MatchState, Position
 from backgammon.fibs import FibsBoard, InvalidFibsBoardError, read_fibs_board, write_fibs_board
 from backgammon.matchid import GameState

@@ -405,8 +405,8 @@ def test_cli_duel_save(tmp_path, capsys):
 def test_docstring_examples():
     import doctest
 
-    import backgammon.mat
-    result = doctest.testmod(backgammon.mat)
+    import backgammon.formats.mat
+    result = doctest.testmod(backgammon.formats.mat)
     assert result.failed == 0 and result.attempted >= 8
 
 
@@ -511,7 +511,7 @@ def _sample_match():
     """A 3-point match with a dance (RULES 3.4), entering from the bar
     (RULES 4), bearing off (RULES 5), a double taken and one dropped, a
     resignation rejected and one accepted, and a Crawford game (RULES 8.2)."""
-    match = random_match(3, 127)
+    match = random_match(3, 345)
     events = [e for g in match.games for e in g.history]
     plays = [e.value for e in events if e.kind == "play"]
     assert "" in plays and any("bar/" in p for p in plays) and any("/off" in p for p in plays)

@@ -144,7 +144,7 @@ def test_duel_records_replay_as_games():
 def test_duel_arguments():
     with pytest.raises(ValueError, match="even"):
         duel("net", "pubeval", games=3)
-    with pytest.raises(ValueError, match="spec"):
+    with pytest.raises(ValueError, match="b must be one of"):     # the parameter is named
         duel("net", "nobody", games=2)
     with pytest.raises(TypeError, match="games"):
         duel("net", "pubeval", games=2.0)

@@ -19,7 +19,8 @@ import pytest
 import backgammon as bg
 from backgammon.game import Event
 from backgammon.mat import MatchRecord, read_mat, write_mat
-from backgammon.sgf import SgfFileError, _parse, read_sgf, write_sgf
+from backgammon.sgf import SgfFileError, read_sgf, write_sgf
+from backgammon.formats.sgf import _parse  # the tree parser, tested on its own
 
 from test_mat import (GNUBG_CUBE_LIMIT, LOCKSTEP, _sample_match, drive, engine,  # noqa: F401
                       gnubg_actions, gnubg_record, gnubg_self_play, kept, our_actions, random_match)
@@ -241,8 +242,8 @@ def test_duel_as_sgf():
 def test_docstring_examples():
     import doctest
 
-    import backgammon.sgf
-    result = doctest.testmod(backgammon.sgf)
+    import backgammon.formats.sgf
+    result = doctest.testmod(backgammon.formats.sgf)
     assert result.failed == 0 and result.attempted >= 6
 
 

@@ -112,4 +112,4 @@ def test_the_command_line_engine():
     assert out.returncode == 0 and out.stdout.splitlines()[-1] == "bestmove 8/5 6/5"
     bad = subprocess.run([sys.executable, "-m", "backgammon", "ubgi", "--player", "nobody"],
                          capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "spec" in bad.stderr
+    assert bad.returncode == 2 and "--player must be one of" in bad.stderr

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import gnubg
 from gnubg import _gnubg
 
-import backgammon.xgid as xgid_module
+import backgammon.formats.xgid as xgid_module
 from backgammon import InvalidIdError, MatchState, Position
 from backgammon.matchid import GameState
 from backgammon.sample import random_positions

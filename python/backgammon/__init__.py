@@ -44,10 +44,11 @@ from .players import Player, player
 from .cube import CubeDecision, cube_decision
 from .hint import RankedPlay, hint
 from .duel import DuelResult, duel
-from .xgid import InvalidXgidError, read_xgid, write_xgid
-from .fibs import FibsBoard, read_fibs_board, write_fibs_board
-from .mat import MatchFileError, MatchRecord, read_mat, write_mat
-from .sgf import read_sgf, write_sgf
+from .formats.xgid import InvalidXgidError, read_xgid, write_xgid
+from .formats.fibs import FibsBoard, read_fibs_board, write_fibs_board
+from .formats.mat import read_mat, write_mat
+from .formats.record import MatchFileError, MatchRecord
+from .formats.sgf import read_sgf, write_sgf
 
 __version__ = "0.1.0"
 

@@ -124,7 +124,7 @@ def _duel(args) -> int:
               file=sys.stderr)
         return 130
     if args.save:
-        from .mat import save_duel
+        from .formats.mat import save_duel
         save_duel(args.save, r)
     if args.json:
         print(json.dumps(r.to_dict()))

@@ -36,3 +36,9 @@ class RulesError(ValueError):
 
 class IllegalPlayError(RulesError, IllegalMoveError):
     """A play that a game refuses: both a RulesError and an IllegalMoveError."""
+
+
+class FormatError(ValueError):
+    """Text (or bytes) that a file format's reader cannot read, or a value
+    its writer cannot write: the base of every format's own error
+    (``backgammon.formats``)."""

@@ -280,10 +280,12 @@ class Game:
         self._pass_if_blocked()
 
     def _dice(self, dice) -> tuple[int, int]:
-        if dice is None:
-            d = self._rng.integers(1, 7, size=2)
-            return int(d[0]), int(d[1])
-        return to_dice(dice)
+        # Every roll takes one draw of the game's dice, even when the dice
+        # are given (a replay): so a game rebuilt from its history with its
+        # seed rolls next what the original had coming.
+        given = None if dice is None else to_dice(dice)
+        d = self._rng.integers(1, 7, size=2)
+        return given if given is not None else (int(d[0]), int(d[1]))
 
     def _pass_if_blocked(self) -> None:
         plays = self._position.legal_plays(self.dice)

@@ -123,7 +123,7 @@ class _Engine:
                 position = Position.from_id(pos_id)
                 state = MatchState.from_match_id(match_id) if match_id else MatchState(game_state=GameState.PLAYING)
             else:
-                from .xgid import read_xgid
+                from .formats.xgid import read_xgid
                 position, state = read_xgid(args[1])
         except (ValueError, InvalidIdError):
             return ["error bad_value position"]

@@ -14,8 +14,8 @@ __all__ = ["create_app", "main"]
 
 
 def create_app(**options):
-    """The ASGI application (see ``backgammon.web.server.create_app``)."""
-    from .server import create_app as make
+    """The ASGI application (see ``backgammon.web.routes.create_app``)."""
+    from .routes import create_app as make
     return make(**options)
 
 
@@ -29,7 +29,7 @@ def main(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) 
     """
     try:
         import uvicorn
-        from .server import create_app as make, is_loopback
+        from .routes import create_app as make, is_loopback
     except ImportError as e:
         print(f"backgammon serve needs the web extra: pip install 'backgammon[web]' ({e})", file=sys.stderr)
         return 2

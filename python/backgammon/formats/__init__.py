@@ -1,0 +1,78 @@
+"""File formats: match files (``.mat``, SGF) and position codes (XGID,
+FIBS board lines), each in a module of its own with the same shape:
+``read_x(text) -> value``, ``write_x(value) -> str``, and one error class
+under :class:`~backgammon.errors.FormatError`.
+
+Match formats read into and write from one record model
+(:mod:`backgammon.formats.record`: ``MatchRecord`` and the
+``RecordBuilder`` readers use).  Every format module declares itself with
+a module-level ``FORMAT`` (:class:`Format`); this package finds them, so a
+new format is one new module (docs/design.md, "Where new things go").
+
+>>> sorted(f.name for f in match_formats())
+['mat', 'sgf']
+>>> get("xgid").kind
+'position'
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
+
+__all__ = ["Format", "formats", "match_formats", "get", "for_path"]
+
+
+@dataclass(frozen=True)
+class Format:
+    """A file format: its ``name``, the file ``extensions`` it is known by,
+    ``kind`` ("match": a ``MatchRecord``; "position": a position and its
+    state), its reader and writer, the error class both raise, and
+    ``binary`` when it is read from bytes rather than text."""
+
+    name: str
+    extensions: tuple
+    kind: str
+    read: Callable[..., Any]
+    write: Callable[..., str] | None
+    error: type
+    binary: bool = False
+
+
+@lru_cache(maxsize=1)
+def formats() -> dict[str, Format]:
+    """Every format of this package, by name."""
+    found = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        fmt = getattr(module, "FORMAT", None)
+        if isinstance(fmt, Format):
+            found[fmt.name] = fmt
+    return dict(sorted(found.items()))
+
+
+def match_formats() -> list[Format]:
+    """The formats that hold whole matches."""
+    return [f for f in formats().values() if f.kind == "match"]
+
+
+def get(name: str) -> Format:
+    """The format called ``name``."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, not {type(name).__name__}")
+    known = formats()
+    if name.lower() not in known:
+        raise ValueError(f"name must be one of {', '.join(known)}, not {name!r}")
+    return known[name.lower()]
+
+
+def for_path(path) -> Format | None:
+    """The match format a file name's extension names, or None."""
+    import os
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    for f in match_formats():
+        if ext in f.extensions:
+            return f
+    return None

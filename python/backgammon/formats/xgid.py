@@ -1,0 +1,325 @@
+"""eXtreme Gammon IDs (XGID): a position with its cube, score and rules.
+
+An XGID is ten fields separated by colons (docs/formats.md, "XGID"):
+
+``XGID=<position>:<cube>:<owner>:<turn>:<dice>:<score bottom>:<score top>:<rules>:<length>:<max cube>``
+
+XGID draws the board from the side of the *bottom* player, whose checkers
+are upper-case letters.  This module maps the bottom player to
+:class:`~backgammon.MatchState` player 1 and the top player to player 0,
+as gnubg does when it imports an XGID (``set xgid``: turn 1 puts player 1
+on roll, owner 1 gives player 1 the cube, the bottom score is
+``score[1]``).  The :class:`~backgammon.Position` has the side on roll in
+row 1, whichever player that is (docs/design.md).
+
+>>> pos, state = read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:41:1:0:0:11:10")
+>>> pos == Position.initial(), state.on_roll, state.dice, state.score, state.match_length
+(True, 1, (4, 1), (0, 1), 11)
+>>> state.to_match_id()          # what gnubg makes of this XGID
+'cAlmAQAACAAE'
+>>> write_xgid(pos, state)
+'XGID=-b----E-C---eE---c-e----B-:0:0:1:41:1:0:0:11:10'
+
+A double offered is the dice field ``D``; the turn field then names the
+doubler (the player on roll), and the doubled player must decide, as gnubg
+reads it.  XGID has no field for a resignation or for a game that is not in
+play: :func:`write_xgid` refuses such states rather than lose them.  The
+rules field is the Crawford flag in a match; in money play it is a bit field,
+1 = Jacoby (RULES 7.5) and 2 = beavers, and XGID's maximum cube is the last
+field (a power of two; XG writes 10, a cube of 1024).  ``MatchState`` holds
+neither beavers nor the cube limit: :func:`parse_xgid` returns them in an
+:class:`Xgid`, and :func:`write_xgid` takes them as options.
+
+gnubg's import (``gnubg.setgnubgid("XGID=...")``) keeps the position, cube,
+owner, player on roll, dice, match length, match score, Crawford flag and
+Jacoby flag exactly as :func:`read_xgid` does (tests/test_xgid.py compares
+the Position ID and Match ID on thousands of states).  It drops a double
+offered (it steps back to the doubler on roll, before the double), the
+score in money play, and the cube limit; beavers go to its global setting,
+not to the Match ID.  gnubg has no XGID writer.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validate import flag, instance, integer
+from ..errors import FormatError, InvalidIdError, InvalidPositionError
+from ..matchid import MAX_CUBE, MAX_FIELD, GameState, InvalidMatchStateError, MatchState
+from ..position import Position
+
+__all__ = ["Xgid", "InvalidXgidError", "read_xgid", "parse_xgid", "write_xgid",
+           "BOTTOM_PLAYER", "TOP_PLAYER", "DEFAULT_MAX_CUBE"]
+
+#: MatchState player drawn at the bottom of an XGID (upper-case checkers).
+BOTTOM_PLAYER = 1
+#: MatchState player drawn at the top (lower-case checkers).
+TOP_PLAYER = 0
+#: The cube limit XG writes by default: 2**10.
+DEFAULT_MAX_CUBE = 1024
+
+_PREFIX = "XGID="
+_FIELDS = ("position", "cube", "cube owner", "turn", "dice", "bottom score", "top score",
+           "rules", "match length", "max cube")
+_INT = re.compile(r"-?[0-9]+\Z")
+_MAX_LOG2 = MAX_CUBE.bit_length() - 1  # 15: the largest cube a Match ID holds
+
+
+class InvalidXgidError(FormatError, InvalidIdError):
+    """A malformed XGID, or a state that an XGID cannot record; the message
+    names the field."""
+
+
+@dataclass(frozen=True)
+class Xgid:
+    """Every field of an XGID: the position and match state, and the two
+    settings a :class:`MatchState` does not hold.
+
+    ``beavers`` is bit 2 of the money-play rules field (RULES 7.5; always
+    False in a match, RULES 8.4).  ``max_cube`` is the cube limit, a power of
+    two (the field holds its log2; gnubg ignores it).
+
+    >>> x = parse_xgid("-b----E-C---eE---c-e----B-:1:-1:1:66:0:0:3:0:10")
+    >>> x.state.cube_value, x.state.cube_owner, x.state.jacoby, x.beavers, x.max_cube
+    (2, 0, True, True, 1024)
+    >>> str(x)
+    'XGID=-b----E-C---eE---c-e----B-:1:-1:1:66:0:0:3:0:10'
+    """
+
+    position: Position
+    state: MatchState
+    beavers: bool = False
+    max_cube: int = DEFAULT_MAX_CUBE
+
+    def __post_init__(self) -> None:
+        instance("position", self.position, Position)
+        instance("state", self.state, MatchState)
+        object.__setattr__(self, "beavers", flag("beavers", self.beavers))
+        max_cube = integer("max_cube", self.max_cube, low=1, high=MAX_CUBE, error=InvalidXgidError)
+        if max_cube & (max_cube - 1):
+            raise InvalidXgidError(f"max_cube must be a power of two (RULES 7.4), not {max_cube}")
+        object.__setattr__(self, "max_cube", max_cube)
+        if self.beavers and self.state.match_length:
+            raise InvalidXgidError("beavers are a money-play option (RULES 8.4); "
+                                   "in a match the rules field is the Crawford flag")
+        if self.state.cube_value > max_cube:
+            raise InvalidXgidError(f"the cube value {self.state.cube_value} is above max_cube {max_cube}")
+        _check_writable(self.state)
+
+    def __str__(self) -> str:
+        return _format(self)
+
+
+def _check_writable(s: MatchState) -> None:
+    """Refuse what an XGID has no field for, rather than drop it."""
+    if s.game_state != GameState.PLAYING:
+        raise InvalidXgidError(f"an XGID records a game in play; this state's game is {s.game_state.name}")
+    if s.resignation:
+        raise InvalidXgidError("an XGID has no field for a resignation offer")
+    if s.double_offered:
+        if s.cube_owner is not None and s.cube_owner != s.on_roll:
+            raise InvalidXgidError("only the cube's owner may double (RULES 7.1); "
+                                   "the player on roll doubles a cube the other player owns")
+        if s.dice != (0, 0):
+            raise InvalidXgidError(f"a double is offered before rolling (RULES 7.2), yet the dice are {s.dice}")
+        if s.turn == s.on_roll:
+            raise InvalidXgidError("with a double offered the doubled player decides: turn must differ from on_roll")
+    elif s.turn != s.on_roll:
+        raise InvalidXgidError("an XGID records only the player on roll: with no double offered "
+                               "turn must equal on_roll")
+
+
+# -- reading ---------------------------------------------------------------------
+def _bad(field: str, message: str) -> InvalidXgidError:
+    return InvalidXgidError(f"XGID {field} field: {message}")
+
+
+def _int_field(fields: list[str], k: int, low: int, high: int) -> int:
+    text = fields[k]
+    if not _INT.match(text):
+        raise _bad(_FIELDS[k], f"{text!r} is not an integer")
+    value = int(text)
+    if not low <= value <= high:
+        raise _bad(_FIELDS[k], f"{value} is not in {low}..{high}")
+    return value
+
+
+def _read_checkers(text: str) -> np.ndarray:
+    """The 26 characters as a (2, 25) array: row 0 top, row 1 bottom."""
+    if len(text) != 26:
+        raise _bad("position", f"has 26 characters, {text!r} has {len(text)}")
+    rows = np.zeros((2, 25), dtype=np.int64)
+    for k, ch in enumerate(text):
+        if ch == "-":
+            continue
+        if "A" <= ch <= "P" and k != 0:
+            # bottom player: chars 1-24 are its points 1-24, char 25 its bar
+            rows[1, k - 1] = ord(ch) - ord("A") + 1
+        elif "a" <= ch <= "p" and k != 25:
+            # top player: char 25 - p is its point p, char 0 its bar
+            rows[0, 24 if k == 0 else 24 - k] = ord(ch) - ord("a") + 1
+        elif ch.isalpha() and ch.upper() <= "P":
+            whose = "the top player's bar" if k == 0 else "the bottom player's bar"
+            raise _bad("position", f"character {k} is {whose}; {ch!r} is the other player's checkers")
+        else:
+            raise _bad("position", f"character {k} is {ch!r}, not '-', 'A'-'P' or 'a'-'p'")
+    for row, who in ((1, "bottom (upper-case)"), (0, "top (lower-case)")):
+        if rows[row].sum() > 15:
+            raise _bad("position", f"the {who} player has {int(rows[row].sum())} checkers; a side has 15 (RULES 1.2)")
+    return rows
+
+
+def parse_xgid(text: str) -> Xgid:
+    """Every field of an XGID (the ``XGID=`` prefix and surrounding blanks
+    are optional).  Raises :class:`InvalidXgidError` naming the field.
+
+    >>> parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10").state.double_offered
+    True
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    body = text.strip()
+    if body[:len(_PREFIX)].upper() == _PREFIX:
+        body = body[len(_PREFIX):]
+    fields = body.split(":")
+    if len(fields) != len(_FIELDS):
+        raise InvalidXgidError(f"an XGID has {len(_FIELDS)} fields separated by ':' "
+                               f"({', '.join(_FIELDS)}); {body!r} has {len(fields)}")
+    rows = _read_checkers(fields[0])
+    cube_log = _int_field(fields, 1, 0, _MAX_LOG2)
+    owner = _int_field(fields, 2, -1, 1)
+    turn = fields[3]
+    if turn not in ("1", "-1"):
+        raise _bad("turn", f"{turn!r} is neither 1 (bottom player) nor -1 (top player)")
+    dice_text = fields[4]
+    doubled = dice_text == "D"
+    if dice_text in ("B", "R"):
+        raise _bad("dice", f"{dice_text!r} (a beaver or raccoon waiting for an answer) is not supported")
+    if not doubled and not (dice_text == "00" or re.fullmatch(r"[1-6][1-6]", dice_text)):
+        raise _bad("dice", f"{dice_text!r} is not '00' (not rolled), 'D' (double offered) or two dice 1-6")
+    bottom_score = _int_field(fields, 5, 0, MAX_FIELD)
+    top_score = _int_field(fields, 6, 0, MAX_FIELD)
+    rules = _int_field(fields, 7, 0, 3)
+    length = _int_field(fields, 8, 0, MAX_FIELD)
+    max_log = _int_field(fields, 9, 0, _MAX_LOG2)
+
+    if length and rules > 1:
+        raise _bad("rules", f"in a match it is 0 or 1 (the Crawford game), not {rules}")
+    if cube_log > max_log:
+        raise _bad("cube", f"the cube {1 << cube_log} is above the max cube {1 << max_log}")
+    on_roll = BOTTOM_PLAYER if turn == "1" else TOP_PLAYER
+    if doubled and owner == (-1 if on_roll == BOTTOM_PLAYER else 1):
+        raise _bad("cube owner", "the doubled player owns the cube, so the player on roll "
+                                 "cannot double (RULES 7.1)")
+    score = [0, 0]
+    score[BOTTOM_PLAYER], score[TOP_PLAYER] = bottom_score, top_score
+    crawford = bool(length) and rules == 1
+    if length:
+        if max(score) >= length:
+            raise _bad("bottom score" if bottom_score >= length else "top score",
+                       f"{max(score)} has already reached the match length {length} (RULES 8.1)")
+        if crawford and (max(score) != length - 1 or min(score) == length - 1):
+            raise _bad("rules", f"a Crawford game needs one player at {length - 1} and the other behind "
+                                f"(RULES 8.2); the score is {bottom_score}-{top_score}")
+        if crawford and (cube_log or owner or doubled):
+            raise _bad("cube", "the Crawford game is played without the cube (RULES 8.2)")
+    try:
+        state = MatchState(
+            cube_value=1 << cube_log,
+            cube_owner={0: None, 1: BOTTOM_PLAYER, -1: TOP_PLAYER}[owner],
+            on_roll=on_roll,
+            crawford=crawford,
+            turn=1 - on_roll if doubled else on_roll,
+            double_offered=doubled,
+            dice=(0, 0) if doubled else (int(dice_text[0]), int(dice_text[1])),
+            match_length=length,
+            score=(score[0], score[1]),
+            jacoby=not length and bool(rules & 1),
+        )
+    except InvalidMatchStateError as e:  # pragma: no cover - the checks above come first
+        raise InvalidXgidError(f"XGID: {e}") from None
+    board = rows if on_roll == BOTTOM_PLAYER else rows[::-1]
+    try:
+        position = Position.from_array(board)
+    except InvalidPositionError as e:
+        raise _bad("position", str(e)) from None
+    return Xgid(position, state, beavers=not length and bool(rules & 2), max_cube=1 << max_log)
+
+
+def read_xgid(text: str) -> tuple[Position, MatchState]:
+    """The position (side on roll in row 1) and match state of an XGID.
+
+    The bottom (upper-case) player is MatchState player 1, as in gnubg.
+    Beavers and the cube limit are dropped: :func:`parse_xgid` keeps them.
+
+    >>> pos, state = read_xgid("-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
+    >>> pos.to_id(), state.to_match_id()
+    ('4HPwATDgc/ABMA', 'cIkFAAAAAAAE')
+    """
+    x = parse_xgid(text)
+    return x.position, x.state
+
+
+# -- writing ---------------------------------------------------------------------
+def _format(x: Xgid) -> str:
+    s = x.state
+    arr = x.position.array
+    # row 1 of the position is the side on roll
+    bottom, top = (arr[1], arr[0]) if s.on_roll == BOTTOM_PLAYER else (arr[0], arr[1])
+    chars = ["-"] * 26
+    for p in range(1, 25):
+        if bottom[p - 1]:
+            chars[p] = chr(ord("A") + bottom[p - 1] - 1)
+        elif top[24 - p]:
+            chars[p] = chr(ord("a") + top[24 - p] - 1)
+    if bottom[24]:
+        chars[25] = chr(ord("A") + bottom[24] - 1)
+    if top[24]:
+        chars[0] = chr(ord("a") + top[24] - 1)
+    owner = 0 if s.cube_owner is None else (1 if s.cube_owner == BOTTOM_PLAYER else -1)
+    dice = "D" if s.double_offered else f"{s.dice[0]}{s.dice[1]}"
+    if s.match_length:
+        rules = int(s.crawford)
+    else:
+        rules = int(s.jacoby) | (2 if x.beavers else 0)
+    fields = ("".join(chars), s.cube_value.bit_length() - 1, owner, 1 if s.on_roll == BOTTOM_PLAYER else -1,
+              dice, s.score[BOTTOM_PLAYER], s.score[TOP_PLAYER], rules, s.match_length,
+              x.max_cube.bit_length() - 1)
+    return _PREFIX + ":".join(map(str, fields))
+
+
+def write_xgid(position, state: MatchState | None = None, *, beavers: bool = False,
+               max_cube: int | None = None) -> str:
+    """The XGID of ``position`` (side on roll in row 1) in ``state``
+    (default: money play, cube centred, player 0 (top) on roll, not rolled),
+    or of an :class:`Xgid` (``parse_xgid``'s value, every field kept).
+
+    MatchState player 1 is the bottom player.  ``beavers`` sets bit 2 of
+    the money-play rules field; ``max_cube`` is the cube limit (a power of
+    two; by default XG's 1024, or the cube value if that is larger).  In a match the rules field is the Crawford flag, so
+    ``state.jacoby`` (which gnubg stores even in matches, where it has no
+    effect, RULES 8.4) is not written.  A state XGID cannot record (a game
+    not in play, a resignation offer, a turn that does not follow from the
+    double) raises :class:`InvalidXgidError`.
+
+    >>> write_xgid(Position.initial(), MatchState(on_roll=1, dice=(3, 1)))
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10'
+    """
+    if isinstance(position, Xgid):
+        if state is not None:
+            raise TypeError("state: an Xgid holds its state; give it alone")
+        return write_xgid(position.position, position.state, beavers=position.beavers, max_cube=position.max_cube)
+    instance("position", position, Position)
+    if state is None:
+        state = MatchState()
+    instance("state", state, MatchState)
+    if max_cube is None:
+        max_cube = max(DEFAULT_MAX_CUBE, state.cube_value)
+    return _format(Xgid(position, state, beavers=beavers, max_cube=max_cube))
+
+
+from . import Format  # noqa: E402  (the package index reads FORMAT)
+
+FORMAT = Format("xgid", (), "position", read_xgid, write_xgid, InvalidXgidError)

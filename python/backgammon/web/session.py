@@ -1,0 +1,376 @@
+"""A game against the computer as the page sees it (``state``), the
+human's actions (``apply``), and the game's records (``record_text``,
+``resume``).  Every rule is the engine's: actions go to ``Game`` and
+``Match`` (whose ``RulesError`` the routes turn into 409), and what the
+human may do comes from ``Game``'s own accessors."""
+from __future__ import annotations
+
+from ..cube import cube_decision
+from ..errors import RulesError
+from ..formats import get as get_format
+from ..game import Ending, Game, Phase
+from ..hint import hint
+from ..match import Match
+from ..resignation import LEVELS as RESIGN_WORDS
+from .computer import computer_turns
+from .schemas import Action, ApiError, Resume
+from .store import Session
+
+__all__ = ["state", "apply", "record_text", "resume", "chances_json", "cube_json", "ranked_json", "NAMES"]
+
+_ENDINGS = {Ending.SINGLE: "single game", Ending.GAMMON: "gammon", Ending.BACKGAMMON: "backgammon",
+            Ending.DROP: "dropped double", Ending.RESIGNATION: "resignation"}
+#: The names the records give the sides.
+NAMES = ("You", "Computer")
+
+
+# -- the engine's answers as JSON ------------------------------------------------------
+
+def chances_json(e) -> dict:
+    return {"win": e.win, "win_gammon": e.win_gammon, "win_backgammon": e.win_backgammon,
+            "lose": 1.0 - e.win, "lose_gammon": e.lose_gammon, "lose_backgammon": e.lose_backgammon}
+
+
+def cube_json(d) -> dict:
+    return {"action": d.action, "should_double": d.should_double, "take": d.take,
+            "can_double": d.can_double, "reason": d.reason, "no_double": d.no_double,
+            "double_take": d.double_take, "double_pass": d.double_pass,
+            "mwc": list(d.mwc) if d.mwc is not None else None, "exact": d.exact}
+
+
+def ranked_json(r) -> dict:
+    return {"play": str(r.play), "moves": [list(m) for m in r.play.moves], "hits": list(r.play.hits),
+            "position": r.play.position.to_id(), "probabilities": chances_json(r.evaluation),
+            "equity": r.equity, "difference": r.difference, "ply": r.ply}
+
+
+# -- the view -------------------------------------------------------------------------
+
+def _board_rows(session: Session):
+    """(position, human's row, computer's row) of the board shown now."""
+    game = session.game
+    pos = game.partial_position if game.phase is Phase.PLAY else game.position
+    on_roll = game.on_roll
+    if on_roll is None or on_roll == session.human:
+        return pos, 1, 0
+    return pos, 0, 1
+
+
+def _log(session: Session) -> list[dict]:
+    """The move log of every game, in standard notation, turn by turn."""
+    out = []
+    for number, game in enumerate(session.match.games, 1):
+        lines = []
+        cube = 1
+        roll = None
+
+        def line(side, text):
+            lines.append({"player": session.who(side), "text": text})
+
+        for ev in game.history:
+            if ev.kind == "opening":
+                a, b = ev.value
+                if a == b:
+                    line(None, f"Opening roll {a}-{b}: a tie, roll again")
+                else:
+                    roll = (max(a, b), min(a, b))
+                    line(None, f"Opening roll: you {ev.value[session.human]}, the computer {ev.value[session.bot]}")
+            elif ev.kind == "roll":
+                roll = tuple(ev.value)
+            elif ev.kind == "play":
+                dice = f"{roll[0]}{roll[1]}: " if roll else ""
+                line(ev.player, f"{dice}{ev.value or '(no legal move)'}")
+                roll = None
+            elif ev.kind == "double":
+                line(ev.player, f"Doubles to {cube * 2}")
+            elif ev.kind == "take":
+                cube *= 2
+                line(ev.player, "Takes")
+            elif ev.kind == "drop":
+                line(ev.player, "Passes")
+            elif ev.kind in ("beaver", "raccoon"):
+                cube *= 2
+                line(ev.player, ev.kind.capitalize() + "s")
+            elif ev.kind == "resign":
+                line(ev.player, f"Offers to resign {RESIGN_WORDS.get(ev.value, ev.value)}")
+            elif ev.kind == "accept":
+                line(ev.player, "Accepts the resignation")
+            elif ev.kind == "reject":
+                line(ev.player, "Rejects the resignation")
+        if roll is not None and game.phase is Phase.PLAY:
+            line(game.on_roll, f"{roll[0]}{roll[1]}: …")
+        if game.outcome is not None:
+            o = game.outcome
+            who = "You win" if o.winner == session.human else "The computer wins"
+            line(None, f"{who} {o.points} point{'s' if o.points != 1 else ''} ({_ENDINGS[o.ending]})")
+        out.append({"game": number, "score": {"you": game.score[session.human], "computer": game.score[session.bot]},
+                    "crawford": game.crawford, "lines": lines})
+    return out
+
+
+def _last_human_play(session: Session) -> int | None:
+    """Index in the current game's history of the human's last play with
+    moves, if the game can be taken back to just before it."""
+    game = session.game
+    if game.phase is Phase.OVER:
+        return None
+    for i in range(len(game.history) - 1, -1, -1):
+        ev = game.history[i]
+        if ev.kind == "play" and ev.player == session.human and ev.value:
+            return i
+    return None
+
+
+def _actions(session: Session) -> list[str]:
+    """What the human may do now: the game's legal actions on the human's
+    turn, and the page's own (hint, next game, taking back a turn)."""
+    game, match = session.game, session.match
+    if game.phase is Phase.OVER:
+        return [] if match.is_over() else ["next"]
+    if game.phase is Phase.OPENING:
+        return ["roll"]
+    if game.turn != session.human:
+        return []
+    acts = [a for a in game.legal_actions() if a not in ("beaver", "raccoon")]
+    if game.phase in (Phase.TURN, Phase.PLAY, Phase.DOUBLED, Phase.BEAVERED):
+        acts.append("hint")
+    if "undo" not in acts and game.phase in (Phase.TURN, Phase.PLAY) and _last_human_play(session) is not None:
+        acts.append("undo")
+    return acts
+
+
+def _moves(game: Game) -> dict:
+    plays = game.legal_plays()
+    return {"steps": [[st.frm, st.to] for st in game.steps], "dice_left": list(game.dice_left),
+            "destinations": {str(k): v for k, v in game.legal_steps().items()},
+            "paths": {str(frm): {str(to): [[st.frm, st.to] for st in path] for to, path in targets.items()}
+                      for frm, targets in game.legal_moves().items()},
+            "complete": game.is_complete(), "legal_plays": len(plays)}
+
+
+def state(session: Session) -> dict:
+    """The game as the page shows it (``schemas.GameState``)."""
+    game, match, me, bot = session.game, session.match, session.human, session.bot
+    pos, hr, cr = _board_rows(session)
+    a = pos.array
+    points = [{"point": p, "you": int(a[hr, p - 1]), "computer": int(a[cr, 24 - p])} for p in range(1, 25)]
+    pips_on_roll, pips_other = pos.pip_counts()
+    off_on_roll, off_other = pos.borne_off()
+    pips = (pips_on_roll, pips_other) if hr == 1 else (pips_other, pips_on_roll)
+    off = (off_on_roll, off_other) if hr == 1 else (off_other, off_on_roll)
+    moves = _moves(game) if game.phase is Phase.PLAY and game.on_roll == me else None
+    outcome = None
+    if game.outcome is not None:
+        o = game.outcome
+        outcome = {"winner": session.who(o.winner), "ending": o.ending.value, "points": o.points,
+                   "cube": o.cube_value, "multiplier": o.multiplier}
+    pending_cube = game.cube_value * 2 if game.phase is Phase.DOUBLED else game.cube_value
+    resignation = None
+    if game.phase is Phase.RESIGNED:
+        resignation = {"by": session.who(game.on_roll), "level": game.resignation}
+    score = game.final_score if game.is_over() else game.score
+    opening = [{"you": int(e.value[me]), "computer": int(e.value[bot])} for e in game.history if e.kind == "opening"]
+    return {
+        "id": session.id,
+        "level": session.level, "player": session.computer.spec,
+        "you": me, "computer": bot,
+        "match": {"length": match.length, "money": match.length == 0,
+                  "score": {"you": score[me], "computer": score[bot]},
+                  "crawford": game.crawford if not game.is_over() else match.is_crawford_game,
+                  "post_crawford": match.is_post_crawford, "over": match.is_over(),
+                  "winner": session.who(match.winner), "game": len(match.games)},
+        "game": {"phase": game.phase.value, "turn": session.who(game.turn), "on_roll": session.who(game.on_roll),
+                 "dice": list(game.dice) if game.dice else None,
+                 "cube": {"value": game.cube_value, "owner": session.who(game.cube_owner),
+                          "offered": pending_cube if game.phase is Phase.DOUBLED else None,
+                          "offered_by": session.who(game.on_roll) if game.phase is Phase.DOUBLED else None,
+                          "double_reason": game.can_double().reason},
+                 "resignation": resignation, "outcome": outcome,
+                 "position_id": game.position.to_id(), "match_id": game.match_id(), "opening": opening},
+        "board": {"points": points, "bar": {"you": int(a[hr, 24]), "computer": int(a[cr, 24])},
+                  "off": {"you": int(off[0]), "computer": int(off[1])},
+                  "pips": {"you": int(pips[0]), "computer": int(pips[1])}},
+        "moves": moves,
+        "actions": _actions(session),
+        "log": _log(session),
+    }
+
+
+# -- the human's actions -------------------------------------------------------------------
+
+def _mine(session: Session, what: str) -> None:
+    game = session.game
+    if game.phase is Phase.OPENING:
+        if what == "roll":
+            return
+        raise ApiError(409, f"cannot {what} before the opening roll: roll first (RULES 2.2)")
+    if game.phase is Phase.OVER:
+        raise ApiError(409, f"cannot {what}: the game is over" + ("" if session.match.is_over()
+                                                                  else " (start the next one with action 'next')"))
+    if game.turn != session.human:
+        raise ApiError(409, f"cannot {what}: it is the computer's turn, not yours")
+
+
+def _rebuild(session: Session, upto: int) -> None:
+    """The match replayed from its records with its own seed, the current
+    game up to (not including) event ``upto``: ``Game.apply`` redoes every
+    action, and the dice to come are the ones the game had coming."""
+    old = session.match
+    match = Match(old.length, rules=old.rules, seed=session.seed)
+    for g in old.games[:-1]:
+        Game.replay(g.history, match=match)
+    game = match.new_game()
+    for event in session.game.history[:upto]:
+        game.apply(event)
+    session.match, session.game = match, game
+
+
+def _move(game: Game, frm: int, to: int) -> None:
+    """One checker to ``to``: one die's step, or the steps of several dice
+    through open points (``Game.legal_moves``), made one by one."""
+    path = game.legal_moves().get(frm, {}).get(to)
+    if path is None or len(path) == 1:
+        game.move(frm, to)          # the engine's step, or its refusal naming the rule
+        return
+    for st in path:
+        game.move(st.frm, st.to)
+
+
+def apply(session: Session, act: Action) -> tuple[list[str], dict | None]:
+    """Apply the human's action, then play the computer's turns; returns
+    what was said and the hint asked for (or None)."""
+    game = session.game
+    said: list[str] = []
+    kind = act.action
+    if kind == "next":
+        if not game.is_over():
+            raise ApiError(409, "cannot start the next game: this one is not over")
+        if session.match.is_over():
+            raise ApiError(409, "the match is over: start a new one with POST /api/games")
+        session.game = session.match.new_game()
+        session.offered = set()
+        return said, None
+    if kind == "hint":
+        _mine(session, "ask for a hint")
+        return said, _hint(session, act.ply if act.ply is not None else 1)
+    if kind == "undo":
+        return _undo(session, act.what), None
+    _mine(session, kind)
+    if kind == "roll":
+        game.roll()
+        rolls = [e for e in game.history if e.kind in ("opening", "roll")]
+        ev = rolls[-1]
+        if game.phase is Phase.OPENING:
+            said.append(f"Opening roll {ev.value[0]}-{ev.value[1]}: a tie, roll again.")
+        elif ev.kind == "opening":
+            who = "You start" if ev.value[session.human] > ev.value[session.bot] else "The computer starts"
+            said.append(f"Opening roll: you {ev.value[session.human]}, the computer {ev.value[session.bot]}. {who}.")
+        last = game.history[-1]
+        if last.kind == "play" and last.player == session.human and not last.value:
+            said.append(f"You rolled {game.history[-2].value[0]}-{game.history[-2].value[1]} and cannot move.")
+    elif kind == "move":
+        if act.from_ is None or act.to is None:
+            raise ApiError(422, "move needs 'from' and 'to': points from your side, 25 = bar, 0 = off")
+        _move(game, act.from_, act.to)
+    elif kind in ("play", "commit"):
+        if kind == "play" and (act.play is not None or act.moves is not None):
+            if act.play is not None and act.moves is not None:
+                raise ApiError(422, "give 'play' (notation) or 'moves' ([from, to] steps), not both")
+            if game.steps:
+                raise RulesError("you have moved checkers this turn: confirm them (action 'commit') "
+                                 "or take them back (action 'undo', what 'moves') before playing notation")
+            if act.moves is not None:
+                try:
+                    for frm, to in act.moves:
+                        game.move(frm, to)
+                    game.commit()
+                except RulesError:
+                    game.undo()
+                    raise
+            else:
+                game.play(act.play)
+        else:
+            game.commit()
+        said.append(f"You played {game.history[-1].value or '(no legal move)'}.")
+    elif kind == "double":
+        game.double()
+    elif kind == "take":
+        game.take()
+    elif kind == "drop":
+        game.drop()
+    elif kind == "resign":
+        if game.phase is Phase.PLAY and game.steps:
+            game.undo()
+        game.resign(act.level if act.level is not None else 1)
+    elif kind == "accept":
+        game.accept_resignation()
+    elif kind == "reject":
+        game.reject_resignation()
+    computer_turns(session, said)
+    return said, None
+
+
+def _undo(session: Session, what: str | None) -> list[str]:
+    game = session.game
+    _mine(session, "undo")
+    if what is None:
+        what = "step" if game.steps else "turn"
+    if what in ("step", "moves"):
+        if game.phase is not Phase.PLAY or not game.steps:
+            raise RulesError("there is no checker move to take back this turn")
+        keep = game.steps[:-1] if what == "step" else ()
+        game.undo()
+        for st in keep:
+            game.move(st.frm, st.to)
+        return []
+    if game.phase not in (Phase.TURN, Phase.PLAY):
+        raise ApiError(409, f"cannot take back your last play now: answer first (now: {game.phase.value})")
+    at = _last_human_play(session)
+    if at is None:
+        raise RulesError("there is no play of yours in this game to take back")
+    _rebuild(session, at)
+    session.offered = set()
+    return ["Your last play is taken back: play the same dice again."]
+
+
+def _hint(session: Session, ply: int) -> dict:
+    game = session.game
+    if game.phase is Phase.PLAY:
+        ranked = hint(game.position, game.dice, ply)
+        return {"kind": "play", "ply": ply, "plays": [ranked_json(r) for r in ranked[:5]],
+                "count": len(ranked)}
+    if game.phase in (Phase.TURN, Phase.DOUBLED, Phase.BEAVERED):
+        d = cube_decision(game.position, game.match_state(), game.rules, ply=min(ply, 1))
+        return {"kind": "take" if game.phase is not Phase.TURN else "cube", "ply": min(ply, 1), **cube_json(d)}
+    raise RulesError(f"no hint in this phase ({game.phase.value})")
+
+
+# -- records --------------------------------------------------------------------------------
+
+def record_text(session: Session, fmt: str) -> str:
+    """The match so far as a ``mat`` or ``sgf`` file (the human named "You")."""
+    names = NAMES if session.human == 0 else NAMES[::-1]
+    write = get_format(fmt).write
+    assert write is not None
+    return write(session.match, players=names)
+
+
+def resume(saved: Resume, side: int, seed: int):
+    """The match of a saved record (games in progress included), its
+    current game, and the human's side: the side not named "Computer" in
+    the file when one is, else ``side``."""
+    record = get_format(saved.format).read(saved.text, partial=True)
+    match = Match(record.length, rules=record.rules, seed=seed)
+    for rec in record.games:
+        game = match.new_game()
+        for event in rec.events:
+            game.apply(event)
+    if "Computer" in record.players and record.players.count("Computer") == 1:
+        side = 1 - record.players.index("Computer")
+    if not match.games:
+        game = match.new_game()
+    else:
+        game = match.games[-1]
+        if game.is_over() and not match.is_over():
+            game = match.new_game()
+    return match, game, side
