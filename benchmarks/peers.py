@@ -54,7 +54,7 @@ NAMES = {
 PUBLISHED = {
     "OpenSpiel C++ random self-play (published)": ("test_self_play[random]", 1_100),
     "BackgammonNet.jl random self-play (published)": ("test_self_play[random]", 4_700),
-    "bgsage C++ pubeval self-play (measured in REFERENCES.md)": ("test_self_play[pubeval]", 1_000),
+    "bgsage C++ pubeval self-play (measured in this project)": ("test_self_play[pubeval]", 1_000),
 }
 
 

@@ -23,7 +23,7 @@ from backgammon.matchid import GameState
 from helpers import make
 from test_xgid import corpus, gnubg_left_as_found, gnubg_output  # noqa: F401 (an autouse fixture)
 
-# The FIBS documentation's example (REFERENCES.md, "FIBS board line").
+# The FIBS documentation's example (docs/formats.md, "FIBS board line").
 DOC = ("board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:"
        "1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0")
 BOARD = slice(6, 32)            # the 26 board numbers among the 53 fields

@@ -394,7 +394,7 @@ def test_resignation_scoring():
 
 
 def test_finished_game_match_ids_as_gnubg_writes_them():
-    # REFERENCES.md "GNU Match ID"; RULES 6.5, 7.3, 8.5.  Once a game is
+    # docs/formats.md "GNU Match ID"; RULES 6.5, 7.3, 8.5.  Once a game is
     # over gnubg shows the score after it; after a drop or an accepted
     # resignation the side that answered stays on turn, and the resignation
     # level and any dice rolled before resigning stay.  (Checked against

@@ -6,7 +6,7 @@ at once: by gnubg's own game engine through its command interface, and by
 random legal plays, doubles, takes, drops, beavers, raccoons, resignations
 accepted and rejected, new games -- is made in both, and after each the
 Match ID and the Position ID of the two must be equal, finished games
-included (RULES 2, 6, 7, 8; REFERENCES.md "GNU Match ID").
+included (RULES 2, 6, 7, 8; docs/formats.md "GNU Match ID").
 
 gnubg (the PyPI package) is a test dependency: these tests fail, not
 skip, when it is missing.  gnubg prints boards and messages on stdout;

@@ -230,7 +230,7 @@ def test_game_match_ids_equal_gnubg():
     assert checked >= 300
 
 
-# -- Match IDs of finished games, as gnubg writes them (REFERENCES.md) ---------------
+# -- Match IDs of finished games, as gnubg writes them (docs/formats.md) ---------------
 
 def test_finished_game_match_id_reported_example():
     # gnubg: a 5-point match; player 1 opens 3-1 with 8/5 6/5; player 0

@@ -121,7 +121,7 @@ def test_manual_example_read_by_us_and_by_gnubg():
 
 
 def test_every_field_at_its_documented_bit_offset():
-    # REFERENCES.md "GNU Match ID", assembled by hand.
+    # docs/formats.md "GNU Match ID", assembled by hand.
     state = MatchState(cube_value=2, cube_owner=1, on_roll=1, crawford=False, game_state=GameState.RESIGNED,
                        turn=0, double_offered=True, resignation=2, dice=(5, 2), match_length=9,
                        score=(2, 4))

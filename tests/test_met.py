@@ -28,7 +28,7 @@ def met():
 
 # -- the shipped table -----------------------------------------------------------------
 def test_references_examples(met):
-    # REFERENCES.md "Match equity and cube formulas", chance of the first-named side.
+    # docs/formats.md "Match equity and cube formulas", chance of the first-named side.
     assert met.mwc(1, 2, crawford=True) == 0.67736     # RULES 8.2: the Crawford game
     assert met.mwc(3, 5) == 0.64795
     assert met.mwc(2, 1) == 0.48803                    # RULES 8.2: post-Crawford
@@ -209,7 +209,7 @@ def test_take_point_errors(met, args, kwargs, problem):
         met.take_point(*args, **kwargs)
 
 
-# -- money play (Janowski, REFERENCES.md) ------------------------------------------------------
+# -- money play (Janowski, docs/formats.md) ------------------------------------------------------
 def test_money_points():
     assert money_take_point(1, 1) == pytest.approx(0.2)
     assert money_cash_point(1, 1) == pytest.approx(0.8)

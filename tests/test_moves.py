@@ -15,7 +15,7 @@ def texts(plays):
 
 @pytest.mark.parametrize("roll, count", [((3, 1), 16), ((6, 6), 11), ((1, 1), 42), ((2, 1), 15), ((6, 5), 7)])
 def test_opening_counts(initial, roll, count):
-    # RULES 3.5: each distinct resulting position once (counts: REFERENCES.md).
+    # RULES 3.5: each distinct resulting position once (counts: docs/formats.md).
     plays = initial.legal_plays(roll)
     assert len(plays) == count
     assert len({p.position for p in plays}) == count

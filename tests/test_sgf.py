@@ -127,7 +127,7 @@ def test_mat_and_sgf_hold_the_same_record():
 
 def test_letters_from_each_side():
     # White's point p is 'a' + p - 1, Black's 'x' - (p - 1); y is the bar,
-    # z off (REFERENCES.md); the 3-1 opening from each side (RULES 1.1).
+    # z off (docs/formats.md); the 3-1 opening from each side (RULES 1.1).
     for first, node in ((0, ";W[31hefe]"), (1, ";B[31qtst]")):
         text = f"(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[a]PB[b]\n{node})"
         game = read_sgf(text, partial=True).games[0]

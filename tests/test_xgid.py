@@ -1,4 +1,4 @@
-"""XGIDs: the REFERENCES.md examples, orientation, gnubg as the oracle,
+"""XGIDs: the docs/formats.md examples, orientation, gnubg as the oracle,
 round trips, and every field's errors.
 
 gnubg (the PyPI package) is a test dependency: these tests fail, not skip,
@@ -113,13 +113,13 @@ def what_gnubg_keeps(s: MatchState) -> MatchState:
     return s
 
 
-# -- REFERENCES.md examples -----------------------------------------------------
+# -- docs/formats.md examples -----------------------------------------------------
 def test_reference_opening_with_31():
     text = f"XGID={OPENING}:0:0:1:31:0:0:0:0:10"
     pos, state = read_xgid(text)
     assert pos == Position.initial()
     assert state == MatchState(on_roll=1, dice=(3, 1))
-    # REFERENCES.md: gnubg gives 4HPwATDgc/ABMA:cIkFAAAAAAAE for this XGID.
+    # docs/formats.md: gnubg gives 4HPwATDgc/ABMA:cIkFAAAAAAAE for this XGID.
     assert (pos.to_id(), state.to_match_id()) == ("4HPwATDgc/ABMA", "cIkFAAAAAAAE")
     assert gnubg_ids(text) == ("4HPwATDgc/ABMA", "cIkFAAAAAAAE")
     assert write_xgid(pos, state) == text

@@ -14,7 +14,7 @@ import numpy as np
 from . import _board, _chain, _movegen, _pool
 from ._parallel import cores, run_shared
 from .errors import InvalidPositionError, InvalidRollError
-from .position import problem_message
+from .position import board_arrays, board_counts, problem_message
 
 __all__ = ["legal_positions", "validate_boards", "release_memory", "MAX_PLAYS"]
 
@@ -24,27 +24,9 @@ MAX_PLAYS = _movegen.MAX_PLAYS
 
 
 def validate_boards(boards) -> np.ndarray:
-    """Check a batch of boards (n, 2, 25) and return it as C-contiguous uint8."""
-    out = _as_uint8_boards(boards)
-    index, code = _board.first_invalid(out)
-    if index >= 0:
-        raise InvalidPositionError(f"board {index}: {problem_message(code)}")
-    return out
-
-
-def _as_uint8_boards(boards) -> np.ndarray:
-    # Shape, dtype and range; the per-board rules are checked by the kernel.
-    arr = np.asarray(boards)
-    if arr.ndim != 3 or arr.shape[1:] != (2, 25):
-        raise InvalidPositionError(f"boards must have shape (n, 2, 25), got {arr.shape}")
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-        raise InvalidPositionError(f"boards must hold integers, got dtype {arr.dtype}")
-    # uint8 needs no range check: a slot above 15 makes its side's total
-    # exceed 15, which the kernel's check reports.
-    if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 15):
-        bad = int(np.argmax(((arr < 0) | (arr > 15)).reshape(len(arr), -1).any(axis=1)))
-        raise InvalidPositionError(f"board {bad}: checker counts must be 0 to 15")
-    return np.ascontiguousarray(arr, dtype=np.uint8)
+    """Check a batch of boards (n, 2, 25) and return it as C-contiguous uint8
+    (``position.board_arrays``: the same rules as ``Position.from_array``)."""
+    return board_arrays(boards)
 
 
 def _as_uint8_rolls(rolls, n: int) -> np.ndarray:
@@ -87,7 +69,7 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     made while another thread's threaded call runs works on one thread.
     """
     if validate:
-        b = _as_uint8_boards(boards)
+        b = board_counts(boards)
         r = _as_uint8_rolls(rolls, len(b))
     else:
         b = np.ascontiguousarray(boards, dtype=np.uint8)

@@ -736,7 +736,7 @@ class Game:
 
     def match_state(self) -> MatchState:
         """The :class:`~backgammon.MatchState` of this game now, as gnubg
-        records it (REFERENCES.md, "GNU Match ID").
+        records it (docs/formats.md, "GNU Match ID").
 
         While the game goes on: the score before it and its own Crawford
         flag; ``turn`` is the side that must act, and a pending beaver or

@@ -2,7 +2,7 @@
 
 A Match ID packs a :class:`MatchState` into 9 bytes, fields least
 significant bit first, written as 12 characters of standard Base64 without
-padding (REFERENCES.md, "GNU Match ID").  Together with a Position ID it
+padding (docs/formats.md, "GNU Match ID").  Together with a Position ID it
 describes a moment of a match, as in gnubg's ``positionid:matchid``.
 
 >>> state = MatchState(match_length=5)
@@ -31,7 +31,7 @@ __all__ = ["MatchState", "GameState", "InvalidMatchStateError", "InvalidMatchIdE
 #: Largest match length or score: 15-bit fields.
 MAX_FIELD = 2 ** 15 - 1
 
-# (name, bit offset, width) of each field, REFERENCES.md "GNU Match ID".
+# (name, bit offset, width) of each field, docs/formats.md "GNU Match ID".
 # Bit 66 is gnubg's "Jacoby off" flag, written by gnubg 1.x but not in the
 # older layout; bits 67-71 are unused.
 _CUBE = (0, 4)

@@ -13,7 +13,7 @@ with the cube centred and no game in progress.  It has two parts:
   ``k = 1..M``; ``k = 1`` is double match point.
 
 :meth:`MatchEquityTable.kazaross_xg2` is the Kazaross-XG2 table, gnubg's and
-eXtreme Gammon's default (REFERENCES.md, "Match equity and cube formulas").
+eXtreme Gammon's default (docs/formats.md, "Match equity and cube formulas").
 
 >>> met = MatchEquityTable.kazaross_xg2()
 >>> met.mwc(3, 5)
@@ -205,7 +205,7 @@ class MatchEquityTable:
             risk = D - L,  gain = W - D,  take point = risk / (risk + gain)
 
         the cubeless chance of winning the game at which taking and dropping
-        are equal (REFERENCES.md, "Match equity and cube formulas", for the
+        are equal (docs/formats.md, "Match equity and cube formulas", for the
         money-play analogue).  Gammons are ignored and the cube is treated as
         dead after the take (no redouble value).  The next game is the
         Crawford game when nobody is 1-away now and a player reaches 1-away.
@@ -382,7 +382,7 @@ def _gammon_values(win, loss) -> tuple[float, float]:
 
 def money_take_point(win: float, loss: float) -> float:
     """Money-play take point (L - 0.5) / (W + L + 0.5), Janowski's formula for
-    a live cube (REFERENCES.md, "Match equity and cube formulas").
+    a live cube (docs/formats.md, "Match equity and cube formulas").
 
     ``win`` (W) and ``loss`` (L) are the taker's average values of a win and
     of a loss, at least 1.  Raises ``ValueError`` otherwise.
@@ -395,7 +395,7 @@ def money_take_point(win: float, loss: float) -> float:
 
 
 def money_cash_point(win: float, loss: float) -> float:
-    """Money-play cash point (L + 1) / (W + L + 0.5) (Janowski, REFERENCES.md).
+    """Money-play cash point (L + 1) / (W + L + 0.5) (Janowski, docs/formats.md).
 
     ``win`` (W) and ``loss`` (L) are the doubler's average values of a win
     and of a loss, at least 1.

@@ -13,6 +13,7 @@ command, games, seed, seconds).  The shipped weights are
 """
 from __future__ import annotations
 
+import copyreg
 import json
 import os
 from functools import lru_cache
@@ -101,6 +102,16 @@ def meta(path=None) -> dict:
         with resources.as_file(_shipped()) as p:
             return read(p)[1]
     return read(path)[1]
+
+
+def _reduce(nets: _net.Networks):
+    # By value: the weights travel, the bear-off tables are the receiver's
+    # own; the shipped networks travel by name.  (Registered with copyreg,
+    # so pickle and copy use it: the kernel knows nothing of this module.)
+    return rebuild, (nets.arrays, nets is default())
+
+
+copyreg.pickle(_net.Networks, _reduce)
 
 
 def rebuild(arrays: dict[str, np.ndarray], shipped: bool = False) -> _net.Networks:

@@ -363,13 +363,6 @@ def _net(arg, seed):
     return NetPlayer(int(arg))
 
 
-def _ubgi(arg, seed):
-    from .ubgi import UbgiPlayer
-    if not arg:
-        raise ValueError("spec must give the engine's command after 'ubgi:', e.g. 'ubgi:python -m backgammon ubgi'")
-    return UbgiPlayer(arg)
-
-
 #: The spec strings of the built-in players (``ubgi:COMMAND`` besides).
 SPECS = ("random", "pubeval", "net", "net:0", "net:1", "net:2", "gnubg")
 _BUILT_IN = ("random", "pubeval", "net", "gnubg", "ubgi")
@@ -377,4 +370,5 @@ register_player("random", _no_argument("random", RandomPlayer))
 register_player("pubeval", _no_argument("pubeval", lambda seed: PubevalPlayer()))
 register_player("net", _net)
 register_player("gnubg", _no_argument("gnubg", lambda seed: GnubgPlayer()))
-register_player("ubgi", _ubgi)
+# ``ubgi:COMMAND`` comes from the ubgi module through this package's own
+# entry point (pyproject.toml), as any plugin's player does.

@@ -1,4 +1,4 @@
-"""Positions: the DESIGN.md board, validated, with GNU Position IDs.
+"""Positions: the position array (docs/design.md), validated, with GNU Position IDs.
 
 >>> pos = Position.initial()
 >>> pos.to_id(), pos.pip_counts()
@@ -19,7 +19,7 @@ from . import _board
 from ._board import BoardProblem
 from .errors import InvalidPositionError, InvalidPositionIdError
 
-__all__ = ["Position", "GameResult", "WinKind", "ON_ROLL", "OPPONENT"]
+__all__ = ["Position", "GameResult", "WinKind", "ON_ROLL", "OPPONENT", "board_arrays", "board_counts"]
 
 #: Row of the side on roll and of its opponent in the (2, 25) array.
 ON_ROLL = 1
@@ -51,14 +51,18 @@ class GameResult:
         return int(self.kind)
 
 
-def _as_board_array(a) -> np.ndarray:
-    """Validate any int array-like of shape (2, 25) into a uint8 array."""
+def board_counts(a, name: str = "boards") -> np.ndarray:
+    """Boards of shape (n, 2, 25) as C-contiguous uint8 checker counts:
+    integer arrays as they are; float (or object) arrays only when every
+    count is a whole number; counts 0 to 15.  Whether each is a position is
+    ``board_arrays``'s check (the batch move generator makes it itself,
+    board by board).  A problem raises InvalidPositionError."""
     try:
         arr = np.asarray(a)
     except (TypeError, ValueError) as e:
-        raise InvalidPositionError(f"cannot read the board as an array: {e}") from None
-    if arr.shape != (2, 25):
-        raise InvalidPositionError(f"a board has shape (2, 25), got {arr.shape}")
+        raise InvalidPositionError(f"cannot read {name} as an array: {e}") from None
+    if arr.ndim != 3 or arr.shape[1:] != (2, 25):
+        raise InvalidPositionError(f"{name} must have shape (n, 2, 25), got {arr.shape}")
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         if arr.dtype == object or np.issubdtype(arr.dtype, np.floating):
             try:
@@ -68,24 +72,56 @@ def _as_board_array(a) -> np.ndarray:
             except (TypeError, ValueError, OverflowError):
                 exact = False
             if not exact:
-                raise InvalidPositionError(f"checker counts must be whole numbers, got dtype {arr.dtype}")
+                raise InvalidPositionError(f"{name}: checker counts must be whole numbers, got dtype {arr.dtype}")
             arr = as_int
         else:
-            raise InvalidPositionError(f"checker counts must be integers, got dtype {arr.dtype}")
-    if arr.size and arr.min() < 0:
-        raise InvalidPositionError("checker counts must not be negative")
-    if arr.size and arr.max() > 15:
-        raise InvalidPositionError(f"a slot holds {int(arr.max())} checkers; a side has only 15")
-    board = np.ascontiguousarray(arr, dtype=np.uint8)
-    index, code = _board.first_invalid(board.reshape(1, 2, 25))
+            raise InvalidPositionError(f"{name}: checker counts must be integers, got dtype {arr.dtype}")
+    # uint8 needs no range check: a slot above 15 makes its side's total
+    # exceed 15, which the kernel's check reports.
+    if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 15):
+        rows = arr.reshape(len(arr), -1)
+        bad = int(np.argmax(((rows < 0) | (rows > 15)).any(axis=1)))
+        if rows[bad].min() < 0:
+            raise InvalidPositionError(f"board {bad}: checker counts must be 0 to 15, not negative")
+        raise InvalidPositionError(f"board {bad}: checker counts must be 0 to 15: a slot holds "
+                                   f"{int(rows[bad].max())} checkers; a side has only 15")
+    return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
+def board_arrays(a, name: str = "boards") -> np.ndarray:
+    """Boards of shape (n, 2, 25) as C-contiguous uint8, validated: the one
+    check behind ``Position.from_array`` and every batch entry point
+    (``board_counts``, then each board a position: RULES 1, at most 15
+    checkers a side, one colour a point, a game not empty).  A problem
+    raises InvalidPositionError naming the board.
+
+    >>> board_arrays(np.zeros((1, 2, 25)) + Position.initial().array).dtype
+    dtype('uint8')
+    """
+    out = board_counts(a, name)
+    index, code = _board.first_invalid(out)
     if index >= 0:
-        raise InvalidPositionError(problem_message(code))
-    return board
+        raise InvalidPositionError(f"board {index}: {problem_message(code)}")
+    return out
+
+
+def _as_board_array(a) -> np.ndarray:
+    """One board, validated by ``board_arrays``, as a (2, 25) uint8 array."""
+    try:
+        arr = np.asarray(a)
+    except (TypeError, ValueError) as e:
+        raise InvalidPositionError(f"cannot read the board as an array: {e}") from None
+    if arr.shape != (2, 25):
+        raise InvalidPositionError(f"a board has shape (2, 25), got {arr.shape}")
+    try:
+        return board_arrays(arr[None], "board")[0]
+    except InvalidPositionError as e:
+        raise InvalidPositionError(str(e).replace("board 0: ", "")) from None
 
 
 class Position:
     """An immutable, hashable backgammon position: who is on roll and where
-    every checker stands (DESIGN.md: row 1 on roll, row 0 the opponent).
+    every checker stands (docs/design.md: row 1 on roll, row 0 the opponent).
 
     >>> Position.from_id("4HPwATDgc/ABMA") == Position.initial()
     True
@@ -148,7 +184,7 @@ class Position:
 
     @classmethod
     def from_id(cls, position_id: str) -> "Position":
-        """From a 14-character GNU Position ID (REFERENCES.md)."""
+        """From a 14-character GNU Position ID (docs/formats.md)."""
         if not isinstance(position_id, str):
             raise InvalidPositionIdError(f"a Position ID is a string, not {type(position_id).__name__}")
         text = position_id.strip()

@@ -27,7 +27,7 @@ from .matchid import GameState, MatchState
 from .players import SPECS, Player, player
 from .position import Position
 
-__all__ = ["serve", "UbgiPlayer", "UbgiError", "format_move", "PROTOCOL"]
+__all__ = ["serve", "UbgiPlayer", "UbgiError", "format_move", "ubgi_player", "PROTOCOL"]
 
 PROTOCOL = "0.2"
 NAME = "backgammon"
@@ -282,6 +282,14 @@ class UbgiPlayer(Player):
             self.close()
         except Exception:  # noqa: BLE001
             pass
+
+
+def ubgi_player(arg, seed=None) -> UbgiPlayer:
+    """The factory of ``player("ubgi:COMMAND")`` (registered through the
+    ``backgammon.players`` entry point)."""
+    if not arg:
+        raise ValueError("spec must give the engine's command after 'ubgi:', e.g. 'ubgi:python -m backgammon ubgi'")
+    return UbgiPlayer(arg)
 
 
 def _pairs(answer: str) -> list[str]:

@@ -1,4 +1,4 @@
-# Bear-off databases (REFERENCES.md): positions of up to N checkers on the six
+# Bear-off databases (docs/formats.md): positions of up to N checkers on the six
 # home points, indexed as GNU Backgammon does, and lookups that other kernels
 # (the rollout loop, evaluators) can cimport.
 from libc.stdint cimport uint8_t, uint16_t, int32_t

@@ -1,4 +1,4 @@
-/* Bit tricks on the DESIGN.md board shared by the kernels (C, so that
+/* Bit tricks on the position array (docs/design.md) shared by the kernels (C, so that
    SSE2 can be used where the machine has it, with a plain fallback). */
 #ifndef BACKGAMMON_BITS_H
 #define BACKGAMMON_BITS_H

@@ -517,7 +517,7 @@ cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
                   uint8_t* children, int8_t* moves, bint swap) noexcept nogil:
     """Write the distinct plays of roll (d1, d2) and return how many.
 
-    ``board`` is one DESIGN.md position (row 1 on roll).  ``children`` takes
+    ``board`` is one position (docs/design.md) (row 1 on roll).  ``children`` takes
     MAX_PLAYS x 50 bytes (NULL: count only), ``moves`` MAX_PLAYS x 12 int8
     (from, to, hit per step; points 1..24, 25 = bar, 0 = off; unused -1).
     A roll with no legal step gives one play, the unchanged position; a

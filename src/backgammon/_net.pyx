@@ -543,12 +543,6 @@ cdef class Networks:
         chances of the side on roll of boards (n, 2, 25) at 0-ply, float64."""
         return evaluate(self, np.ascontiguousarray(boards, dtype=np.uint8), 0).astype(np.float64)
 
-    def __reduce__(self):
-        # By value: the weights travel, the bear-off tables are the
-        # receiver's own (the shipped networks travel by name).
-        from backgammon import network
-        return network.rebuild, (self.arrays, self is network.default())
-
 
 def evaluate(Networks nets, const uint8_t[:, :, ::1] boards, int ply=0):
     """The five chances of the side on roll of each board at ``ply``

@@ -14,9 +14,14 @@ __all__ = ["LEVELS", "computer_for", "computer_turns"]
 LEVELS = {"beginner": "pubeval", "intermediate": "net", "normal": "net", "advanced": "net:1", "expert": "net:2"}
 
 
-def computer_for(level: str):
-    """The Player of a level."""
-    return player(LEVELS[level], name="level")
+def computer_for(level: str, spec: str | None = None):
+    """The Player of a level, or of a spec (any registered player that
+    starts no process: a web request must not start programs)."""
+    if spec is None:
+        return player(LEVELS[level], name="level")
+    if spec.partition(":")[0] == "ubgi":
+        raise ValueError("player: ubgi engines start a process and cannot be asked for over the web")
+    return player(spec, name="player")
 
 
 def computer_turns(session: Session, said: list[str]) -> None:

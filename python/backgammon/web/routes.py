@@ -32,7 +32,6 @@ from ..evaluation import evaluate
 from ..hint import hint
 from ..match import Match
 from ..matchid import MatchState
-from ..players import player as make_player
 from ..position import Position
 from . import session as play
 from .computer import computer_for, computer_turns
@@ -40,10 +39,8 @@ from .middleware import MAX_BODY, BodyLimit
 from .schemas import Action, ApiError, ErrorBody, EvaluateAnswer, GameState, MoveAnswer, NewGame
 from .store import MAX_GAMES, GameStore, Session
 
-__all__ = ["create_app", "is_loopback", "API_PLAYERS"]
+__all__ = ["create_app", "is_loopback"]
 
-#: Players the stateless API may be asked for (nothing that starts a process).
-API_PLAYERS = ("pubeval", "net", "net:0", "net:1", "net:2")
 _PLY = {"pubeval": 0, "net": 0, "net:0": 0, "net:1": 1, "net:2": 2}
 _STATIC = {"app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8",
            "favicon.svg": "image/svg+xml", "docs.js": "text/javascript; charset=utf-8"}
@@ -133,19 +130,20 @@ def create_app(*, max_games: int = MAX_GAMES, max_body: int = MAX_BODY,
     @app.get("/api/move", summary="The ranked plays of a roll", response_model=MoveAnswer, responses=_ERRORS)
     def api_move(position: Annotated[str, Query(max_length=40, description="GNU Position ID, side on roll")],
                  dice: Annotated[str, Query(max_length=8, description="the roll, e.g. 31 or 3-1")],
-                 player: Annotated[str, Query(description="pubeval, net (= net:0), net:1 or net:2")] = "net:1",
+                 player: Annotated[str, Query(max_length=80, description="a player spec: pubeval, net (= net:0), "
+                                              "net:1, net:2 or any registered player")] = "net:1",
                  limit: Annotated[int, Query(ge=1, le=1000)] = 1000):
         """Every legal play of ``dice`` from ``position``, best first by the
         network searched to the player's depth, with the mover's chances
         after each play and its cubeless equity; ``choice`` is the play the
-        ``player`` makes."""
-        if player not in API_PLAYERS:
-            raise ApiError(422, f"player must be one of {', '.join(API_PLAYERS)}, not {player!r}")
+        ``player`` makes (the ranking is the network's, at the player's
+        depth for net:K)."""
+        chooser = computer_for("normal", player)
         pos = Position.from_id(position)
         if pos.is_game_over():
             raise ApiError(422, "position: the game is over, there is no play")
-        ranked = hint(pos, dice, _PLY[player])
-        choice = ranked[0].play if player.startswith("net") else make_player(player).choose(pos, dice)
+        ranked = hint(pos, dice, _PLY.get(player, 0))
+        choice = ranked[0].play if player in _PLY and player != "pubeval" else chooser.choose(pos, dice)
         return JSONResponse({"position": pos.to_id(), "dice": list(pos.legal_plays(dice).roll), "player": player,
                              "choice": str(choice), "count": len(ranked),
                              "plays": [play.ranked_json(r) for r in ranked[:limit]]})
@@ -171,7 +169,7 @@ def create_app(*, max_games: int = MAX_GAMES, max_body: int = MAX_BODY,
               response_model=GameState, responses=_ERRORS)
     def new_game(body: NewGame | None = None):
         body = body or NewGame.model_validate({})
-        computer = computer_for(body.level)
+        computer = computer_for(body.level, body.player)
         seed = body.seed if body.seed is not None else secrets.randbits(63)
         if body.resume is not None:
             match, game, side = play.resume(body.resume, body.side, seed)

@@ -47,6 +47,8 @@ class NewGame(_Strict):
     level: Literal["beginner", "intermediate", "normal", "advanced", "expert"] = Field(
         "intermediate", description="beginner = pubeval, intermediate and normal = net (0-ply), "
                                     "advanced = net:1, expert = net:2")
+    player: str | None = Field(None, max_length=80, description="the computer as a player spec instead of the "
+                               "level's (any registered player, e.g. net:1; not ubgi:, which starts a process)")
     side: Literal[0, 1] = Field(0, description="which player the human is: 0 (light checkers) or 1 (dark)")
     seed: int | None = Field(None, ge=0, le=2 ** 63 - 1, description="seeds the dice (for tests and replays)")
     resume: Resume | None = Field(None, description="continue a saved game instead of starting a new one")
