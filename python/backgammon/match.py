@@ -18,7 +18,21 @@ from .game import Game
 from .matchid import MAX_FIELD
 from .rules import Rules
 
-__all__ = ["Match"]
+__all__ = ["Match", "match_winner"]
+
+
+def match_winner(score, length: int) -> int | None:
+    """The side whose score reached or passed ``length`` (RULES 8.1), None
+    while neither has or in money play (length 0).
+
+    >>> match_winner((3, 5), 5), match_winner((3, 4), 5), match_winner((9, 0), 0)
+    (1, None, None)
+    """
+    if length:
+        for side in (0, 1):
+            if score[side] >= length:
+                return side
+    return None
 
 #: Kept for older imports (rollouts): :func:`backgammon.dice.seed_sequence`.
 
@@ -52,11 +66,7 @@ class Match:
     @property
     def winner(self) -> int | None:
         """The side that reached or passed the length (RULES 8.1)."""
-        if self.length:
-            for side in (0, 1):
-                if self._score[side] >= self.length:
-                    return side
-        return None
+        return match_winner(self._score, self.length)
 
     def is_over(self) -> bool:
         return self.winner is not None

@@ -27,7 +27,7 @@ from .. import _validate
 from ..errors import (AmbiguousMoveError, FormatError, IllegalMoveError, InvalidMoveError, InvalidRollError,
                       RulesError)
 from ..game import Ending, Event, Game, Phase
-from ..match import Match
+from ..match import Match, match_winner
 from ..position import OPPONENT, Position
 from ..rules import Rules
 
@@ -111,11 +111,7 @@ class MatchRecord:
     def winner(self) -> int | None:
         """The side that won the match (RULES 8.1), None for a money
         session or an unfinished match."""
-        if self.length:
-            for side in (0, 1):
-                if self.score[side] >= self.length:
-                    return side
-        return None
+        return match_winner(self.score, self.length)
 
     def replay(self) -> Match:
         """The record replayed through ``Match`` and ``Game``: an action

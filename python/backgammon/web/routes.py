@@ -201,21 +201,21 @@ def create_app(*, max_games: int = MAX_GAMES, max_body: int = MAX_BODY,
                 state["hint"] = extra
             return JSONResponse(state)
 
+    def record(gid: str, fmt: str) -> PlainTextResponse:
+        session = store.get(gid)
+        with session.lock:
+            text = play.record_text(session, fmt)
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="backgammon.{fmt}"'})
+
     @app.get("/api/games/{gid}/mat", summary="The game or match as a .mat file", response_class=PlainTextResponse,
              responses=_ERRORS)
     def mat(gid: Annotated[str, Path(max_length=64)]):
-        session = store.get(gid)
-        with session.lock:
-            text = play.record_text(session, "mat")
-        return PlainTextResponse(text, headers={"Content-Disposition": 'attachment; filename="backgammon.mat"'})
+        return record(gid, "mat")
 
     @app.get("/api/games/{gid}/sgf", summary="The game or match as SGF", response_class=PlainTextResponse,
              responses=_ERRORS)
     def sgf(gid: Annotated[str, Path(max_length=64)]):
-        session = store.get(gid)
-        with session.lock:
-            text = play.record_text(session, "sgf")
-        return PlainTextResponse(text, headers={"Content-Disposition": 'attachment; filename="backgammon.sgf"'})
+        return record(gid, "sgf")
 
     app.add_middleware(BodyLimit, limit=max_body, allowed_hosts=allowed_hosts)
     return app
