@@ -427,3 +427,113 @@ def test_loopback_server_answers_only_loopback_hosts():
         r = c.get("/", headers={"host": "evil.example"})
         assert r.status_code == 400 and "evil.example" in r.json()["error"]
         assert c.get("/", headers={"host": "localhost:8000"}).status_code == 200
+
+
+# -- what another page, a long session and undo may not do --------------------------------------
+
+def test_another_page_cannot_touch_a_players_game():
+    # A page on any origin can make a browser POST with no body or a
+    # text/plain body (no CORS preflight); such requests change nothing,
+    # and a flood of them cannot push the player's game out.
+    app = create_app(max_games=1000)
+    with TestClient(app) as c:
+        mine = new(c, length=5, seed=1)
+        codes = set()
+        for k in range(1001):
+            headers = {"Origin": "http://evil.example"} if k % 2 else {"Content-Type": "text/plain"}
+            r = c.post("/api/games", content=b"{}" if k % 3 else b"", headers=headers)
+            codes.add(r.status_code)
+            assert r.json()["error"]
+        assert codes <= {403, 415} and len(app.state.store) == 1
+        r = c.post(f"/api/games/{mine['id']}/actions", content=b'{"action": "roll"}',
+                   headers={"Content-Type": "text/plain"})
+        assert r.status_code == 415
+        r = c.post(f"/api/games/{mine['id']}/actions", json={"action": "roll"},
+                   headers={"Origin": "http://localhost.evil:8000"})
+        assert r.status_code == 403
+        assert c.get(f"/api/games/{mine['id']}").json()["game"]["phase"] == "opening"
+        # The page itself (same origin, JSON) is served.
+        r = c.post(f"/api/games/{mine['id']}/actions", json={"action": "roll"}, headers={"Origin": "http://testserver"})
+        assert r.status_code == 200
+
+
+def test_an_evicted_game_says_so():
+    app = create_app(max_games=3)
+    with TestClient(app) as c:
+        first = new(c, seed=1)
+        for seed in range(2, 5):
+            new(c, seed=seed)
+        r = c.get(f"/api/games/{first['id']}")
+        assert r.status_code == 410 and "removed" in r.json()["error"] and "saved copy" in r.json()["error"]
+        r = c.post(f"/api/games/{first['id']}/actions", json={"action": "roll"})
+        assert r.status_code == 410
+        assert c.get("/api/games/" + "x" * 24).status_code == 404
+
+
+def _long_session_text():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_mat import random_match
+    return bg.write_mat(random_match(0, 5, games=42), players=("You", "Computer"))
+
+
+def test_memory_is_bounded_by_bytes():
+    # Resumes of a 42-game money session (about 200 kB each) stay within the byte budget.
+    import gc
+    from backgammon.web.store import session_bytes
+    text = _long_session_text()
+    budget = 4 << 20
+    app = create_app(max_games=1000, max_bytes=budget)
+    store = app.state.store
+
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * 4096
+
+    with TestClient(app) as c:
+        for _ in range(20):
+            c.post("/api/games", json={"resume": {"format": "mat", "text": text}})
+        gc.collect()
+        before = rss()
+        for _ in range(60):
+            r = c.post("/api/games", json={"resume": {"format": "mat", "text": text}})
+            assert r.status_code == 201
+        gc.collect()
+        grown = rss() - before
+        assert store.bytes <= budget and len(store) < 60 and store.evicted > 0
+        assert grown < budget + (16 << 20), grown
+        # The estimate is close to what a session really holds.
+        import tracemalloc
+        tracemalloc.start()
+        c.post("/api/games", json={"resume": {"format": "mat", "text": text}})
+        gc.collect()
+        snap = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        held = sum(s.size for s in snap.statistics("filename"))
+        one = next(reversed(store._games.values()))
+        assert 0.4 * held < session_bytes(one) < 2.5 * held
+
+
+def test_undo_does_not_reroll_the_computers_dice():
+    # A game's dice come from its seed in order: an undone turn is replayed
+    # with the same dice, so undoing cannot fish for a better computer roll.
+    with TestClient(create_app()) as c:
+        s = new(c, length=0, seed=11)
+        while "move" not in s["actions"]:
+            s = act(c, s, action="roll")
+        seen = set()
+        for _ in range(5):
+            after = play_turn(c, s)
+            computer = [line for line in after["log"][-1]["lines"] if line["player"] == "computer"]
+            seen.add((computer[-1]["text"] if computer else "", tuple(after["game"]["dice"] or ())))
+            s = act(c, after, action="undo", what="turn")
+            assert s["moves"] is not None
+        assert len(seen) == 1, seen
+        # Two games with one seed and the same actions see the same dice.
+        a, b = new(c, seed=99), new(c, seed=99)
+        for _ in range(3):
+            a, b = act(c, a, action="roll"), act(c, b, action="roll")
+            assert a["game"]["opening"] == b["game"]["opening"] and a["game"]["dice"] == b["game"]["dice"]
+            if a["moves"]:
+                break

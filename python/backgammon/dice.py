@@ -78,9 +78,10 @@ def to_dice(roll, name: str = "roll") -> tuple[int, int]:
     d1, d2 = operator.index(d1), operator.index(d2)
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise InvalidRollError(f"dice must be 1 to 6, got {d1} and {d2}")
-    return d1, d2
+    return _PAIRS[d1][d2]       # one tuple per pair: records of many games share them
 
 
+_PAIRS = [[(a, b) for b in range(7)] for a in range(7)]
 #: The 21 distinct rolls, high die first, doubles included.
 ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in range(1, a + 1))
 #: The same as an int8 array of shape (21, 2).

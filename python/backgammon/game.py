@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
+
+if TYPE_CHECKING:
+    import numpy as np
 
 from . import _movegen
 from . import _validate
@@ -46,7 +49,7 @@ class Ending(enum.Enum):
     RESIGNATION = "resignation"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended: ``points`` = ``multiplier`` x ``cube_value``, after
     every option (Jacoby, backgammon counted as gammon)."""
@@ -58,7 +61,7 @@ class Outcome:
     points: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """One entry of ``game.history``: ``kind`` is opening, roll, play,
     double, take, drop, beaver, raccoon, resign, accept or reject; ``value``
@@ -166,7 +169,7 @@ class Game:
             if match.length:
                 self.rules.check_match_play()
             self.crawford, self.score, self.length = match.begin_game(self)
-        self._rng = rng
+        self._rng: np.random.Generator | None = rng
         self._position = Position.initial()
         self.on_roll: int | None = None
         self.dice: tuple[int, int] | None = None
@@ -187,6 +190,8 @@ class Game:
         self._next_crawford = False     # the next game of the match is the Crawford game (RULES 8.2)
         self._opening_turn = False
         self._steps: list[Step] = []    # this turn's checker steps so far
+        self._search_key: tuple | None = None
+        self._search_cache: _Steps | None = None
         self._partial: Position | None = None
 
     # -- queries ------------------------------------------------------------------
@@ -284,6 +289,7 @@ class Game:
         # are given (a replay): so a game rebuilt from its history with its
         # seed rolls next what the original had coming.
         given = None if dice is None else to_dice(dice)
+        assert self._rng is not None      # a game that is not over has its dice
         d = self._rng.integers(1, 7, size=2)
         return given if given is not None else (int(d[0]), int(d[1]))
 
@@ -417,7 +423,7 @@ class Game:
 
     def _search(self) -> _Steps:
         key = (self._position.to_bytes(), self.dice)
-        if getattr(self, "_search_key", None) != key:
+        if self._search_key != key or self._search_cache is None:
             self._search_key = key
             self._search_cache = _Steps(self._position.legal_plays(self.dice))
         return self._search_cache
@@ -536,6 +542,10 @@ class Game:
         self.dice = None
         self._steps = []
         self._partial = None
+        # A finished game rolls no more: what only play needs goes (matches
+        # keep every game, a server thousands of matches).
+        self._rng = None
+        self._search_key = self._search_cache = None
         if self.match is not None:
             self._next_crawford = self.match.end_game(self, self.outcome)
 

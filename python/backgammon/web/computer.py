@@ -24,9 +24,16 @@ def computer_for(level: str, spec: str | None = None):
     return player(spec, name="player")
 
 
+def _played(session: Session, dice, chosen) -> None:
+    """The computer's play, each die's step (points from the computer's
+    side: 25 its bar, 0 off), for the page to show checker by checker."""
+    session.played.append({"player": "computer", "dice": [int(d) for d in dice], "play": str(chosen),
+                           "steps": [[int(f), int(t), bool(h)] for f, t, h in chosen.steps]})
+
+
 def computer_turns(session: Session, said: list[str]) -> None:
     """Play the computer's actions while the turn is the computer's, each
-    described in ``said``."""
+    described in ``said`` (and its plays in ``session.played``)."""
     game, bot, comp = session.game, session.bot, session.computer
     for _ in range(200):
         if game.is_over() or game.phase is Phase.OPENING or game.turn != bot:
@@ -49,14 +56,17 @@ def computer_turns(session: Session, said: list[str]) -> None:
             d1, d2 = [e for e in game.history if e.kind == "roll"][-1].value
             if game.phase is Phase.PLAY:
                 chosen = comp.choose(game.position, game.dice)
+                _played(session, (d1, d2), chosen)
                 game.play(chosen)
                 said.append(f"The computer rolled {d1}-{d2} and played {chosen}.")
             else:
+                session.played.append({"player": "computer", "dice": [d1, d2], "play": "", "steps": []})
                 said.append(f"The computer rolled {d1}-{d2} and cannot move.")
         elif phase is Phase.PLAY:                 # the computer won the opening roll
             assert game.dice is not None
             d1, d2 = game.dice
             chosen = comp.choose(game.position, game.dice)
+            _played(session, (d1, d2), chosen)
             game.play(chosen)
             said.append(f"The computer plays {d1}-{d2}: {chosen}.")
         elif phase is Phase.DOUBLED:

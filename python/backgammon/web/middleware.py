@@ -1,6 +1,8 @@
 """ASGI middleware in front of every route: limits on what a request may
 send, the Host check (a loopback server answers only loopback names, a
-guard against DNS rebinding), and the security headers of every answer."""
+guard against DNS rebinding), the refusal of state-changing requests from
+other pages (JSON content type and same origin required), and the
+security headers of every answer."""
 from __future__ import annotations
 
 import json
@@ -12,6 +14,28 @@ MAX_BODY = 64 * 1024
 MAX_QUERY = 4096
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+
+
+def _foreign(scope) -> tuple[int, str] | None:
+    """Why a state-changing request is refused, or None.  Another web page
+    can make a browser send a POST anywhere, but not with a JSON content
+    type (that needs a CORS preflight, which this server never grants) nor
+    with this server's origin: so every POST must say ``application/json``
+    and come from this origin or from no page at all."""
+    headers = {k.lower(): v for k, v in scope.get("headers", [])}
+    kind = headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
+    if kind != "application/json":
+        return 415, (f"a request that changes state must send Content-Type: application/json, "
+                     f"not {kind[:60] or 'none'!r}")
+    origin = headers.get(b"origin")
+    if origin is not None:
+        host = headers.get(b"host", b"").decode("latin-1").lower()
+        scheme = scope.get("scheme", "http")
+        if origin.decode("latin-1").lower() != f"{scheme}://{host}":
+            return 403, f"requests from another page ({origin.decode('latin-1')[:80]!r}) may not change games here"
+    if headers.get(b"sec-fetch-site") == b"cross-site":
+        return 403, "requests from another site may not change games here"
+    return None
 
 
 class BodyLimit:
@@ -43,6 +67,9 @@ class BodyLimit:
                 return await send_error(send, 413, f"the request body is larger than {self.limit} bytes")
         if scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             return await self.app(scope, receive, send)
+        refusal = _foreign(scope)
+        if refusal is not None:
+            return await send_error(send, *refusal)
         body = b""
         while True:
             message = await receive()

@@ -37,7 +37,7 @@ from . import session as play
 from .computer import computer_for, computer_turns
 from .middleware import MAX_BODY, BodyLimit
 from .schemas import Action, ApiError, ErrorBody, EvaluateAnswer, GameState, MoveAnswer, NewGame
-from .store import MAX_GAMES, GameStore, Session
+from .store import MAX_BYTES, MAX_GAMES, GameStore, Session
 
 __all__ = ["create_app", "is_loopback"]
 
@@ -63,16 +63,17 @@ def _version() -> str:
     return __version__
 
 
-def create_app(*, max_games: int = MAX_GAMES, max_body: int = MAX_BODY,
+def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_body: int = MAX_BODY,
                allowed_hosts: list[str] | None = None) -> FastAPI:
-    """The ASGI application.  ``max_games``: games kept in memory (the
-    longest idle is evicted); ``max_body``: the largest request body;
+    """The ASGI application.  ``max_games`` and ``max_bytes``: how many
+    games, and about how much memory, the server keeps (the longest idle
+    go first, and their ids answer 410); ``max_body``: the largest request body;
     ``allowed_hosts``: Host headers accepted (None: any), which guards a
     loopback server against DNS rebinding."""
     app = FastAPI(title="backgammon", version=_version(), docs_url=None, redoc_url=None,
                   description="The backgammon engine behind a JSON API, and games against the computer. "
                               "Errors are JSON: {\"error\": message, \"status\": code}.")
-    store = GameStore(max_games)
+    store = GameStore(max_games, max_bytes)
     app.state.store = store
 
     @app.exception_handler(ApiError)
@@ -181,7 +182,8 @@ def create_app(*, max_games: int = MAX_GAMES, max_body: int = MAX_BODY,
         session = store.add(lambda gid: Session(gid, match, game, side, body.level, computer, seed))
         with session.lock:
             computer_turns(session, said)
-            return JSONResponse({**play.state(session), "said": said}, status_code=201)
+            played, session.played = session.played, []
+            return JSONResponse({**play.state(session), "said": said, "played": played}, status_code=201)
 
     @app.get("/api/games/{gid}", summary="The state of a game", response_model=GameState, responses=_ERRORS)
     def get_game(gid: Annotated[str, Path(max_length=64)]):
@@ -197,6 +199,7 @@ def create_app(*, max_games: int = MAX_GAMES, max_body: int = MAX_BODY,
             said, extra = play.apply(session, body)
             state = play.state(session)
             state["said"] = said
+            state["played"], session.played = session.played, []
             if extra is not None:
                 state["hint"] = extra
             return JSONResponse(state)

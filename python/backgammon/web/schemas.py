@@ -246,9 +246,20 @@ class LogGame(BaseModel):
     lines: list[LogLine]
 
 
+class Played(BaseModel):
+    """A play of the computer since the last request: its dice and each
+    die's step as [from, to, hit], points from the computer's own side
+    (25 its bar, 0 off; its point p is the human's 25 - p)."""
+
+    player: str
+    dice: list[int]
+    play: str
+    steps: list[list[int | bool]]
+
+
 class GameState(BaseModel):
     """A game against the computer as the page shows it, with what the
-    computer said since the last request and the hint asked for."""
+    computer said and played since the last request and the hint asked for."""
 
     id: str
     level: str
@@ -262,4 +273,5 @@ class GameState(BaseModel):
     actions: list[str]
     log: list[LogGame]
     said: list[str] = []
+    played: list[Played] = []
     hint: dict[str, Any] | None = None
