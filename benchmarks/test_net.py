@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon import _net, _rollout, network
+from backgammon import _choice, _net, _rollout, network
 from backgammon.players import NetPlayer
 from backgammon.sample import random_positions
 
@@ -59,10 +59,9 @@ def test_gnubg_nn_probabilities_per_call(benchmark, game_positions):
 def test_net_self_play(benchmark):
     nets = network.default()
     n = 1000
-    gen = np.random.default_rng(1)
     benchmark.extra_info["items"] = n
-    code = _rollout.Policy.POLICY_NET
-    benchmark.pedantic(_rollout.play_games, args=(START, 0, n, gen, code, code), kwargs={"nets": nets},
+    code = _choice.Policy.POLICY_NET
+    benchmark.pedantic(_rollout.play_games, args=(START, 0, n, 1, code, code), kwargs={"nets": nets},
                        rounds=3, iterations=1)
 
 

@@ -55,9 +55,10 @@ def _run(*args, timeout=120):
 
 
 def test_rollout_report_says_whose_chances():
-    result = _run("rollout", "--games", "1296", "--workers", "1", "--seed", "3")
+    result = _run("rollout", "--games", "1296", "--workers", "1", "--seed", "3", "--truncate", "10")
     assert result.returncode == 0
     out = result.stdout
+    assert "policy net" in out and "variance reduction" in out and "without variance reduction" in out
     assert "side on roll" in out and "gammons include backgammons" in out
     import re
     rows = dict(re.findall(r"^(win|lose) +([0-9.]+)", out, re.M))
@@ -77,6 +78,23 @@ def test_rollout_json_has_every_option():
 def test_rollout_bad_options_name_the_option(args, option):
     result = _run("rollout", *args)
     assert result.returncode == 2 and option in result.stderr
+
+
+def test_rollout_of_plays_and_of_the_cube():
+    result = _run("rollout", "4HPwATDgc/ABMA", "31", "--plays", "top3", "--games", "144", "--workers", "1",
+                  "--truncate", "6", "--json")
+    data = json.loads(result.stdout)
+    assert result.returncode == 0 and len(data["plays"]) == 3 and data["plays"][0]["difference"] == 0
+    text = _run("rollout", "4HPwATDgc/ABMA", "31", "--plays", "8/5 6/5,24/20", "--games", "72", "--workers", "1",
+                "--truncate", "4")
+    assert text.returncode == 0 and "8/5 6/5" in text.stdout and "the same dice" in text.stdout
+    cube = _run("rollout", "--cube", "--games", "72", "--workers", "1", "--truncate", "4")
+    assert cube.returncode == 0 and "Proper cube action: no double" in cube.stdout
+    match_id = __import__("backgammon").MatchState(match_length=5, score=(1, 2)).to_match_id()
+    m = _run("rollout", "--match", match_id, "--games", "72", "--workers", "1", "--truncate", "4", "--json")
+    assert m.returncode == 0 and 0 < json.loads(m.stdout)["mwc"] < 1
+    bad = _run("rollout", "--ply", "1", "--policy", "pubeval")
+    assert bad.returncode == 2 and "--ply" in bad.stderr
 
 
 def test_version():

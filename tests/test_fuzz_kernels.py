@@ -61,11 +61,15 @@ SCRIPT = textwrap.dedent(r"""
         call(_board.equities, rng.normal(size=(4, int(rng.integers(0, 7)))))
         gen = np.random.default_rng(trial)
         call(_choice.choose_plays, int(rng.integers(-1, 4)), b, rolls, gen if trial % 2 else None, nets)
-        call(_rollout.play_games, b[0].reshape(-1), i, int(rng.integers(-2, 3)), gen, int(rng.integers(-1, 4)),
-             int(rng.integers(-1, 4)), True, j, os_db.table, os_db.gammon_table, ts.records, ts.checkers, nets=nets)
-        call(_rollout.lockstep_rolls, np.array([i] * 4, dtype=np.int64), np.array([j] * 4, dtype=np.int64), True, gen)
+        key = int(rng.integers(0, 2**63))
+        call(_rollout.play_games, b[0].reshape(-1), i, int(rng.integers(-2, 3)), key, int(rng.integers(-1, 4)),
+             int(rng.integers(-1, 4)), True, int(rng.integers(-2, 4)), bool(trial % 2), bool(trial % 3 == 0),
+             os_db.table, os_db.gammon_table, ts.records, ts.checkers, nets=nets)
+        call(_rollout.play_games, b[0].reshape(-1), 0, 2, key, 1, 1, True, -1, True, False)   # no tables
+        call(_rollout.lockstep_rolls, np.array([i] * 4, dtype=np.int64), np.array([j] * 4, dtype=np.int64), True, key)
         call(_rollout.lockstep_settle, b, rng.integers(-1, 3, 4).astype(np.int8), np.full(4, i, dtype=np.int64), j,
              os_db.table, os_db.gammon_table, ts.records, ts.checkers)
+        call(_rollout.lockstep_luck, nets, b, rolls, rng.integers(-1, 3, 4).astype(np.int8))
         call(_net.evaluate, nets, b, int(rng.integers(-1, 3)))
         call(_net.encode_boards, b)
         call(_net.choose, nets, b, rolls, int(rng.integers(-1, 3)))
@@ -76,20 +80,27 @@ SCRIPT = textwrap.dedent(r"""
         u = rng.choice([-1e300, -1.0, 0.0, 0.5, 0.999999, 1.0, 7.0, np.nan, np.inf], size=(4, 4))
         rolls8 = rng.integers(0, 256, size=(4, 2), dtype=np.uint8)
         offs = np.sort(rng.integers(0, 20, size=5)).astype(np.int64) if trial % 3 else rng.integers(-5, 50, 5)
-        state = [b.copy(), rolls8.copy(), rng.integers(0, 3, 4).astype(np.uint8)]
-        flat = [b.copy(), rng.integers(0, 256, size=(4, 2), dtype=np.uint8), rng.integers(0, 4, 4).astype(np.uint8),
-                np.zeros(4, np.float32), np.zeros(4, np.uint8)]
-        call(_env.env_play, *state, offs, kids[:20], rng.choice(ints, 4).astype(np.int64), gen,
-             np.zeros((4, 4)), flat[0], flat[1], flat[2], flat[3], flat[4], np.zeros(4, np.uint8), -3.0,
-             bool(trial % 2))
+        def env_state(rows=4):
+            return _env.EnvState(b.copy()[:rows], rolls8.copy()[:rows], rng.integers(0, 3, rows).astype(np.uint8),
+                                 b.copy()[:rows], rng.integers(0, 256, size=(rows, 2), dtype=np.uint8),
+                                 rng.integers(0, 4, rows).astype(np.uint8), np.zeros(rows, np.float32),
+                                 np.zeros(rows, np.uint8), np.zeros(rows, np.uint8), u.copy()[:rows],
+                                 rng.choice(ints, rows).astype(np.int64))
+        call(env_state, 3)
+        call(_env.EnvState, b, rolls8, np.zeros(3, np.uint8), b, rolls8, np.zeros(4, np.uint8), np.zeros(4, np.float32),
+             np.zeros(4, np.uint8), np.zeros(4, np.uint8), u, np.zeros(4, np.int64))      # a short row
+        st = env_state()
+        call(_env.env_play, st, offs, kids[:20], rng.choice(ints, 4).astype(np.int64), gen, -3.0, bool(trial % 2))
         call(_env.observations, b, rolls8, np.zeros((4, 210), np.float32))
         call(_env.observations, b, rolls8, np.zeros((3, 210), np.float32))
         for policy in (-1, 0, 1, 2, 3, 4):
             chain = _chain.Chain(4, int(rng.integers(1, 5)))
-            call(_env.env_answer, policy, rng.choice(ints, 4).astype(np.int64), flat[2], flat[0], flat[1], u,
-                 state[0], state[1], state[2], flat[3], flat[4], np.zeros((4, 210), np.float32),
-                 np.zeros((4, 3072), np.int8), rng.choice(ints, 4).astype(np.int64), bool(trial % 2),
+            call(_env.env_answer, env_state(), policy, rng.choice(ints, 4).astype(np.int64),
+                 np.zeros((4, 210), np.float32), np.zeros((4, 3072), np.int8), bool(trial % 2),
                  np.zeros(5, np.int64), kids[:int(rng.choice([0, 100, 3072 * 4]))], chain, nets)
+        one = env_state(1)
+        call(_env.turn, one, int(rng.choice(ints)), gen, np.zeros((2, 210), np.float32), np.zeros(3072, np.int8),
+             np.sort(rng.integers(0, 5, 2)).astype(np.int64), kids[:int(rng.choice([0, 3072]))])
     # The same functions with valid boards must give sane answers.
     from backgammon.sample import random_positions
     good, good_rolls = random_positions(200, seed=3)

@@ -13,6 +13,10 @@ from backgammon.sample import random_positions
 
 from helpers import make
 
+# The mechanics of the game loop, checked with pubeval and no variance
+# reduction (the defaults, the network with it, are checked below).
+PUB = dict(policy="pubeval", variance_reduction=False)
+
 
 def test_pubeval_equals_gnubg_nn():
     boards, _ = random_positions(20_000, seed=8)
@@ -46,16 +50,17 @@ def test_stratified_first_roll_is_exact():
     # otherwise the opponent, on its ace point, wins at once.  36 stratified
     # games see each first roll once: exactly 4 wins.
     pos = make(me={6: 2}, opp={1: 1})
-    r = rollout(pos, games=36, policy="random", seed=1, workers=1)
+    r = rollout(pos, games=36, policy="random", seed=1, workers=1, variance_reduction=False)
     assert r.win == pytest.approx(4 / 36, abs=1e-12)
-    r = rollout(pos, games=36 * 50, policy="random", seed=1, workers=1, stratify=False)
+    r = rollout(pos, games=36 * 50, policy="random", seed=1, workers=1, stratify=False,
+                variance_reduction=False)
     assert r.win != pytest.approx(4 / 36, abs=1e-12)
 
 
 def test_rollout_of_a_known_race():
     # One checker each on the 6-point: every play is forced; exactly 0.8125.
     pos = make(me={6: 1}, opp={6: 1})
-    r = rollout(pos, games=20_000, seed=2, workers=1, stratify=False)
+    r = rollout(pos, games=20_000, seed=2, workers=1, stratify=False, **PUB)
     assert abs(r.win - 0.8125) < 3 * r.win_se
     assert r.win_gammon == 0 and r.lose_gammon == 0
     exact = bg.bearoff.two_sided().win_probability(pos)
@@ -65,8 +70,8 @@ def test_rollout_of_a_known_race():
 def test_truncation_uses_the_bearoff_tables():
     pos = make(me={6: 3, 5: 2}, opp={6: 2, 4: 3})
     exact = bg.bearoff.race_win_probability(pos)
-    full = rollout(pos, games=20_000, seed=3, workers=1)
-    cut = rollout(pos, games=2_000, seed=3, workers=1, truncate=0)
+    full = rollout(pos, games=20_000, seed=3, workers=1, **PUB)
+    cut = rollout(pos, games=2_000, seed=3, workers=1, bearoff=True, **PUB)
     assert abs(full.win - exact) < 0.02
     # Cut at the first ply, each game averages the table over one roll.
     assert abs(cut.win - exact) < 4 * cut.win_se + 0.01 and cut.win_se < full.win_se
@@ -91,36 +96,37 @@ def test_gammon_chances_from_the_tables():
         np.ascontiguousarray(make(me={6: 15}, opp={1: 2}).array[None]), db.table, db.gammon_table)[0, 2] < 1
     # In a rollout cut at the first ply: the opponent on its ace point wins
     # for sure, a gammon whenever no checker of mine came off.
-    r = rollout(make(me={6: 15}, opp={1: 2}), games=1296, seed=4, workers=1, truncate=0)
+    r = rollout(make(me={6: 15}, opp={1: 2}), games=1296, seed=4, workers=1, bearoff=True, **PUB)
     assert r.win == 0.0 and 0 < r.lose_gammon < 1 and r.lose_backgammon == 0
 
 
 def test_same_seed_same_result_whatever_the_workers():
     pos = bg.Position.initial()
-    one = rollout(pos, games=5000, seed=11, workers=1)
-    two = rollout(pos, games=5000, seed=11, workers=2)
+    one = rollout(pos, games=5000, seed=11, workers=1, **PUB)
+    two = rollout(pos, games=5000, seed=11, workers=2, **PUB)
     with ThreadPoolExecutor(3) as pool:
-        threads = rollout(pos, games=5000, seed=11, executor=pool)
+        threads = rollout(pos, games=5000, seed=11, executor=pool, **PUB)
     with ProcessPoolExecutor(2) as pool:
-        procs = rollout(pos, games=5000, seed=11, executor=pool)
+        procs = rollout(pos, games=5000, seed=11, executor=pool, **PUB)
     for r in (two, threads, procs):
         assert r.win == one.win and r.equity == one.equity and r.equity_se == one.equity_se
-    other = rollout(pos, games=5000, seed=12, workers=1)
+    other = rollout(pos, games=5000, seed=12, workers=1, **PUB)
     assert other.equity != one.equity
 
 
 def test_dask_local_cluster_equals_local():
     distributed = pytest.importorskip("dask.distributed")   # the test extra installs it
     pos = bg.Position.initial()
-    local = rollout(pos, games=3000, seed=5, workers=1)
+    local = rollout(pos, games=3000, seed=5, workers=1, **PUB)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        remote = rollout(pos, games=3000, seed=5, executor=client.get_executor())
+        remote = rollout(pos, games=3000, seed=5, executor=client.get_executor(), **PUB)
     assert remote.win == local.win and remote.equity == local.equity
 
 
 def test_pubeval_beats_random():
-    r = rollout(bg.Position.initial(), games=2000, policy=("pubeval", "random"), seed=6, workers=1)
+    r = rollout(bg.Position.initial(), games=2000, policy=("pubeval", "random"), seed=6, workers=1,
+                variance_reduction=False)
     assert r.win >= 0.85
 
 
@@ -160,7 +166,7 @@ def test_bad_positions():
 
 
 def test_results_are_consistent():
-    r = rollout(games=2592, seed=7, workers=1)
+    r = rollout(games=2592, seed=7, workers=1, **PUB)
     assert 0 <= r.win_backgammon <= r.win_gammon <= r.win <= 1
     assert 0 <= r.lose_backgammon <= r.lose_gammon <= r.lose
     eq = 2 * r.win - 1 + r.win_gammon - r.lose_gammon + r.win_backgammon - r.lose_backgammon
@@ -182,14 +188,14 @@ def race_evaluator(calls):
 
 def test_rollout_with_an_evaluator():
     calls = []
-    r = rollout(games=600, seed=9, evaluator=race_evaluator(calls))
+    r = rollout(games=600, seed=9, evaluator=race_evaluator(calls), variance_reduction=False)
     assert r.games == 600 and 0.3 < r.win < 0.7
     assert len(calls) > 50 and all(n > 0 for n in calls)   # once per ply for all games
-    again = rollout(games=600, seed=9, evaluator=race_evaluator([]))
+    again = rollout(games=600, seed=9, evaluator=race_evaluator([]), variance_reduction=False)
     assert again.equity == r.equity
     # pubeval through the lockstep machinery plays like the built-in policy.
-    lockstep = rollout(games=1296, seed=9, evaluator=ro.pubeval)
-    builtin = rollout(games=1296 * 4, seed=9, workers=1)
+    lockstep = rollout(games=1296, seed=9, evaluator=ro.pubeval, variance_reduction=False)
+    builtin = rollout(games=1296 * 4, seed=9, workers=1, **PUB)
     assert abs(lockstep.equity - builtin.equity) < 4 * (lockstep.equity_se + builtin.equity_se)
 
 
@@ -241,9 +247,9 @@ def test_race_chances_evaluator():
 
 def test_seeds_and_bad_evaluators():
     for seed in (5, np.random.SeedSequence(5), np.random.default_rng(5)):
-        assert rollout(games=36, seed=seed, workers=1).games == 36
-    assert rollout(games=36, seed=5, workers=1).equity == rollout(games=36, seed=5, workers=1).equity
-    assert rollout(games=36, seed=5, workers=1, truncate=np.int64(3)).games == 36
+        assert rollout(games=36, seed=seed, workers=1, **PUB).games == 36
+    assert rollout(games=36, seed=5, workers=1, **PUB).equity == rollout(games=36, seed=5, workers=1, **PUB).equity
+    assert rollout(games=36, seed=5, workers=1, truncate=np.int64(3), **PUB).games == 36
     with pytest.raises(ValueError, match="NaN"):
         rollout(games=10, seed=1, evaluator=lambda b: np.full(len(b), np.nan))
     with pytest.raises(ValueError, match="shape"):
@@ -252,3 +258,85 @@ def test_seeds_and_bad_evaluators():
         VectorGames(2, position="x")
     with pytest.raises(ValueError, match="game is over"):
         VectorGames(2, position=make(me={}, opp={1: 1}))
+
+
+# -- what analysts ask of a rollout ---------------------------------------------------------------
+
+def test_variance_reduction_is_unbiased_and_far_less_noisy():
+    # The same games with and without the luck subtracted: the means agree
+    # within their errors, and the error falls (gnubg's variance reduction).
+    for pos in (bg.Position.initial(), make(me={6: 3, 5: 3, 4: 3, 3: 2, 13: 2, 24: 2}, opp={6: 4, 8: 3, 13: 5, 24: 3})):
+        r = rollout(pos, games=1296, seed=1, workers=2, truncate=16)
+        assert r.variance_reduction and r.equity_se < r.raw_equity_se / 2.5, r
+        assert abs(r.equity - r.raw_equity) < 3 * r.raw_equity_se      # the same games: luck has mean zero
+        plain = rollout(pos, games=1296, seed=1, workers=2, truncate=16, variance_reduction=False)
+        assert plain.equity == r.raw_equity and plain.equity_se == r.raw_equity_se
+
+
+def test_a_truncated_rollout_of_a_race_equals_the_table():
+    pos = make(me={6: 3, 5: 2, 4: 1}, opp={6: 2, 4: 2, 2: 2})
+    exact = bg.bearoff.race_win_probability(pos)
+    r = rollout(pos, games=1296, seed=2, workers=1, truncate=2, policy="net")
+    assert r.truncate == 2 and abs(r.win - exact) < 3 * r.win_se + 1e-4     # the tables are float32
+
+
+def test_cubeful_race_rollouts_equal_the_exact_cubeful_equities():
+    # Races held in the two-sided table: its cubeful money equities are
+    # exact (gnubg's table: no double with the cube centred, and with the
+    # opponent owning the cube after a take); the side on roll's value is
+    # that of its proper action.
+    ts = bg.bearoff.two_sided()
+    for me, opp in (({6: 2, 5: 2, 3: 1}, {6: 2, 5: 1, 4: 2}), ({4: 2, 3: 2}, {6: 3, 5: 2}),
+                    ({6: 3, 5: 2, 4: 1}, {6: 3, 5: 3})):
+        pos = make(me=me, opp=opp)
+        e = ts.equities(pos)
+        exact = max(e.centred, min(2 * e.opponent_owns, 1.0))
+        r = rollout(pos, games=1296, seed=3, workers=2, cube=True)
+        assert r.cubeful and abs(r.cubeful_equity - exact) < 2 * r.cubeful_equity_se + 0.01, (exact, r)
+
+
+def test_match_rollouts_give_winning_chances():
+    state = bg.MatchState(match_length=5, score=(2, 3), cube_value=1)
+    r = rollout(make(me={6: 2, 5: 2, 3: 1}, opp={6: 2, 5: 1, 4: 2}), games=648, seed=4, workers=1, cube=True,
+                state=state)
+    assert r.mwc is not None and 0 < r.mwc < 1 and -1 <= r.cubeful_equity <= 1.5
+
+
+def test_rollout_plays_name_the_known_best_opening_moves():
+    # Published rollouts: the best opening play of each of these rolls leads
+    # the second by more than 0.03.
+    best = {"31": "8/5 6/5", "42": "8/4 6/4", "53": "8/3 6/3", "61": "13/7 8/7", "65": "24/13"}
+    for roll, play in best.items():
+        ranked = ro.rollout_plays(bg.Position.initial(), roll, top=2, games=648, seed=5, workers=2, truncate=8)
+        assert str(ranked[0].play) == play, (roll, [(str(r.play), r.equity, r.difference_se) for r in ranked])
+        assert ranked[1].difference < 0 and ranked[1].difference_se > 0
+
+
+def test_rollout_plays_share_their_dice():
+    ranked = ro.rollout_plays(bg.Position.initial(), "31", ["8/5 6/5", "6/5 8/5", "24/20"], games=72, seed=6,
+                              workers=1, variance_reduction=False)
+    same = [r for r in ranked if str(r.play) == "8/5 6/5"]
+    assert len(same) == 2 and same[0].equity == same[1].equity
+    with pytest.raises(bg.IllegalMoveError):
+        ro.rollout_plays(bg.Position.initial(), "31", ["24/18"], games=10)
+
+
+def test_rollout_cube_names_textbook_actions():
+    # A race the side on roll cannot lose: double, pass when no gammon is
+    # left; too good to double when a gammon is; the opening: no double.
+    cash = make(me={1: 2}, opp={6: 5, 5: 5})
+    d = ro.rollout_cube(cash, games=108, seed=7, workers=1)
+    assert d.action == "double, pass" and d.take == "pass" and d.no_double == pytest.approx(1.0)
+    gammon = make(me={1: 2}, opp={6: 5, 5: 5, 4: 5})
+    assert ro.rollout_cube(gammon, games=108, seed=7, workers=1).action == "too good to double"
+    assert ro.rollout_cube(bg.Position.initial(), games=108, seed=7, workers=1, truncate=6).action == "no double"
+    with pytest.raises(ValueError, match="owns the cube"):
+        ro.rollout_cube(bg.Position.initial(), bg.MatchState(cube_value=2, cube_owner=1, on_roll=0), games=10)
+
+
+def test_any_player_rolls_out_and_a_different_cube_player():
+    r = rollout(games=40, policy="net:1", seed=8, workers=1, variance_reduction=False)
+    assert r.games == 40
+    r = rollout(make(me={6: 2, 5: 2, 3: 1}, opp={6: 2, 5: 1, 4: 2}), games=60, policy="pubeval",
+                cube_policy="net", cube=True, seed=8, workers=1)
+    assert r.cubeful

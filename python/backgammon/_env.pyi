@@ -29,47 +29,61 @@ def observations(boards: npt.NDArray[np.uint8], rolls: npt.NDArray[np.uint8], ou
                  on_turn: bool = True) -> None:
     """The environments' observations (n, 210) of boards seen by row 1 with its dice, into ``out``."""
 
+class EnvState:
+    """The per-game arrays of n games that both halves of a step share, checked once."""
+
+    @property
+    def n(self) -> int: ...
+    def __init__(
+        self,
+        boards: npt.NDArray[np.uint8],
+        rolls: npt.NDArray[np.uint8],
+        done: npt.NDArray[np.uint8],
+        after: npt.NDArray[np.uint8],
+        opp_rolls: npt.NDArray[np.uint8],
+        stage: npt.NDArray[np.uint8],
+        reward: npt.NDArray[np.float32],
+        terminated: npt.NDArray[np.uint8],
+        illegal: npt.NDArray[np.uint8],
+        u: npt.NDArray[np.float64],
+        counts: npt.NDArray[np.int64],
+    ) -> None: ...
+
+
 def env_play(
-    boards: npt.NDArray[np.uint8],
-    rolls: npt.NDArray[np.uint8],
-    done: npt.NDArray[np.uint8],
+    st: EnvState,
     offsets: npt.NDArray[np.int64],
     children: npt.NDArray[np.uint8],
     actions: npt.NDArray[np.int64],
     generator: np.random.Generator,
-    u: npt.NDArray[np.float64],
-    after: npt.NDArray[np.uint8],
-    opp_rolls: npt.NDArray[np.uint8],
-    stage: npt.NDArray[np.uint8],
-    reward: npt.NDArray[np.float32],
-    terminated: npt.NDArray[np.uint8],
-    illegal: npt.NDArray[np.uint8],
     illegal_reward: float,
     autoreset: bool = False,
 ) -> None:
-    """The agent's half of a step in each of n games, after drawing the
-    step's uniforms into ``u``."""
+    """The agent's half of a step in each of the games of ``st``."""
+
 
 def env_answer(
+    st: EnvState,
     policy: int,
     given: npt.NDArray[np.int64],
-    stage: npt.NDArray[np.uint8],
-    after: npt.NDArray[np.uint8],
-    opp_rolls: npt.NDArray[np.uint8],
-    u: npt.NDArray[np.float64],
-    boards: npt.NDArray[np.uint8],
-    rolls: npt.NDArray[np.uint8],
-    done: npt.NDArray[np.uint8],
-    reward: npt.NDArray[np.float32],
-    terminated: npt.NDArray[np.uint8],
     obs: npt.NDArray[np.float32],
     mask: npt.NDArray[np.int8],
-    counts: npt.NDArray[np.int64],
     full_mask: bool,
     offsets: npt.NDArray[np.int64],
     children: npt.NDArray[np.uint8],
     chain: Chain,
     nets: Networks | None = None,
 ) -> int:
-    """This thread's share of the opponent's half of a step; 0, or 1 when
-    ``children`` is too small.  Runs without the GIL."""
+    """This thread's share of the opponent's half of a step; 0, or 1 when ``children`` is too small."""
+
+
+def turn(
+    st: EnvState,
+    action: int,
+    generator: np.random.Generator,
+    obs: npt.NDArray[np.float32],
+    mask: npt.NDArray[np.int8],
+    offsets: npt.NDArray[np.int64],
+    children: npt.NDArray[np.uint8],
+) -> tuple[float, bool, bool, int]:
+    """A turn of two agents in game 0 of ``st``: (reward, terminated, passed, plays)."""

@@ -14,36 +14,43 @@ def play_games(
     start: npt.NDArray[np.uint8],
     first_index: int,
     n_games: int,
-    generator: np.random.Generator,
+    key: int,
     policy0: int,
     policy1: int,
     stratify: bool = True,
     truncate: int = -1,
+    bearoff: bool = False,
+    reduce: bool = False,
     one_sided: npt.NDArray[np.uint16] | None = None,
     gammon: npt.NDArray[np.uint16] | None = None,
     two_sided: npt.NDArray[np.uint16] | None = None,
     two_sided_checkers: int = 0,
     nets: Networks | None = None,
-) -> npt.NDArray[np.float64]:
-    """Play ``n_games`` cubeless games from ``start`` (50 bytes, row 1 on
-    roll) and return their results, a float64 array (n, 5): win, win gammon,
-    win backgammon, lose gammon, lose backgammon for the side on roll."""
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Play ``n_games`` cubeless games from ``start``: their results (n, 5)
+    for the side on roll and the luck summed over each (n, 5)."""
+
 
 def lockstep_rolls(
-    index: npt.NDArray[np.int64], ply: npt.NDArray[np.int64], stratify: bool, generator: np.random.Generator
+    index: npt.NDArray[np.int64], ply: npt.NDArray[np.int64], stratify: bool, key: int
 ) -> npt.NDArray[np.uint8]:
-    """The dice of each lockstep game (index, plies played so far), as the
-    game loop rolls them: (n, 2) uint8."""
+    """The dice of each lockstep game (its number, plies played so far): (n, 2) uint8."""
+
 
 def lockstep_settle(
     chosen: npt.NDArray[np.uint8],
     mover: npt.NDArray[np.int8],
     plies: npt.NDArray[np.int64],
-    truncate: int = -1,
+    bearoff_from: int = -1,
     one_sided: npt.NDArray[np.uint16] | None = None,
     gammon: npt.NDArray[np.uint16] | None = None,
     two_sided: npt.NDArray[np.uint16] | None = None,
     two_sided_checkers: int = 0,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
-    """For each game after its play: whether it ended (n,) bool, and its
-    result (n, 5) as the game loop settles it."""
+    """For each game after its play: whether it ended (n,) bool, and its result (n, 5)."""
+
+
+def lockstep_luck(
+    nets: Networks, boards: npt.NDArray[np.uint8], rolls: npt.NDArray[np.uint8], mover: npt.NDArray[np.int8]
+) -> npt.NDArray[np.float64]:
+    """The luck of each game's roll, seen by the side on roll at the start, (n, 5)."""

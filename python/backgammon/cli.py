@@ -45,9 +45,35 @@ def _perft(args) -> int:
     return 0
 
 
-def _print_rollout(pos: Position, result, args) -> None:
-    print(f"Rollout of {pos.to_id()}: {result.games:,} games, policy {args.policy}, seed {args.seed}"
-          + (f", truncated at bear-off from play {args.truncate} on" if args.truncate is not None else ""))
+def _rollout_options(args) -> dict:
+    policy = args.policy
+    if args.ply is not None:
+        if policy not in ("net", "net:0", "net:1", "net:2"):
+            raise ValueError("--ply: the depth of the network's search goes with --policy net")
+        policy = "net" if args.ply == 0 else f"net:{args.ply}"
+    cube_policy = None
+    if args.cube_ply is not None:
+        cube_policy = "net" if args.cube_ply == 0 else f"net:{args.cube_ply}"
+    return dict(games=args.games, policy=policy, cube_policy=cube_policy, seed=args.seed, workers=args.workers,
+                truncate=args.truncate, bearoff=args.bearoff, variance_reduction=not args.no_variance_reduction,
+                progress=not args.json and sys.stderr.isatty())
+
+
+def _describe(args, options) -> str:
+    parts = [f"{options['games']:,} games", f"policy {options['policy']}"]
+    if options["cube_policy"]:
+        parts.append(f"cube decisions {options['cube_policy']}")
+    parts.append(f"seed {args.seed}")
+    parts.append("variance reduction" if options["variance_reduction"] else "no variance reduction")
+    if args.truncate is not None:
+        parts.append(f"truncated after {args.truncate} plies")
+    if args.bearoff:
+        parts.append("stopped at the bear-off tables")
+    return ", ".join(parts)
+
+
+def _print_rollout(pos: Position, result, args, options) -> None:
+    print(f"Rollout of {pos.to_id()}: {_describe(args, options)}")
     print("Chances of the side on roll (gammons include backgammons):")
     rows = [("win", result.win, result.win_se), ("  win gammon", result.win_gammon, result.win_gammon_se),
             ("  win backgammon", result.win_backgammon, result.win_backgammon_se),
@@ -57,26 +83,80 @@ def _print_rollout(pos: Position, result, args) -> None:
     print(f"{'':20}{'chance':>9}{'std err':>10}")
     for name, value, se in rows:
         print(f"{name:20}{value:9.4f}{se:10.4f}")
-    print(f"{'cubeless equity':20}{result.equity:+9.4f}{result.equity_se:10.4f}")
+    print(f"{'cubeless equity':20}{result.equity:+9.4f}{result.equity_se:10.4f}"
+          + (f"   (without variance reduction: {result.raw_equity:+.4f}, std err {result.raw_equity_se:.4f})"
+             if result.variance_reduction else ""))
+    if result.cubeful:
+        what = "cubeful match equity" if result.mwc is not None else "cubeful equity"
+        print(f"{what:20}{result.cubeful_equity:+9.4f}{result.cubeful_equity_se:10.4f}")
+        if result.mwc is not None:
+            print(f"{'match winning chance':20}{result.mwc:9.4f}{result.mwc_se:10.4f}")
     print(f"{result.games_per_second:,.0f} games/s ({result.seconds:.2f} s)")
 
 
+def _parse_plays(text: str):
+    """``topN`` / ``all`` / plays separated by commas."""
+    if text == "all":
+        return None, 10 ** 6
+    if text.startswith("top") and text[3:].isdigit():
+        return None, int(text[3:])
+    return [p.strip() for p in text.split(",") if p.strip()], 0
+
+
 def _rollout(args) -> int:
-    from .rollouts import RolloutInterrupted, rollout
+    from .matchid import MatchState
+    from .rollouts import RolloutInterrupted, rollout, rollout_cube, rollout_plays
     pos = Position.from_id(args.position)
+    options = _rollout_options(args)
+    state = MatchState.from_match_id(args.match) if args.match else None
+    cube = args.cube or state is not None
+    head = {"position": pos.to_id(), "match": state.to_match_id() if state else None, "seed": args.seed,
+            **{k: v for k, v in options.items() if k != "progress"}}
     try:
-        result = rollout(pos, games=args.games, policy=args.policy, seed=args.seed, workers=args.workers,
-                         truncate=args.truncate, progress=not args.json and sys.stderr.isatty())
+        if args.roll is not None:
+            plays, top = _parse_plays(args.plays or "top5")
+            ranked = rollout_plays(pos, args.roll, plays, top=top or 5, cube=cube, state=state, **options)
+            if args.json:
+                print(json.dumps({**head, "roll": args.roll, "cube": cube, "plays": [r.to_dict() for r in ranked]}))
+                return 0
+            d1, d2 = pos.legal_plays(args.roll).roll
+            unit = "cubeful equity" if cube else "cubeless equity"
+            print(f"Rollout of the plays of {d1}-{d2} from {pos.to_id()}: {_describe(args, options)}; "
+                  f"the same dice for every play")
+            print(f"{'':4}{'play':<28}{unit:>16}{'std err':>9}{'difference':>12}{'std err':>9}")
+            for k, r in enumerate(ranked, 1):
+                print(f"{k:>3}. {str(r.play) or '(no legal move)':<28}{r.equity:+16.4f}{r.equity_se:9.4f}"
+                      f"{r.difference:+12.4f}{r.difference_se:9.4f}")
+            return 0
+        if args.cube:
+            d = rollout_cube(pos, state, **options)
+            if args.json:
+                print(json.dumps({**head, "cube": d.to_dict()}))
+                return 0
+            unit = "normalised match equity" if state is not None and state.match_length else \
+                "equity per unit of the cube"
+            print(f"Cube rollout of {pos.to_id()}: {_describe(args, options)}; the same dice for no double "
+                  f"and double/take ({unit})")
+            for name, value, se in (("No double", d.no_double, d.no_double_se),
+                                    ("Double, take", d.double_take, d.double_take_se),
+                                    ("Double, pass", d.double_pass, 0.0)):
+                print(f"  {name:<14}{value:+.4f}  (std err {se:.4f})")
+            print(f"  Proper cube action: {d.action}; the opponent should {d.take}")
+            for name, error in d.errors.items():
+                if error > 0:
+                    print(f"  {name}: loses {error:.4f}")
+            return 0
+        result = rollout(pos, cube=cube, state=state, **options)
     except RolloutInterrupted as stop:
         print(f"backgammon rollout: interrupted after {stop.games:,} games", file=sys.stderr)
-        if stop.partial is not None and not args.json:
-            _print_rollout(pos, stop.partial, args)
+        partial = stop.partial
+        if partial is not None and not args.json and not isinstance(partial, list):
+            _print_rollout(pos, partial, args, options)
         return 130
     if args.json:
-        print(json.dumps({"position": pos.to_id(), "policy": args.policy, "seed": args.seed,
-                          "truncate": args.truncate, "perspective": "side on roll", **result.to_dict()}))
+        print(json.dumps({**head, "perspective": "side on roll", **result.to_dict()}))
         return 0
-    _print_rollout(pos, result, args)
+    _print_rollout(pos, result, args, options)
     return 0
 
 
@@ -185,17 +265,32 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="backgammon", description="A fast backgammon engine core.")
     parser.add_argument("--version", action="version", version=f"backgammon {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("rollout", help="roll out a position: chances, equity and standard errors")
+    p = sub.add_parser("rollout", help="roll out a position, the plays of a roll, or a cube decision")
     p.add_argument("position", nargs="?", default=INITIAL_ID, help="GNU Position ID (default: the opening)")
+    p.add_argument("roll", nargs="?", default=None,
+                   help="the dice, e.g. 31: roll out the plays of that roll (see --plays)")
     p.add_argument("--games", type=_positive("--games"), default=1296, help="games to play (default 1296)")
-    p.add_argument("--policy", default="pubeval", metavar="SPEC",
-                   help="who plays both sides, a player spec: pubeval (default), net (the shipped network, "
-                        "0-ply), random, net:1, net:2, gnubg, ubgi:COMMAND or a registered player")
+    p.add_argument("--policy", default="net", metavar="SPEC",
+                   help="who plays both sides, a player spec: net (default: the shipped network, 0-ply), "
+                        "net:1, net:2, pubeval, random, gnubg, ubgi:COMMAND or a registered player")
+    p.add_argument("--ply", type=_at_least("--ply", 0), choices=[0, 1, 2], default=None,
+                   help="the network's search depth for checker play (net:K)")
+    p.add_argument("--cube-ply", type=_at_least("--cube-ply", 0), choices=[0, 1, 2], default=None,
+                   help="the network's search depth for cube decisions (default: the checker players')")
+    p.add_argument("--plays", default=None, metavar="WHICH",
+                   help="with ROLL: topN (default top5) of the 0-ply ranking, all, or plays separated by commas")
+    p.add_argument("--cube", action="store_true",
+                   help="cubeful: without ROLL, roll out no double, double/take and double/pass")
+    p.add_argument("--match", default=None, metavar="MATCHID",
+                   help="GNU Match ID: the cube, score and match length (a cubeful rollout)")
+    p.add_argument("--truncate", type=_at_least("--truncate", 0), default=None, metavar="PLY",
+                   help="stop each game after PLY plies and score it with the player's evaluator")
+    p.add_argument("--bearoff", action="store_true",
+                   help="stop a game once both sides bear off and count the bear-off tables' chances")
+    p.add_argument("--no-variance-reduction", action="store_true",
+                   help="no variance reduction (it is on by default)")
     p.add_argument("--workers", type=_positive("--workers"), default=None, help="local processes (default: all cores)")
     p.add_argument("--seed", type=_at_least("--seed", 0), default=0, help="seed >= 0 (default 0): same seed, same result")
-    p.add_argument("--truncate", type=_at_least("--truncate", 0), default=None, metavar="PLY",
-                   help="as gnubg's 'truncate at bear-off database': from play PLY of a game on, stop as soon as "
-                        "both sides have all checkers home and count the bear-off tables' exact chances")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_rollout)
     p = sub.add_parser("moves", help="list the legal plays of a roll from a position")

@@ -27,7 +27,7 @@ from .errors import RulesError
 from .position import Position
 from .rules import Rules
 
-__all__ = ["cube_decision", "CubeDecision", "ACTIONS", "cube_efficiency", "MatchValues"]
+__all__ = ["cube_decision", "CubeDecision", "ACTIONS", "cube_efficiency", "MatchValues", "proper_action"]
 
 #: The answers, in gnubg's words.
 ACTIONS = ("no double", "double, take", "double, pass", "too good to double", "double, beaver",
@@ -42,7 +42,13 @@ class CubeDecision:
     play with the match winning chances in ``mwc`` (same order).
     ``can_double`` is False (with ``reason``) where the rules forbid a
     double; ``take`` says what the doubled side should do (``"take"``,
-    ``"pass"`` or ``"beaver"``)."""
+    ``"pass"`` or ``"beaver"``).
+
+    >>> import backgammon as bg
+    >>> d = bg.cube_decision(bg.Position.initial())
+    >>> d.action, d.take, round(d.no_double, 2), d.double_pass
+    ('no double', 'take', 0.12, 1.0)
+    """
 
     action: str
     no_double: float
@@ -196,7 +202,16 @@ def _match(p, x: float, values: MatchValues, cube: int, owner: str, opponent_can
     return no_double, double_take, values.after(cube, 0)
 
 
-def _choose(nd: float, dt: float, dp: float, beavers: bool) -> tuple[str, str]:
+def proper_action(nd: float, dt: float, dp: float, beavers: bool = False) -> tuple[str, str]:
+    """The cube action (one of ``ACTIONS``) and the answer (take, pass or
+    beaver) that the equities of no double, double/take and double/pass
+    call for (the doubler's side; beavers allowed or not).
+
+    >>> proper_action(0.4, 0.6, 1.0)
+    ('double, take', 'take')
+    """
+    # Equities equal to within rounding are equal (a certain win cashes).
+    nd, dt, dp = (round(v, 9) for v in (nd, dt, dp))
     take = "take" if dt <= dp else "pass"
     if beavers and dt < 0 and take == "take":
         take = "beaver"
@@ -218,6 +233,13 @@ def cube_decision(position: Position, state=None, rules: Rules | None = None, pl
     beavers).  ``ply`` is the search depth of the cubeless chances, by
     ``evaluator`` (as in ``evaluate``; ``networks`` is its older name);
     ``met`` a ``MatchEquityTable`` (default Kazaross-XG2).
+
+    >>> import backgammon as bg
+    >>> cube_decision(bg.Position.initial()).action
+    'no double'
+    >>> state = bg.MatchState(match_length=7, score=(2, 5))
+    >>> cube_decision(bg.Position.initial(), state).mwc is not None
+    True
     """
     from .evaluation import evaluate
     from .matchid import MatchState
@@ -271,9 +293,9 @@ def cube_decision(position: Position, state=None, rules: Rules | None = None, pl
         exact = None
     beavers = money and rules.beavers > 0
     if reason:
-        return CubeDecision("no double", nd, dt, dp, _choose(nd, dt, dp, beavers)[1], False, reason,
+        return CubeDecision("no double", nd, dt, dp, proper_action(nd, dt, dp, beavers)[1], False, reason,
                             probs, mwc, exact is not None)
-    action, take = _choose(nd, dt, dp, beavers)
+    action, take = proper_action(nd, dt, dp, beavers)
     return CubeDecision(action, nd, dt, dp, take, True, "", probs, mwc, exact is not None)
 
 

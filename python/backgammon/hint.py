@@ -23,7 +23,13 @@ __all__ = ["hint", "RankedPlay"]
 class RankedPlay(NamedTuple):
     """A play with the mover's chances after it, its cubeless equity, how
     much it loses to the best play (0 for the best, negative otherwise) and
-    the depth it was searched to."""
+    the depth it was searched to.
+
+    >>> import backgammon as bg
+    >>> best = bg.hint(bg.Position.initial(), "31")[0]
+    >>> str(best.play), best.difference, best.ply, round(best.equity, 2)
+    ('8/5 6/5', 0.0, 0, 0.14)
+    """
 
     play: Play
     evaluation: Evaluation
@@ -32,17 +38,32 @@ class RankedPlay(NamedTuple):
     ply: int
 
 
-def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None, evaluator=None, networks=None):
+def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None, evaluator=None, networks=None,
+         rollout=None, top: int = 5):
     """With ``roll``: all plays ranked best first (:class:`RankedPlay`),
     searched ``ply`` deep with gnubg's move filters (the best plays of each
     depth go one deeper, so deeper plays rank first).  Without: the cube
     decision of the side on roll (``cube.cube_decision``; ``state`` and
     ``rules`` as there).  ``evaluator``: as in ``evaluate`` (``networks``
-    is its older name)."""
+    is its older name).
+
+    ``rollout`` (a ``rollouts.RolloutSettings``): the ``top`` plays of that
+    ranking are rolled out with the same dice and ranked by the rollout
+    (their ``ply`` is -1, ``evaluation`` the rollout's chances); without a
+    roll, the cube decision by ``rollouts.rollout_cube``.
+
+    >>> import backgammon as bg
+    >>> from backgammon.rollouts import RolloutSettings
+    >>> ranked = hint(bg.Position.initial(), "31", rollout=RolloutSettings(games=36, seed=1, workers=1), top=2)
+    >>> str(ranked[0].play), ranked[0].ply
+    ('8/5 6/5', -1)
+    """
     from .evaluator import as_evaluator, rank
     instance("position", position, Position, "backgammon.Position")
     ply = integer("ply", ply, low=0, high=2)
     ev = as_evaluator(evaluator, networks=networks)
+    if rollout is not None:
+        return _by_rollout(position, roll, ply, state, rules, rollout, top)
     if roll is None:
         from .cube import cube_decision
         return cube_decision(position, state, rules, ply=ply, evaluator=ev)
@@ -56,3 +77,20 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
     best = eq[order[0]]
     return [RankedPlay(plays[i], Evaluation._make((*map(float, probs[i]), float(eq[i]))), float(eq[i]),
                        float(eq[i] - best), int(depth[i])) for i in order]
+
+
+def _by_rollout(position, roll, ply, state, rules, settings, top):
+    from .rollouts import RolloutSettings, rollout_cube, rollout_plays
+    instance("rollout", settings, RolloutSettings, "backgammon.rollouts.RolloutSettings")
+    options = settings.options()
+    if roll is None:
+        return rollout_cube(position, state, rules=rules, **options)
+    ranked = rollout_plays(position, roll, top=top, ply=ply, state=state, rules=rules,
+                           cube=state is not None, **options)
+    best = ranked[0].equity
+    out = []
+    for r in ranked:
+        res = r.result
+        chances = (res.win, res.win_gammon, res.win_backgammon, res.lose_gammon, res.lose_backgammon)
+        out.append(RankedPlay(r.play, Evaluation._make((*chances, res.equity)), r.equity, r.equity - best, -1))
+    return out

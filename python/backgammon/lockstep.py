@@ -37,6 +37,15 @@ class VectorGames:
     ``truncate`` as in :func:`rollout`.  ``boards``, ``rolls`` (after
     ``candidates``) and ``turn`` (0: the side on roll at the start to
     play) are each game's state.
+
+    >>> import numpy as np
+    >>> games = VectorGames(4, seed=1)
+    >>> offsets, children = games.candidates()
+    >>> offsets.shape, children.shape[1:]
+    ((5,), (2, 25))
+    >>> ended, results = games.advance(np.zeros(4, dtype=np.int64))   # each game's first candidate
+    >>> ended.tolist(), results.shape
+    ([], (0, 5))
     """
 
     def __init__(self, n: int, seed=None, position: Position | None = None, stratify: bool = True,
@@ -49,7 +58,8 @@ class VectorGames:
         self.truncate = optional_integer("truncate", truncate, low=0, high=MAX_PLIES)
         self.stratify = flag("stratify", stratify)
         self.start = position.array
-        self._rng = generator(seed)
+        # The dice are the game loop's: a function of a key (from the seed), the game and the ply.
+        self._key = int(generator(seed).integers(0, 2 ** 63))
         self.boards = np.repeat(self.start[None], self.n, axis=0)
         self.turn = np.zeros(self.n, dtype=np.int8)      # 0: the side on roll at the start
         self.ply = np.zeros(self.n, dtype=np.int64)
@@ -68,7 +78,7 @@ class VectorGames:
     def candidates(self, encode: bool = False):
         """Roll for every game; the positions each can reach (CSR)."""
         from .batch import legal_positions
-        self.rolls = _rollout.lockstep_rolls(self.index, self.ply, self.stratify, self._rng)
+        self.rolls = _rollout.lockstep_rolls(self.index, self.ply, self.stratify, self._key)
         self._offsets, self._children = legal_positions(self.boards, self.rolls, validate=False, threads=1)
         if flag("encode", encode):
             return self._offsets, self._children, _tesauro.tesauro_inputs(self._children)

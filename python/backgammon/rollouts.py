@@ -1,44 +1,62 @@
-"""Rollouts: the outcome chances of a position estimated by playing it out.
+"""Rollouts: a position's chances, its cubeful equity, the best of several
+plays or the right cube action, estimated by playing it out many times.
 
->>> r = rollout(games=1296, policy="pubeval", seed=1, workers=1)
+>>> r = rollout(games=1296, policy="pubeval", seed=1, workers=1, variance_reduction=False)
 >>> r.games, round(r.win, 2)
 (1296, 0.52)
 
-Games run in the Cython loop without the GIL, cut into fixed chunks with one
-spawned ``SeedSequence`` each, so a seed gives the same result whatever the
-number of workers or the executor (local processes by default; any
-``concurrent.futures.Executor``, such as a Dask client's ``get_executor()``).
-Ctrl-C stops a rollout at once: pending chunks are cancelled, local workers
-end, and :class:`RolloutInterrupted` (a ``KeyboardInterrupt``) carries the
-games finished so far.
+Every game's dice are a function of the rollout's seed, the game's number
+and the ply, and the first two rolls are stratified over game numbers: so
+a seed gives the same result whatever the number of workers or the
+executor (local processes by default; any ``concurrent.futures.Executor``,
+such as a Dask client's ``get_executor()``), and rollouts of several
+candidates with one seed play the same dice (``rollout_plays``,
+``rollout_cube``): their differences are far less noisy than each result.
+
+Cubeless games with kernel policies (random, pubeval, net) run in the
+Cython loop without the GIL; any other player, and every cubeful rollout
+(each side's cube decisions are its player's ``cube_action``), plays in
+lockstep, one ``choose_indices`` call per ply for all games of a chunk.
+Variance reduction (gnubg's) subtracts each roll's luck, the value after
+the best play of the roll thrown minus its mean over the 21 rolls, so the
+estimate stays unbiased; both standard errors are reported.  Ctrl-C stops
+a rollout at once: pending chunks are cancelled, local workers end, and
+:class:`RolloutInterrupted` (a ``KeyboardInterrupt``) carries the games
+finished so far.
 """
 from __future__ import annotations
 
 import math
 import time
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass
-from typing import Any, cast
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
 from . import _choice, _rollout, bearoff
 from ._parallel import Interrupted, run_chunks
 from ._validate import flag, instance, integer, optional_integer
-from .dice import seed_sequence
+from .dice import seed_sequence, to_dice
 from .evaluation import equity
+from .evaluator import flip
 from .lockstep import MAX_PLIES, VectorGames
+from .matchid import MatchState
 from .players import Player, player
 from .position import Position
 from .pubeval import load_weights, pubeval, tesauro_inputs
+from .rules import Rules
 
-__all__ = ["rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "POLICIES", "pubeval",
-           "tesauro_inputs", "race_chances", "CHUNK"]
+__all__ = ["rollout", "rollout_plays", "rollout_cube", "RolloutResult", "RolloutInterrupted", "RolloutSettings",
+           "PlayRollout", "CubeRollout", "VectorGames", "POLICIES", "pubeval", "tesauro_inputs", "race_chances",
+           "CHUNK"]
 
 #: Policies of the game loop and their kernel codes.
 POLICIES = {"random": _choice.Policy.POLICY_RANDOM, "pubeval": _choice.Policy.POLICY_PUBEVAL,
             "net": _choice.Policy.POLICY_NET}
 CHUNK = 1296    # games per chunk: one full cycle of the first two stratified rolls
+#: Games a lockstep chunk plays at once.
+LANES = 1024
 
 
 def race_chances(boards) -> np.ndarray:
@@ -47,11 +65,20 @@ def race_chances(boards) -> np.ndarray:
     return bearoff.race_chances(boards)
 
 
+# -- results ----------------------------------------------------------------------------
+
 @dataclass(frozen=True)
 class RolloutResult:
     """Chances of the side on roll in the rolled-out position (gammons
-    include backgammons), the cubeless equity, their standard errors, and
-    the speed."""
+    include backgammons), the cubeless equity and their standard errors
+    (variance-reduced when ``variance_reduction``; ``raw_equity`` and
+    ``raw_equity_se`` are the same without it), and the speed.
+
+    Cubeful rollouts (``cubeful``) add ``cubeful_equity`` and its standard
+    error: in money play the equity per unit of the starting cube; in a
+    match the normalised match equity (-1: losing a single game at the
+    starting cube, +1: winning one), with the match winning chance in
+    ``mwc`` and ``mwc_se``."""
 
     games: int
     win: float
@@ -67,6 +94,16 @@ class RolloutResult:
     lose_backgammon_se: float
     equity_se: float
     seconds: float
+    variance_reduction: bool = False
+    raw_equity: float = math.nan
+    raw_equity_se: float = math.nan
+    truncate: int | None = None
+    cubeful: bool = False
+    cubeful_equity: float | None = None
+    cubeful_equity_se: float | None = None
+    raw_cubeful_equity_se: float | None = None
+    mwc: float | None = None
+    mwc_se: float | None = None
 
     @property
     def lose(self) -> float:
@@ -87,96 +124,428 @@ class RolloutInterrupted(KeyboardInterrupt):
     """Ctrl-C during a rollout: ``games`` finished before it and their
     ``partial`` result (None when no chunk had finished)."""
 
-    def __init__(self, games: int, partial: RolloutResult | None):
+    def __init__(self, games: int, partial=None):
         super().__init__(f"interrupted after {games:,} games")
         self.games = games
         self.partial = partial
 
 
-def _stats(results: np.ndarray) -> np.ndarray:
-    """Per-game (win, wg, wbg, lg, lbg, equity) sums and sums of squares."""
-    values = np.column_stack([results, equity(results)])
-    return np.concatenate([values.sum(axis=0), (values ** 2).sum(axis=0)])
+@dataclass(frozen=True)
+class RolloutSettings:
+    """How to roll out, for ``rollout_plays``, ``rollout_cube`` and
+    ``hint(..., rollout=settings)``: the keyword arguments of
+    :func:`rollout` (games, policy, cube_policy, seed, stratify, truncate,
+    bearoff, variance_reduction, workers, executor, progress, chunk_size).
+
+    >>> RolloutSettings(games=648).games
+    648
+    """
+
+    games: int = 1296
+    policy: Any = "net"
+    cube_policy: Any = None
+    seed: Any = None
+    stratify: bool = True
+    truncate: int | None = None
+    bearoff: bool = False
+    variance_reduction: bool = True
+    workers: int | None = None
+    executor: Executor | None = None
+    progress: bool = False
+    chunk_size: int = CHUNK
+
+    def options(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
-def _run_chunk(task) -> np.ndarray:
-    """One chunk of games; module level so that worker processes can run it."""
-    start, first, n, seed, sides, stratify, truncate = task
-    if all(policy is not None for policy, _ in sides):
-        load_weights()
-        (code0, nets0), (code1, nets1) = (policy for policy, _ in sides)
-        nets = nets0 if nets0 is not None else nets1
-        if nets is None and _choice.Policy.POLICY_NET in (code0, code1):
-            from .network import default
-            nets = default()
-        tables = bearoff.kernel_tables() if truncate is not None else {}
-        gen = np.random.Generator(np.random.PCG64(seed))
-        results = _rollout.play_games(np.frombuffer(start, dtype=np.uint8), first, n, gen, code0, code1,
-                                      stratify, -1 if truncate is None else truncate, nets=nets, **tables)
-        return _stats(results)
-    dice_seed, *player_seeds = seed.spawn(3)
-    made = [given if isinstance(given, _Scorer) else player(given, seed=s)
-            for (_, given), s in zip(sides, player_seeds)]
+# -- what one chunk plays ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Start:
+    """One position to roll out: its board (side on roll in row 1),
+    whether "us" (the side results are for) is the side on roll, the cube
+    state (MatchState of players 0 = side on roll, 1 = the other), and
+    whether the side on roll may not double on its first turn; money
+    values are given per ``unit`` cubes."""
+
+    board: bytes
+    us_on_roll: bool = True
+    state: MatchState | None = None
+    no_double_first: bool = False
+    unit: int = 0              # money values are per this cube (0: the state's)
+
+
+@dataclass(frozen=True)
+class _Task:
+    starts: tuple
+    first: int
+    n: int
+    seed: Any
+    sides: tuple               # (policy, given) for the side on roll at a start and the other
+    cube_sides: tuple | None   # the same for cube decisions; None: cubeless
+    rules: Rules
+    stratify: bool
+    truncate: int | None
+    bearoff: bool
+    reduce: bool
+
+
+def _key(seed: np.random.SeedSequence) -> int:
+    return int(seed.generate_state(1, np.uint64)[0])
+
+
+def _delta_flip(luck: np.ndarray) -> np.ndarray:
+    """A change of the five chances of one side as the other side sees it."""
+    return luck[..., [0, 3, 4, 1, 2]] * (-1.0, 1, 1, 1, 1)
+
+
+def _run_chunk(task: _Task) -> list[dict]:
+    """Every start of a chunk, game for game with the same dice; module
+    level so that worker processes can run it.  For each start: per-game
+    results (n, 5) and luck (n, 5) for "us", and with the cube the
+    cubeful value (n,) and its luck (n,)."""
+    key = _key(task.seed)
+    if task.cube_sides is None and all(policy is not None for policy, _ in task.sides):
+        return [_kernel(task, s, key) for s in task.starts]
+    seeds = task.seed.spawn(4)
+    made = [player(given, seed=s) for (_, given), s in zip(task.sides, seeds[:2])]
+    cube = None
+    if task.cube_sides is not None:
+        # The checker players decide the cube too unless other players are given.
+        cube = [m if cube_given == given else player(cube_given, seed=s)
+                for (_, cube_given), (_, given), m, s in zip(task.cube_sides, task.sides, made, seeds[2:])]
     try:
-        return _stats(_lockstep(Position.from_bytes(start, validate=False), first, n, dice_seed, made,
-                                stratify, truncate))
+        return [_Lockstep(task, s, key, made, cube).run() for s in task.starts]
     finally:
-        for (_, given), p in zip(sides, made):
-            if p is not given and isinstance(p, Player):
+        for (_, given), p in zip(task.sides + (task.cube_sides or ()), made + (cube or [])):
+            if p is not given:
                 p.close()
 
 
-#: Games a lockstep chunk plays at once.
-LANES = 1024
+def _kernel(task: _Task, start: _Start, key: int) -> dict:
+    load_weights()
+    (code0, nets0), (code1, nets1) = (policy for policy, _ in task.sides)
+    nets = nets0 if nets0 is not None else nets1
+    if nets is None and (_choice.Policy.POLICY_NET in (code0, code1) or task.reduce or task.truncate is not None):
+        from .network import default
+        nets = default()
+    tables = bearoff.kernel_tables() if task.bearoff else {}
+    results, luck = _rollout.play_games(np.frombuffer(start.board, dtype=np.uint8), task.first, task.n, key,
+                                        code0, code1, task.stratify, -1 if task.truncate is None else task.truncate,
+                                        task.bearoff, task.reduce, nets=nets, **tables)
+    if not start.us_on_roll:
+        results, luck = flip(results), _delta_flip(luck)
+    return {"results": results, "luck": luck}
 
 
-def _lockstep(position: Position, first: int, n: int, seed, players, stratify: bool,
-              truncate: int | None) -> np.ndarray:
-    """``n`` games from ``position`` played in lockstep, numbered from
-    ``first`` for the stratified rolls: ``players[0]`` moves for the side on
-    roll at the start, ``players[1]`` for its opponent (a ``_Scorer`` for
-    both); their results (n, 5)."""
-    lanes = min(n, LANES)
-    vg = VectorGames(lanes, seed=np.random.Generator(np.random.PCG64(seed)), position=position,
-                     stratify=stratify, truncate=truncate, first=first)
-    out = np.zeros((n, 5))
-    got = 0
-    started = lanes
-    active = np.ones(lanes, dtype=bool)        # lanes whose games count
-    while got < n:
-        offsets, children = vg.candidates()
-        if isinstance(players[0], _Scorer):
-            choices = players[0].choose(children, offsets)
-        else:
-            choices = np.zeros(lanes, dtype=np.int64)
+class _Lockstep:
+    """The games of one start of a chunk in lockstep: any players, the
+    cube, variance reduction, truncation."""
+
+    def __init__(self, task: _Task, start: _Start, key: int, players, cube_players):
+        self.task, self.start, self.key = task, start, key
+        self.players, self.cube_players = players, cube_players
+        self.board0 = np.frombuffer(start.board, dtype=np.uint8).reshape(2, 25)
+        self.state0 = start.state if start.state is not None else MatchState()
+        self.unit = start.unit or self.state0.cube_value
+        self.met = None
+        if self.cube_players is not None and self.state0.match_length:
+            from .met import MatchEquityTable
+            self.met = MatchEquityTable.kazaross_xg2()
+        self._coef: dict = {}
+
+    # -- the cube ---------------------------------------------------------------------
+    def _coefficients(self, cube: int) -> np.ndarray:
+        """Match winning chances of player 0 (the side on roll at the
+        start) after it wins 1, 2, 3 cubes and after it loses them."""
+        if cube not in self._coef:
+            from .cube import MatchValues
+            s = self.state0
+            values = MatchValues(self.met, s.match_length, s.score[0], s.score[1])
+            self._coef[cube] = np.array([values.after(k * cube, 0) for k in (1, 2, 3)]
+                                        + [values.after(0, k * cube) for k in (1, 2, 3)])
+        return self._coef[cube]
+
+    def _value(self, chances: np.ndarray, cube: np.ndarray, turned: np.ndarray) -> np.ndarray:
+        """The cubeful value for player 0 of outcome chances (player 0's,
+        (m, 5)) at these cubes: money points per unit of the starting cube
+        (Jacoby: gammons single while the cube is unturned); match winning
+        chances in a match."""
+        w, wg, wb, lg, lb = chances.T
+        if self.met is None:
+            points = 2 * w - 1 + wg - lg + wb - lb
+            if self.task.rules.jacoby and not self.state0.match_length:
+                points = np.where(turned, points, 2 * w - 1)
+            return points * cube / self.unit
+        out = np.empty(len(chances))
+        for k, c in enumerate(cube):
+            W1, W2, W3, L1, L2, L3 = self._coefficients(int(c))
+            out[k] = ((w[k] - wg[k]) * W1 + (wg[k] - wb[k]) * W2 + wb[k] * W3
+                      + (1 - w[k] - lg[k]) * L1 + (lg[k] - lb[k]) * L2 + lb[k] * L3)
+        return out
+
+    def _state(self, side: int, cube: int, owner: int) -> MatchState:
+        s = self.state0
+        return s.replace(cube_value=cube, cube_owner=None if owner < 0 else owner, on_roll=side, turn=side,
+                         double_offered=False, resignation=0, dice=(0, 0))
+
+    def _may_double(self, side: int, cube: int, owner: int) -> bool:
+        s, rules = self.state0, self.task.rules
+        if owner >= 0 and owner != side:
+            return False
+        if s.match_length:
+            return not s.crawford and s.score[side] + cube < s.match_length
+        return cube * 2 <= rules.cube_limit
+
+    # -- the games --------------------------------------------------------------------
+    def run(self) -> dict:
+        from .batch import legal_positions
+        t, n = self.task, self.task.n
+        lanes = min(n, LANES)
+        boards = np.repeat(self.board0[None], lanes, axis=0)
+        turn = np.zeros(lanes, dtype=np.int8)              # 0: the side on roll at the start
+        ply = np.zeros(lanes, dtype=np.int64)
+        index = np.arange(t.first, t.first + lanes, dtype=np.int64)
+        live = np.ones(lanes, dtype=bool)
+        cubeful = self.cube_players is not None
+        cube = np.full(lanes, self.state0.cube_value, dtype=np.int64)
+        owner = np.full(lanes, -1 if self.state0.cube_owner is None else self.state0.cube_owner, dtype=np.int64)
+        turned = np.zeros(lanes, dtype=bool)
+        acc = np.zeros((lanes, 5))
+        vacc = np.zeros(lanes)
+        results: np.ndarray = np.zeros((n, 5))
+        luck: np.ndarray = np.zeros((n, 5))
+        value: np.ndarray = np.zeros(n)
+        vluck: np.ndarray = np.zeros(n)
+        tables = bearoff.kernel_tables() if t.bearoff else {}
+        nets = None
+        if t.reduce:
+            from .network import default
+            nets = default()
+        started = lanes
+
+        def finish(lanes_done, res, val):
+            nonlocal started
+            for k, lane in enumerate(lanes_done):
+                g = int(index[lane]) - t.first
+                results[g] = res[k]
+                luck[g] = acc[lane]
+                if cubeful:
+                    value[g] = val[k]
+                    vluck[g] = vacc[lane]
+                if started < n:                 # the lane starts the next game
+                    boards[lane] = self.board0
+                    turn[lane], ply[lane] = 0, 0
+                    index[lane] = t.first + started
+                    cube[lane] = self.state0.cube_value
+                    owner[lane] = -1 if self.state0.cube_owner is None else self.state0.cube_owner
+                    turned[lane] = False
+                    acc[lane], vacc[lane] = 0.0, 0.0
+                    started += 1
+                else:
+                    live[lane] = False
+
+        while live.any():
+            rows = np.flatnonzero(live)
+            if cubeful:
+                self._cube_turns(rows, boards, turn, ply, cube, owner, turned, finish)
+                rows = np.flatnonzero(live)
+                if not len(rows):
+                    break
+            if t.truncate is not None:
+                cut = rows[ply[rows] >= t.truncate]
+                if len(cut):
+                    res, val = self._truncated(cut, boards, turn, cube, owner, turned)
+                    finish(cut, res, val)
+                    rows = np.flatnonzero(live)
+                    if not len(rows):
+                        break
+            rolls = _rollout.lockstep_rolls(index[rows], ply[rows], t.stratify, self.key)
+            here = np.ascontiguousarray(boards[rows])
+            if t.reduce:
+                assert nets is not None
+                step = _rollout.lockstep_luck(nets, here, rolls, turn[rows])
+                acc[rows] += step
+                if cubeful:
+                    vacc[rows] += self._value(step + (0.5, 0, 0, 0, 0), cube[rows], turned[rows]) - \
+                        self._value(np.tile((0.5, 0, 0, 0, 0), (len(rows), 1)), cube[rows], turned[rows])
+            choice = np.zeros(len(rows), dtype=np.int64)
             for side in (0, 1):
-                rows = np.flatnonzero(vg.turn == side)
-                if len(rows):
-                    choices[rows] = players[side].choose_indices(vg.boards[rows], vg.rolls[rows])
-        ended, results = vg.advance(choices)
-        keep = active[ended]
-        take = results[keep][:n - got]
-        out[got:got + len(take)] = take
-        got += len(take)
-        # A lane whose game ended starts another while more are wanted.
-        for lane in ended[keep]:
-            if started >= n:
-                active[lane] = False
+                mine = np.flatnonzero(turn[rows] == side)
+                if len(mine):
+                    choice[mine] = self.players[side].choose_indices(here[mine], rolls[mine])
+            offsets, children = legal_positions(here, rolls, validate=False, threads=1)
+            counts = np.diff(offsets)
+            if (choice < 0).any() or (choice >= counts).any():
+                raise RuntimeError("a player chose a play index outside its legal plays")
+            chosen = np.ascontiguousarray(children[offsets[:-1] + choice])
+            ply[rows] += 1
+            ended, res = _rollout.lockstep_settle(chosen, turn[rows], ply[rows], 0 if t.bearoff else -1, **tables)
+            boards[rows] = chosen
+            turn[rows] ^= 1
+            if ended.any():
+                done = rows[ended]
+                finish(done, res[ended], self._value(res[ended], cube[done], turned[done]) if cubeful else None)
+        if not self.start.us_on_roll:
+            results, luck = flip(results), _delta_flip(luck)
+            if cubeful:
+                value = 1.0 - value if self.met is not None else -value
+                vluck = -vluck
+        out = {"results": results, "luck": luck}
+        if cubeful:
+            out["value"], out["value_luck"] = value, vluck
+        return out
+
+    def _cube_turns(self, rows, boards, turn, ply, cube, owner, turned, finish) -> None:
+        """Each side to roll that may double asks its player; a double is
+        answered by the other side's player (take, pass or beaver)."""
+        rules = self.task.rules
+        dropped, drop_value = [], []
+        for lane in rows:
+            side, c, o = int(turn[lane]), int(cube[lane]), int(owner[lane])
+            if (ply[lane] == 0 and self.start.no_double_first) or not self._may_double(side, c, o):
+                continue
+            position = Position.from_bytes(boards[lane].tobytes(), validate=False)
+            state = self._state(side, c, o)
+            decision = self.cube_players[side].cube_action(position, state, rules)
+            if not (decision.should_double and decision.can_double):
+                continue
+            taker = self.cube_players[1 - side]
+            answer = decision.take if taker is self.cube_players[side] else \
+                taker.cube_action(position, state, rules).take
+            if answer == "pass":
+                won = np.array([[1.0, 0, 0, 0, 0]]) if side == 0 else np.array([[0.0, 0, 0, 0, 0]])
+                dropped.append(lane)
+                drop_value.append((won[0], c))
+                continue
+            beaver = answer == "beaver" and not self.state0.match_length and rules.beavers > 0 \
+                and c * 4 <= rules.cube_limit
+            cube[lane] = c * (4 if beaver else 2)
+            owner[lane] = 1 - side
+            turned[lane] = True
+        if dropped:
+            res = np.array([r for r, _ in drop_value])
+            lanes = np.array(dropped)
+            # A drop scores the cube before the double, single (RULES 7.3).
+            val = self._value(res, np.array([c for _, c in drop_value]), np.ones(len(lanes), dtype=bool))
+            finish(lanes, res, val)
+
+    def _truncated(self, lanes, boards, turn, cube, owner, turned):
+        """The value where games are cut: the side to roll's player's
+        evaluator at its ply (the networks at 0-ply for players without
+        one), seen by player 0; cubefully, the equity of the proper cube
+        action of the side to roll."""
+        from .evaluator import as_evaluator, chances
+        res = np.zeros((len(lanes), 5))
+        for side in (0, 1):
+            mine = np.flatnonzero(turn[lanes] == side)
+            if not len(mine):
+                continue
+            p = self.players[side]
+            ev = as_evaluator(getattr(p, "evaluator", None))
+            probs = chances(ev, np.ascontiguousarray(boards[lanes[mine]]), int(getattr(p, "ply", 0)), 1)
+            res[mine] = probs if side == 0 else flip(probs)
+        if self.cube_players is None:
+            return res, None
+        val = np.zeros(len(lanes))
+        for k, lane in enumerate(lanes):
+            side, c, o = int(turn[lane]), int(cube[lane]), int(owner[lane])
+            decider = self.cube_players[side]
+            if not decider.has_cube_decisions:
+                val[k] = self._value(res[k:k + 1], cube[lane:lane + 1], turned[lane:lane + 1])[0]
+                continue
+            position = Position.from_bytes(boards[lane].tobytes(), validate=False)
+            d = decider.cube_action(position, self._state(side, c, o), self.task.rules)
+            act = d.should_double and d.can_double
+            if self.met is None:
+                e = (min(d.double_take, d.double_pass) if act else d.no_double) * c / self.unit
+                val[k] = e if side == 0 else -e
             else:
-                started += 1
-    return out
+                assert d.mwc is not None
+                m = min(d.mwc[1], d.mwc[2]) if act else d.mwc[0]
+                val[k] = m if side == 0 else 1.0 - m
+        return res, val
 
 
-class _Scorer:
-    """``rollout``'s ``evaluator``, choosing the plays of every game at
-    once: either scores (m,) of the positions after each play for the side
-    that played (higher is better), or an Evaluator's chances (m, 5) of the
-    side then on roll (lower equity is better)."""
+# -- aggregation ------------------------------------------------------------------------------
+
+def _se(x: np.ndarray) -> float:
+    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
+
+
+def _summary(part: dict, seconds: float, reduce: bool, truncate: int | None, state: MatchState | None):
+    results = part["results"]
+    games = len(results)
+    corrected = results - part["luck"] if reduce else results
+    eq = equity(corrected)
+    raw_eq = equity(results)
+    mean = corrected.mean(axis=0)
+    se = [_se(corrected[:, k]) for k in range(5)]
+    extra: dict[str, Any] = dict(variance_reduction=reduce, raw_equity=float(raw_eq.mean()),
+                                 raw_equity_se=_se(raw_eq), truncate=truncate)
+    if "value" in part:
+        value = part["value"] - part["value_luck"] if reduce else part["value"]
+        extra.update(cubeful=True, raw_cubeful_equity_se=None)
+        if state is not None and state.match_length:
+            lo, scale = _normaliser(state)
+            norm = 2 * (value - lo) / scale - 1
+            extra.update(mwc=float(value.mean()), mwc_se=_se(value), cubeful_equity=float(norm.mean()),
+                         cubeful_equity_se=_se(norm), raw_cubeful_equity_se=_se(2 * (part["value"] - lo) / scale - 1))
+        else:
+            extra.update(cubeful_equity=float(value.mean()), cubeful_equity_se=_se(value),
+                         raw_cubeful_equity_se=_se(part["value"]))
+    names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+    fields: dict[str, Any] = {name: float(m) for name, m in zip(names, mean)}
+    fields.update({f"{name}_se": e for name, e in zip(names, se)})
+    return RolloutResult(games=games, equity=float(eq.mean()), equity_se=_se(eq), seconds=seconds,
+                         **fields, **extra)
+
+
+def _merge(parts: list[list[dict]], k: int) -> dict:
+    """Start ``k``'s per-game arrays of every chunk, in chunk order."""
+    keys = parts[0][k].keys()
+    return {name: np.concatenate([p[k][name] for p in parts]) for name in keys}
+
+
+# -- the public calls -------------------------------------------------------------------------
+
+def _side(given, name: str) -> tuple:
+    """How one side's player reaches a chunk: ``(policy, given)``, the game
+    loop's (code, networks) when the kernel can play for it (else None), and
+    the spec (the player is made where the chunk runs) or the Player."""
+    made = player(given, name=name)
+    policy = made.kernel_policy()
+    if made is not given:
+        made.close()
+    return policy, given
+
+
+def _pair(policy, name: str) -> tuple:
+    pair = (policy, policy) if isinstance(policy, (str, Player)) else policy
+    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+        raise TypeError(f"{name} must be a player spec, a Player or a pair of them, not {type(policy).__name__}")
+    for p in pair:
+        if not isinstance(p, (str, Player)):
+            raise TypeError(f"{name} must be a player spec, a Player or a pair of them, not a pair holding "
+                            f"{type(p).__name__}")
+    return tuple(_side(p, name) for p in pair)
+
+
+class _Scorer(Player):
+    """``rollout``'s ``evaluator``: plays for both sides, choosing from the
+    positions after each play of every game of a ply in one call: either
+    scores (m,) for the side that played (higher is better) or an
+    Evaluator's chances (m, 5) of the side then on roll (lower equity is
+    better)."""
+
+    spec = "evaluator"
 
     def __init__(self, fn):
         self.fn = fn
 
-    def choose(self, children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    def choose_indices(self, boards, rolls):
+        from .batch import legal_positions
+        offsets, children = legal_positions(boards, rolls, validate=False, threads=1)
         values = np.asarray(self.fn(children), dtype=np.float64)
         if values.shape == (len(children), 5):
             values = -equity(values)
@@ -188,67 +557,21 @@ class _Scorer:
         return _argmax_segments(values, offsets)
 
 
-def _side(given) -> tuple:
-    """How one side's player reaches a chunk: ``(policy, given)``, the game
-    loop's (code, networks) when the kernel can play for it (else None), and
-    the spec (the player is made where the chunk runs) or the Player."""
-    made = player(given, name="policy")
-    policy = made.kernel_policy()
-    if made is not given:
-        made.close()
-    return policy, given
-
-
-def _sides(policy) -> list:
-    pair = (policy, policy) if isinstance(policy, (str, Player)) else policy
-    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-        raise TypeError(f"policy must be a player spec, a Player or a pair of them, not {type(policy).__name__}")
-    for p in pair:
-        if not isinstance(p, (str, Player)):
-            raise TypeError(f"policy must be a player spec, a Player or a pair of them, not a pair holding "
-                            f"{type(p).__name__}")
-    return [_side(p) for p in pair]
-
-
-def rollout(position: Position | None = None, *, games: int = 1296, policy="pubeval", seed=None,
-            stratify: bool = True, truncate: int | None = None, workers: int | None = None,
-            executor: Executor | None = None, progress: bool = False, evaluator=None,
-            chunk_size: int = CHUNK) -> RolloutResult:
-    """Play ``position`` (default: the opening, side on roll to play)
-    ``games`` times and return the chances for the side on roll.
-
-    ``policy``: who plays: a player spec (see :func:`backgammon.player`:
-    "pubeval", "net", "net:1", "gnubg", a registered name, ...) or a
-    Player, or a pair of them (side on roll, opponent).  The kernel
-    policies ("random", "pubeval", "net") play in the Cython loop without
-    the GIL; any other player plays its chunk's games in lockstep, one
-    ``choose_indices`` call per ply for all of them.  ``stratify``: the
-    first roll of game i is ordered roll i mod 36 and the second
-    (i // 36) mod 36, so every 1,296 games see every pair once.
-    ``truncate=k``: from the k-th play of a game on, it stops as soon as
-    both sides have every checker home and counts the bear-off tables'
-    exact chances (gnubg's "truncate at bear-off database").
-    ``workers``: local processes (default: all cores; 1 runs here);
-    ``executor``: any ``concurrent.futures.Executor`` instead (e.g. Dask's);
-    players given as objects (not specs, and not kernel policies) play in
-    this process.  ``evaluator``: plays for both sides instead, choosing
-    from a batch of the positions after each play of every game, called
-    once per ply: an Evaluator (chances (m, 5) of the side then on roll)
-    or a scorer ((m,) values for the side that played, higher is better).
-    """
-    position = Position.initial() if position is None else instance("position", position, Position,
-                                                                      "backgammon.Position")
-    if position.is_game_over():
-        raise ValueError("position: the game is over in this position, nothing to roll out")
+def _plan(games, policy, cube_policy, seed, stratify, truncate, bearoff_, variance_reduction, workers, executor,
+          progress, chunk_size, evaluator, cube, rules):
+    """Checked options: (sides, cube sides, rules, settings) of a rollout."""
     games = integer("games", games, low=1)
     truncate = optional_integer("truncate", truncate, low=0, high=MAX_PLIES)
     workers = optional_integer("workers", workers, low=1)
     chunk_size = integer("chunk_size", chunk_size, low=1)
     stratify = flag("stratify", stratify)
     progress = flag("progress", progress)
+    bearoff_ = flag("bearoff", bearoff_)
+    reduce = flag("variance_reduction", variance_reduction)
+    cube = flag("cube", cube)
+    rules = Rules() if rules is None else instance("rules", rules, Rules, "backgammon.Rules")
     if executor is not None:
         instance("executor", executor, Executor, "concurrent.futures.Executor")
-    root = seed_sequence(seed)
     if evaluator is not None:
         if not callable(evaluator):
             raise TypeError(f"evaluator must be callable, not {type(evaluator).__name__}")
@@ -256,37 +579,297 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="pube
             raise ValueError("evaluator: an evaluator runs its lockstep games in this process, "
                              "so give no workers or executor")
         scorer = _Scorer(evaluator)
-        sides = [(None, scorer), (None, scorer)]
+        sides = ((None, scorer), (None, scorer))
     else:
-        sides = _sides(policy)
-    # Player objects (and scorers) stay in this process, unless the kernel plays for both.
-    here = any(not isinstance(given, str) for _, given in sides) and any(p is None for p, _ in sides)
+        sides = _pair(policy, "policy")
+    cube_sides = None
+    if cube:
+        cube_sides = sides if cube_policy is None else _pair(cube_policy, "cube_policy")
+    return games, sides, cube_sides, rules, dict(stratify=stratify, truncate=truncate, bearoff=bearoff_,
+                                                 reduce=reduce), workers, executor, progress, chunk_size, seed
+
+
+def _roll(starts, games, sides, cube_sides, rules, settings, workers, executor, progress, chunk_size, seed):
+    """Every start played ``games`` times (same chunks, same dice): the
+    per-game arrays of each start, and the seconds taken."""
+    root = seed_sequence(seed)
     n_chunks = -(-games // chunk_size)
     seeds = root.spawn(n_chunks)
-    start = position.to_bytes()
-    tasks = [(start, k * chunk_size, min(chunk_size, games - k * chunk_size), seeds[k], sides, stratify, truncate)
-             for k in range(n_chunks)]
+    objects = any(not isinstance(given, str) and policy is None
+                  for policy, given in sides + (cube_sides or ()))
+    tasks = [_Task(tuple(starts), k * chunk_size, min(chunk_size, games - k * chunk_size), seeds[k], sides,
+                   cube_sides, rules, settings["stratify"], settings["truncate"], settings["bearoff"],
+                   settings["reduce"]) for k in range(n_chunks)]
     t0 = time.perf_counter()
     try:
-        parts = run_chunks(_run_chunk, tasks, [t[2] for t in tasks], workers=1 if here else workers,
-                           executor=None if here else executor, progress=progress, unit="game")
+        parts = run_chunks(_run_chunk, tasks, [t.n * len(starts) for t in tasks], workers=1 if objects else workers,
+                           executor=None if objects else executor, progress=progress, unit="game")
     except Interrupted as stop:
-        done = sum(t[2] for t in tasks[:len(stop.done)])
-        partial = _result(sum(stop.done, np.zeros(12)), done, time.perf_counter() - t0) if done else None
-        raise RolloutInterrupted(done, partial) from None
-    total = np.zeros(12)
-    for part in parts:        # summed in chunk order: the same floats for any executor
-        total += part
-    return _result(total, games, time.perf_counter() - t0)
+        done = sum(t.n for t in tasks[:len(stop.done)])
+        partial = None
+        if done:
+            partial = [_summary(_merge(stop.done, k), time.perf_counter() - t0, settings["reduce"],
+                                settings["truncate"], starts[k].state) for k in range(len(starts))]
+        raise RolloutInterrupted(done, partial[0] if partial and len(partial) == 1 else partial) from None
+    return parts, time.perf_counter() - t0
 
 
-def _result(total: np.ndarray, games: int, seconds: float) -> RolloutResult:
-    mean = total[:6] / games
-    var = np.maximum(total[6:] / games - mean ** 2, 0.0)
-    se = np.sqrt(var / max(games - 1, 1))
-    return cast(Any, RolloutResult)(games, *map(float, mean), *map(float, se), seconds)
+def _checked_position(position) -> Position:
+    position = Position.initial() if position is None else instance("position", position, Position,
+                                                                      "backgammon.Position")
+    if position.is_game_over():
+        raise ValueError("position: the game is over in this position, nothing to roll out")
+    return position
 
 
+def _checked_state(state, cube: bool) -> MatchState | None:
+    if state is None:
+        return MatchState() if cube else None
+    return instance("state", state, MatchState, "backgammon.MatchState")
+
+
+def rollout(position: Position | None = None, *, games: int = 1296, policy="net", cube_policy=None, seed=None,
+            stratify: bool = True, truncate: int | None = None, bearoff: bool = False,
+            variance_reduction: bool = True, cube: bool = False, state: MatchState | None = None,
+            rules: Rules | None = None, workers: int | None = None, executor: Executor | None = None,
+            progress: bool = False, evaluator=None, chunk_size: int = CHUNK) -> RolloutResult:
+    """Play ``position`` (default: the opening, side on roll to play)
+    ``games`` times and return the chances, equity and (with ``cube``)
+    cubeful equity for the side on roll.
+
+    ``policy``: who plays: a player spec (see :func:`backgammon.player`:
+    "net" (the default), "net:1", "pubeval", "gnubg", a registered name,
+    ...) or a Player, or a pair of them (side on roll, opponent);
+    ``cube_policy`` the same for the cube decisions (default: the same
+    players), so checker play and cube may use different plies.
+    ``cube``: each side doubles, takes, passes and beavers as its player
+    decides (``cube_action``), from ``state`` (a MatchState of player 0,
+    the side on roll, and player 1: cube, owner, score, match length,
+    Crawford; default money with a centred cube) under ``rules``.
+    ``variance_reduction``: subtract each roll's luck (see the module).
+    ``truncate=k``: stop each game after k plies and score it with the
+    side to roll's evaluator at its ply; ``bearoff``: stop as soon as both
+    sides bear off and take the bear-off tables' chances.  ``stratify``:
+    the first roll of game i is ordered roll i mod 36 and the second
+    (i // 36) mod 36.  ``workers``: local processes (default: all cores; 1
+    runs here); ``executor``: any ``concurrent.futures.Executor`` instead
+    (e.g. Dask's); players given as objects (not specs, and not kernel
+    policies) play in this process.  ``evaluator``: plays for both sides
+    instead, choosing from a batch of the positions after each play of
+    every game, called once per ply: an Evaluator (chances (m, 5) of the
+    side then on roll) or a scorer ((m,) values for the side that played,
+    higher is better).
+    """
+    position = _checked_position(position)
+    state = _checked_state(state, cube)
+    games, sides, cube_sides, rules, settings, workers, executor, progress, chunk_size, seed = _plan(
+        games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, workers, executor,
+        progress, chunk_size, evaluator, cube, rules)
+    start = _Start(position.to_bytes(), True, _as_player0(state) if cube else None)
+    parts, seconds = _roll([start], games, sides, cube_sides, rules, settings, workers, executor, progress,
+                           chunk_size, seed)
+    return _summary(_merge(parts, 0), seconds, settings["reduce"], settings["truncate"], start.state)
+
+
+def _as_player0(state: MatchState | None) -> MatchState:
+    """``state`` relabelled so that the side on roll is player 0."""
+    assert state is not None
+    if state.on_roll == 0:
+        return state
+    owner = None if state.cube_owner is None else 1 - state.cube_owner
+    return state.replace(on_roll=0, turn=0, cube_owner=owner, score=(state.score[1], state.score[0]))
+
+
+@dataclass(frozen=True)
+class PlayRollout:
+    """One candidate play of ``rollout_plays``: the play, its rollout (the
+    mover's chances and equity), its equity and how much it loses to the
+    best (``difference``, 0 for the best), and the standard error of that
+    difference (the candidates share their dice, so it is far smaller
+    than either equity's)."""
+
+    play: Any
+    result: RolloutResult
+    equity: float
+    equity_se: float
+    difference: float
+    difference_se: float
+
+    def to_dict(self) -> dict:
+        return {"play": str(self.play), "equity": self.equity, "equity_se": self.equity_se,
+                "difference": self.difference, "difference_se": self.difference_se,
+                "result": self.result.to_dict()}
+
+
+def _normaliser(state: MatchState):
+    """(lo, scale) turning player 0's match winning chances into normalised
+    match equity: -1 losing a single game at the cube, +1 winning one."""
+    from .cube import MatchValues
+    from .met import MatchEquityTable
+    values = MatchValues(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[0], state.score[1])
+    lo, hi = values.after(0, state.cube_value), values.after(state.cube_value, 0)
+    return lo, (hi - lo) if hi > lo else 1.0
+
+
+def _game_values(part: dict, reduce: bool, cubeful: bool, state: MatchState | None) -> np.ndarray:
+    """Each game's value for "us", variance-reduced when asked: the
+    cubeless equity, or cubefully the money equity per starting cube or
+    the normalised match equity (``state``: player 0 is "us")."""
+    if cubeful:
+        value = part["value"] - part["value_luck"] if reduce else part["value"]
+        if state is not None and state.match_length:
+            lo, scale = _normaliser(state)
+            return 2 * (value - lo) / scale - 1
+        return value
+    res = part["results"] - part["luck"] if reduce else part["results"]
+    return equity(res)
+
+
+def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: int = 1296, policy="net",
+                  cube_policy=None, seed=None, stratify: bool = True, truncate: int | None = None,
+                  bearoff: bool = False, variance_reduction: bool = True, cube: bool = False,
+                  state: MatchState | None = None, rules: Rules | None = None, ply: int = 0,
+                  workers: int | None = None, executor: Executor | None = None, progress: bool = False,
+                  chunk_size: int = CHUNK) -> list[PlayRollout]:
+    """Roll out candidate plays of ``roll`` from ``position`` with the same
+    dice for each: ``plays`` (Plays or notation), or the ``top`` of a hint
+    at ``ply``.  Returns the candidates best first, each with its equity
+    for the mover (cubeful with ``cube``), its difference from the best and
+    the standard error of that difference.  Other options as in
+    :func:`rollout`.
+
+    >>> import backgammon as bg
+    >>> ranked = rollout_plays(bg.Position.initial(), "31", top=2, games=72, seed=1, workers=1)
+    >>> [str(r.play) for r in ranked][0], ranked[0].difference
+    ('8/5 6/5', 0.0)
+    """
+    position = _checked_position(position)
+    dice = to_dice(roll)
+    top = integer("top", top, low=1)
+    legal = position.legal_plays(dice)
+    if plays is None:
+        from .hint import hint
+        candidates = [r.play for r in hint(position, dice, ply)[:top]]
+    else:
+        if isinstance(plays, (str, bytes)) or not hasattr(plays, "__iter__"):
+            raise TypeError(f"plays must be a list of plays or notation, not {type(plays).__name__}")
+        candidates = []
+        for p in plays:
+            text = p if isinstance(p, str) else str(instance("plays", p, type(legal[0]), "backgammon.Play"))
+            candidates.append(position.parse_play(text, dice))
+        if not candidates:
+            raise ValueError("plays: give at least one play")
+    state = _checked_state(state, cube)
+    games, sides, cube_sides, rules, settings, workers, executor, progress, chunk_size, seed = _plan(
+        games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, workers, executor,
+        progress, chunk_size, None, cube, rules)
+    # After a play the opponent is on roll: it is player 0 of the start.
+    after_state = None
+    if cube:
+        s = _as_player0(state)
+        owner = None if s.cube_owner is None else 1 - s.cube_owner
+        after_state = s.replace(cube_owner=owner, score=(s.score[1], s.score[0]))
+    starts = [_Start(p.position.to_bytes(), False, after_state) for p in candidates]
+    their_sides = (sides[1], sides[0])
+    their_cube = None if cube_sides is None else (cube_sides[1], cube_sides[0])
+    parts, seconds = _roll(starts, games, their_sides, their_cube, rules, settings, workers, executor, progress,
+                           chunk_size, seed)
+    merged = [_merge(parts, k) for k in range(len(starts))]
+    mover_state = _as_player0(state) if cube else None      # the arrays are the mover's
+    summaries = [_summary(m, seconds, settings["reduce"], settings["truncate"], mover_state) for m in merged]
+    values = [_game_values(m, settings["reduce"], cube, mover_state) for m in merged]
+    means = [float(v.mean()) for v in values]
+    best = int(np.argmax(means))
+    out = []
+    for k, play in enumerate(candidates):
+        diff = values[k] - values[best]
+        out.append(PlayRollout(play, summaries[k], means[k], _se(values[k]), float(diff.mean()), _se(diff)))
+    out.sort(key=lambda r: -r.difference)
+    return out
+
+
+@dataclass(frozen=True)
+class CubeRollout:
+    """``rollout_cube``'s answer: the equities of no double, double/take
+    and double/pass for the side on roll (money: per unit of the current
+    cube; match: normalised match equity, with the winning chances in
+    ``mwc``), their standard errors, the right action and what each other
+    action loses (``errors``), and the two rollouts."""
+
+    action: str
+    take: str
+    no_double: float
+    double_take: float
+    double_pass: float
+    no_double_se: float
+    double_take_se: float
+    difference_se: float
+    errors: dict
+    mwc: tuple | None
+    no_double_rollout: RolloutResult
+    double_take_rollout: RolloutResult
+
+    def to_dict(self) -> dict:
+        d = {k: getattr(self, k) for k in ("action", "take", "no_double", "double_take", "double_pass",
+                                           "no_double_se", "double_take_se", "difference_se", "errors", "mwc")}
+        d["no_double_rollout"] = self.no_double_rollout.to_dict()
+        d["double_take_rollout"] = self.double_take_rollout.to_dict()
+        return d
+
+
+def rollout_cube(position: Position, state: MatchState | None = None, *, games: int = 1296, policy="net",
+                 cube_policy=None, seed=None, stratify: bool = True, truncate: int | None = None,
+                 bearoff: bool = False, variance_reduction: bool = True, rules: Rules | None = None,
+                 workers: int | None = None, executor: Executor | None = None, progress: bool = False,
+                 chunk_size: int = CHUNK) -> CubeRollout:
+    """Roll out the cube decision of the side on roll of ``position``
+    (before it rolls) in ``state`` (default money, cube centred): no double
+    (it may not double this turn; play goes on cubefully), double/take (the
+    cube doubled, owned by the other side) with the same dice, and
+    double/pass (exact); returns the equities, the right action (named as
+    ``cube_decision`` names it) and what the others lose.
+
+    >>> import backgammon as bg
+    >>> rollout_cube(bg.Position.initial(), games=36, seed=1, workers=1).action
+    'no double'
+    """
+    from .cube import MatchValues, proper_action
+    from .met import MatchEquityTable
+    position = _checked_position(position)
+    state = _as_player0(_checked_state(state, True))
+    rules = Rules() if rules is None else instance("rules", rules, Rules, "backgammon.Rules")
+    games, sides, cube_sides, rules, settings, workers, executor, progress, chunk_size, seed = _plan(
+        games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, workers, executor,
+        progress, chunk_size, None, True, rules)
+    v = state.cube_value
+    if state.cube_owner == 1:
+        raise ValueError("state: the other side owns the cube, the side on roll cannot double (RULES 7.1)")
+    if state.match_length and state.crawford:
+        raise ValueError("state: no doubling in the Crawford game (RULES 8.2)")
+    taken = state.replace(cube_value=2 * v, cube_owner=1)
+    starts = [_Start(position.to_bytes(), True, state, no_double_first=True),
+              _Start(position.to_bytes(), True, taken, unit=v)]
+    parts, seconds = _roll(starts, games, sides, cube_sides, rules, settings, workers, executor, progress, chunk_size,
+                           seed)
+    nd_part, dt_part = _merge(parts, 0), _merge(parts, 1)
+    nd_sum = _summary(nd_part, seconds, settings["reduce"], settings["truncate"], state)
+    dt_sum = _summary(dt_part, seconds, settings["reduce"], settings["truncate"], state)
+    nd_e = _game_values(nd_part, settings["reduce"], True, state)
+    dt_e = _game_values(dt_part, settings["reduce"], True, state)
+    mwc = None
+    dp = 1.0                       # money: per unit of the current cube
+    if state.match_length:
+        values = MatchValues(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[0], state.score[1])
+        lo, scale = _normaliser(state)
+        mwc = (float(nd_sum.mwc or 0.0), float(dt_sum.mwc or 0.0), values.after(v, 0))
+        dp = 2 * (mwc[2] - lo) / scale - 1
+    nd, dt = float(nd_e.mean()), float(dt_e.mean())
+    action, take = proper_action(nd, dt, dp, bool(rules.beavers) and not state.match_length)
+    best = max(nd, min(dt, dp))
+    errors = {"no double": best - nd, "double, take": best - min(dt, dp) if dt <= dp else best - dp,
+              "double, pass": best - dp if dp <= dt else best - min(dt, dp)}
+    errors = {name: max(0.0, e) for name, e in errors.items()}
+    return CubeRollout(action, take, nd, dt, dp, _se(nd_e), _se(dt_e), _se(dt_e - nd_e), errors, mwc, nd_sum, dt_sum)
 
 
 def _argmax_segments(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:

@@ -53,3 +53,33 @@ cdef inline bitgen_t* bitgen_of(object generator) except NULL:
     if not PyCapsule_IsValid(capsule, "BitGenerator"):
         raise ValueError("not a numpy bit generator")
     return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    # splitmix64's finaliser: a counter in, 64 well-mixed bits out.
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
+cdef inline uint32_t game_uniform(uint64_t key, int64_t game_index, int64_t ply, uint32_t n) noexcept nogil:
+    """Uniform in [0, n) for (key, game, ply): a function of the three alone."""
+    cdef uint64_t x = _mix(_mix(key ^ (<uint64_t>game_index * 0x9E3779B97F4A7C15ULL)) + <uint64_t>ply)
+    return <uint32_t>(((x >> 32) * n) >> 32)
+
+
+cdef inline void game_roll(uint64_t key, int64_t game_index, int64_t ply, bint stratify,
+                           int* d1, int* d2) noexcept nogil:
+    """The dice of ply ``ply`` of game ``game_index`` of the games keyed by
+    ``key``: a function of the three alone (counter-based), so the same
+    game of two rollouts with one key sees the same dice however its
+    earlier games went (duplicate dice for comparing plays).  With
+    ``stratify`` game i takes ordered roll i mod 36 first and (i // 36) mod
+    36 second."""
+    cdef int k
+    if stratify and ply < 2:
+        k = <int>((game_index if ply == 0 else game_index // 36) % 36)
+    else:
+        k = <int>game_uniform(key, game_index, ply, 36)
+    d1[0] = k // 6 + 1
+    d2[0] = k % 6 + 1

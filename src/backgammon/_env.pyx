@@ -13,7 +13,7 @@ from backgammon._board cimport SLOTS, BOARD_OK, check_board, loss_kind, starting
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._chain cimport Chain, run_chained
 from backgammon._net cimport Networks, Evaluator, Work
-from backgammon._tesauro cimport TESAURO_UNITS, tesauro_units
+from backgammon._tesauro cimport TESAURO_UNITS, tesauro_units, units_table
 from backgammon._choice cimport POLICY_RANDOM, POLICY_GIVEN, choose, need_policy
 from backgammon._checks cimport need_boards, need_rows, need_shape, need_offsets
 
@@ -49,7 +49,7 @@ cdef inline void _observe(const uint8_t* board, const uint8_t* roll, bint on_tur
     # whether it is on turn), then one-hot the high die and the low die (none
     # without dice).
     cdef int hi, lo
-    tesauro_units(board, o)
+    tesauro_units(units_table(), board, o)
     if not on_turn:
         o[TESAURO_UNITS - 2] = 0.0
         o[TESAURO_UNITS - 1] = 1.0
@@ -93,50 +93,84 @@ cdef inline void _dice_of(double u, uint8_t* roll) noexcept nogil:
     roll[1] = <uint8_t>(k % 6 + 1)
 
 
-cdef int _need_games(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, const uint8_t[::1] done,
-                     const uint8_t[:, :, ::1] after, const uint8_t[:, ::1] opp_rolls, const double[:, ::1] u,
-                     const uint8_t[::1] stage, const float[::1] reward, const uint8_t[::1] terminated) except -1:
-    # The per-game arrays both halves of a step share (values are checked
-    # where they are used, row by row).
-    cdef Py_ssize_t n = boards.shape[0]
-    need_boards("boards", boards)
-    need_boards("after", after)
-    need_rows("after", after.shape[0], n)
-    need_shape("rolls", rolls.shape[0] == n and rolls.shape[1] == 2, "(n, 2)")
-    need_shape("opp_rolls", opp_rolls.shape[0] == n and opp_rolls.shape[1] == 2, "(n, 2)")
-    need_shape("u", u.shape[0] == n and u.shape[1] == 4, "(n, 4)")
-    need_rows("done", done.shape[0], n)
-    need_rows("stage", stage.shape[0], n)
-    need_rows("reward", reward.shape[0], n)
-    need_rows("terminated", terminated.shape[0], n)
-    return 0
+cdef class EnvState:
+    """The per-game arrays of n games that both halves of a step read and
+    write, checked once (shapes; values are checked where they are used,
+    row by row): the agent's boards (n, 2, 25) and dice (n, 2), done,
+    after (n, 2, 25) and opp_rolls (n, 2) for the opponent, stage, reward
+    (float32), terminated, illegal, the step's uniforms u (n, 4) float64
+    and counts (n,) int64, the number of plays each mask row shows."""
+
+    cdef uint8_t[:, :, ::1] boards
+    cdef uint8_t[:, ::1] rolls
+    cdef uint8_t[::1] done
+    cdef uint8_t[:, :, ::1] after
+    cdef uint8_t[:, ::1] opp_rolls
+    cdef uint8_t[::1] stage
+    cdef float[::1] reward
+    cdef uint8_t[::1] terminated
+    cdef uint8_t[::1] illegal
+    cdef double[:, ::1] u
+    cdef int64_t[::1] counts
+    cdef readonly Py_ssize_t n
+    cdef Generator* g                 # scratch of turn() (one thread per state)
+    cdef uint8_t* kids
+    cdef Work* work
+
+    def __init__(self, uint8_t[:, :, ::1] boards, uint8_t[:, ::1] rolls, uint8_t[::1] done,
+                 uint8_t[:, :, ::1] after, uint8_t[:, ::1] opp_rolls, uint8_t[::1] stage, float[::1] reward,
+                 uint8_t[::1] terminated, uint8_t[::1] illegal, double[:, ::1] u, int64_t[::1] counts):
+        cdef Py_ssize_t n = boards.shape[0]
+        need_boards("boards", boards)
+        need_boards("after", after)
+        need_rows("after", after.shape[0], n)
+        need_shape("rolls", rolls.shape[0] == n and rolls.shape[1] == 2, "(n, 2)")
+        need_shape("opp_rolls", opp_rolls.shape[0] == n and opp_rolls.shape[1] == 2, "(n, 2)")
+        need_shape("u", u.shape[0] == n and u.shape[1] == 4, "(n, 4)")
+        for name, rows in (("done", done.shape[0]), ("stage", stage.shape[0]), ("reward", reward.shape[0]),
+                           ("terminated", terminated.shape[0]), ("illegal", illegal.shape[0]),
+                           ("counts", counts.shape[0])):
+            need_rows(name, rows, n)
+        self.n = n
+        self.boards, self.rolls, self.done, self.after, self.opp_rolls = boards, rolls, done, after, opp_rolls
+        self.stage, self.reward, self.terminated, self.illegal, self.u = stage, reward, terminated, illegal, u
+        self.counts = counts
+        self.g = new_generator()
+        self.kids = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
+        self.work = <Work*>malloc(sizeof(Work))
+        if self.g == NULL or self.kids == NULL or self.work == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.g)
+        free(self.kids)
+        free(self.work)
 
 
-def env_play(uint8_t[:, :, ::1] boards, uint8_t[:, ::1] rolls, uint8_t[::1] done,
-             const int64_t[::1] offsets, const uint8_t[:, :, ::1] children, const int64_t[::1] actions,
-             generator, double[:, ::1] u, uint8_t[:, :, ::1] after, uint8_t[:, ::1] opp_rolls,
-             uint8_t[::1] stage, float[::1] reward, uint8_t[::1] terminated, uint8_t[::1] illegal,
-             float illegal_reward, bint autoreset=False):
-    """The agent's half of a step in each of n games (boards from the
-    agent's view, agent in row 1; its plays ``children[offsets[i]:offsets[i
-    + 1]]`` as ``legal_positions`` gives them).  First draws the step's
-    uniforms into ``u`` (n, 4) from ``generator``, as its ``random((n,
-    4))`` would.  ``actions[i]``: a play index, or ENV_RESTART / ENV_KEEP /
-    ENV_ROLL; with ``autoreset`` instead a finished game restarts whatever
-    its action and a negative action is an illegal play.  An index outside
-    the plays ends the game with ``illegal_reward``.  Fills ``stage``
-    (EnvStage), ``after``/``opp_rolls`` for the opponent, rewards and flags
-    of games that end.  Returns None."""
-    cdef Py_ssize_t i, n = boards.shape[0], total = children.shape[0]
-    cdef int64_t a, first, count
-    cdef int j, left, mine, theirs
-    cdef const uint8_t* child
+def env_play(EnvState st not None, const int64_t[::1] offsets, const uint8_t[:, :, ::1] children,
+             const int64_t[::1] actions, generator, float illegal_reward, bint autoreset=False):
+    """The agent's half of a step in each of the n games of ``st`` (boards
+    from the agent's view, agent in row 1; its plays
+    ``children[offsets[i]:offsets[i + 1]]`` as ``legal_positions`` gives
+    them).  First draws the step's uniforms into ``st.u`` (n, 4) from
+    ``generator``, as its ``random((n, 4))`` would.  ``actions[i]``: a play
+    index, or ENV_RESTART / ENV_KEEP / ENV_ROLL; with ``autoreset`` instead a
+    finished game restarts whatever its action and a negative action is an
+    illegal play.  An index outside the plays ends the game with
+    ``illegal_reward``.  Fills ``stage`` (EnvStage), ``after``/``opp_rolls``
+    for the opponent, rewards and flags of games that end.  Returns None."""
+    cdef Py_ssize_t i, n = st.n, total = children.shape[0]
+    cdef int64_t a
+    cdef int j
     cdef bitgen_t* rng = bitgen_of(generator)
-    _need_games(boards, rolls, done, after, opp_rolls, u, stage, reward, terminated)
+    cdef uint8_t[::1] done = st.done
+    cdef double[:, ::1] u = st.u
     need_boards("children", children)
     need_rows("actions", actions.shape[0], n)
-    need_rows("illegal", illegal.shape[0], n)
     need_offsets("offsets", offsets, n, total)
+    cdef _Rows rows
+    cdef const uint8_t* kids = &children[0, 0, 0] if total else NULL
+    _rows_of(st, &rows)
     with nogil:
         for i in range(n):
             for j in range(4):
@@ -148,62 +182,101 @@ def env_play(uint8_t[:, :, ::1] boards, uint8_t[:, ::1] rolls, uint8_t[::1] done
                     a = ENV_RESTART        # Gymnasium's NEXT_STEP autoreset
                 elif a < 0:
                     a = MAX_PLAYS          # not a play: illegal
-            reward[i] = 0.0
-            terminated[i] = 0
-            illegal[i] = 0
-            stage[i] = STAGE_AGENT
-            if a == ENV_KEEP:
-                if done[i]:
-                    stage[i] = STAGE_OVER
-                continue
-            if a == ENV_ROLL:
-                done[i] = 0
-                _dice_of(u[i, 3], &rolls[i, 0])
-                continue
-            if a == ENV_RESTART or done[i]:
-                # RULES 2.2: each side throws one die; the higher moves first
-                # with both dice (agent's die first in the throw).
-                done[i] = 0
-                opening_throw(_share(u[i, 0], OPENING_THROWS), &mine, &theirs)
-                starting_position(&after[i, 0, 0])
-                if mine > theirs:
-                    starting_position(&boards[i, 0, 0])
-                    rolls[i, 0] = <uint8_t>mine
-                    rolls[i, 1] = <uint8_t>theirs
-                else:
-                    opp_rolls[i, 0] = <uint8_t>theirs
-                    opp_rolls[i, 1] = <uint8_t>mine
-                    stage[i] = STAGE_OPPONENT
-                continue
-            first = offsets[i]
-            count = offsets[i + 1] - first
-            if a < 0 or a >= count:
-                illegal[i] = 1
-                terminated[i] = 1
-                reward[i] = illegal_reward
-                done[i] = 1
-                rolls[i, 0] = 0
-                rolls[i, 1] = 0
-                stage[i] = STAGE_OVER
-                continue
-            child = &children[first + a, 0, 0]     # the agent in row 0
-            left = 0
-            for j in range(SLOTS):
-                left += child[j]
-            if left == 0:
-                # RULES 6: the agent bore off its last checker.
-                reward[i] = loss_kind(child + SLOTS)
-                terminated[i] = 1
-                done[i] = 1
-                memcpy(&boards[i, 0, 0], child + SLOTS, SLOTS)
-                memcpy(&boards[i, 1, 0], child, SLOTS)
-                rolls[i, 0] = 0
-                rolls[i, 1] = 0
-                stage[i] = STAGE_OVER
-                continue
-            memcpy(&after[i, 0, 0], child, BOARD_BYTES)
-            _dice_of(u[i, 1], &opp_rolls[i, 0])
-            stage[i] = STAGE_OPPONENT
+            _play_row(&rows, i, a, &offsets[0], kids, illegal_reward)
+
+
+ctypedef struct _Rows:
+    # The arrays of an EnvState as pointers, for row functions without the GIL.
+    uint8_t* boards
+    uint8_t* rolls
+    uint8_t* done
+    uint8_t* after
+    uint8_t* opp_rolls
+    uint8_t* stage
+    float* reward
+    uint8_t* terminated
+    uint8_t* illegal
+    double* u
+
+
+cdef void _rows_of(EnvState st, _Rows* r):
+    r.boards = &st.boards[0, 0, 0]
+    r.rolls = &st.rolls[0, 0]
+    r.done = &st.done[0]
+    r.after = &st.after[0, 0, 0]
+    r.opp_rolls = &st.opp_rolls[0, 0]
+    r.stage = &st.stage[0]
+    r.reward = &st.reward[0]
+    r.terminated = &st.terminated[0]
+    r.illegal = &st.illegal[0]
+    r.u = &st.u[0, 0]
+
+
+cdef void _play_row(_Rows* r, Py_ssize_t i, int64_t a, const int64_t* offsets, const uint8_t* children,
+                    float illegal_reward) noexcept nogil:
+    # Game i's agent half of a step (env_play), its action ``a`` decided.
+    cdef int64_t first, count
+    cdef int j, left, mine, theirs
+    cdef const uint8_t* child
+    cdef uint8_t* board = r.boards + i * BOARD_BYTES
+    cdef uint8_t* roll = r.rolls + 2 * i
+    cdef const double* u = r.u + 4 * i
+    r.reward[i] = 0.0
+    r.terminated[i] = 0
+    r.illegal[i] = 0
+    r.stage[i] = STAGE_AGENT
+    if a == ENV_KEEP:
+        if r.done[i]:
+            r.stage[i] = STAGE_OVER
+        return
+    if a == ENV_ROLL:
+        r.done[i] = 0
+        _dice_of(u[3], roll)
+        return
+    if a == ENV_RESTART or r.done[i]:
+        # RULES 2.2: each side throws one die; the higher moves first
+        # with both dice (agent's die first in the throw).
+        r.done[i] = 0
+        opening_throw(_share(u[0], OPENING_THROWS), &mine, &theirs)
+        starting_position(r.after + i * BOARD_BYTES)
+        if mine > theirs:
+            starting_position(board)
+            roll[0] = <uint8_t>mine
+            roll[1] = <uint8_t>theirs
+        else:
+            r.opp_rolls[2 * i] = <uint8_t>theirs
+            r.opp_rolls[2 * i + 1] = <uint8_t>mine
+            r.stage[i] = STAGE_OPPONENT
+        return
+    first = offsets[i]
+    count = offsets[i + 1] - first
+    if a < 0 or a >= count:
+        r.illegal[i] = 1
+        r.terminated[i] = 1
+        r.reward[i] = illegal_reward
+        r.done[i] = 1
+        roll[0] = 0
+        roll[1] = 0
+        r.stage[i] = STAGE_OVER
+        return
+    child = children + (first + a) * BOARD_BYTES     # the agent in row 0
+    left = 0
+    for j in range(SLOTS):
+        left += child[j]
+    if left == 0:
+        # RULES 6: the agent bore off its last checker.
+        r.reward[i] = loss_kind(child + SLOTS)
+        r.terminated[i] = 1
+        r.done[i] = 1
+        memcpy(board, child + SLOTS, SLOTS)
+        memcpy(board + SLOTS, child, SLOTS)
+        roll[0] = 0
+        roll[1] = 0
+        r.stage[i] = STAGE_OVER
+        return
+    memcpy(r.after + i * BOARD_BYTES, child, BOARD_BYTES)
+    _dice_of(u[1], r.opp_rolls + 2 * i)
+    r.stage[i] = STAGE_OPPONENT
 
 
 ctypedef struct _Answer:
@@ -288,31 +361,27 @@ cdef int _answer_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) 
     return count
 
 
-def env_answer(int policy, const int64_t[::1] given, const uint8_t[::1] stage, const uint8_t[:, :, ::1] after,
-               const uint8_t[:, ::1] opp_rolls, const double[:, ::1] u, uint8_t[:, :, ::1] boards,
-               uint8_t[:, ::1] rolls, uint8_t[::1] done, float[::1] reward, uint8_t[::1] terminated,
-               float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] counts, bint full_mask,
-               int64_t[::1] offsets, uint8_t[:, :, ::1] children, Chain chain not None, Networks nets=None):
+def env_answer(EnvState st not None, int policy, const int64_t[::1] given, float[:, ::1] obs,
+               int8_t[:, ::1] mask, bint full_mask, int64_t[::1] offsets, uint8_t[:, :, ::1] children,
+               Chain chain not None, Networks nets=None):
     """This thread's share of the opponent's half of a step (after
-    ``env_play``), other threads calling it with the same arrays and
-    ``chain``: the opponent answers in STAGE_OPPONENT games (by ``policy``,
-    or ``given[i]`` with POLICY_GIVEN), games it wins end, the agent rolls;
-    then each game's legal plays go to ``children``/``offsets`` (CSR,
-    ``offsets[0]`` = 0), its observation to ``obs`` (n, 210) and its mask
-    row to ``mask`` (n, w): written whole with ``full_mask``, else changed
-    only where ``counts`` (the counts it shows; updated) says.  Returns 0,
-    or 1 when ``children`` is too small; a game whose board or dice are
-    not valid gets no plays, and ValueError names it once the rest are
-    done.  Runs without the GIL."""
-    cdef Py_ssize_t i, n = boards.shape[0]
+    ``env_play``) in the games of ``st``, other threads calling it with the
+    same arrays and ``chain``: the opponent answers in STAGE_OPPONENT games
+    (by ``policy``, or ``given[i]`` with POLICY_GIVEN), games it wins end,
+    the agent rolls; then each game's legal plays go to
+    ``children``/``offsets`` (CSR, ``offsets[0]`` = 0), its observation to
+    ``obs`` (n, 210) and its mask row to ``mask`` (n, w): written whole with
+    ``full_mask``, else changed only where ``st.counts`` (the counts it
+    shows; updated) says.  Returns 0, or 1 when ``children`` is too small;
+    a game whose board or dice are not valid gets no plays, and ValueError
+    names it once the rest are done.  Runs without the GIL."""
+    cdef Py_ssize_t i, n = st.n
     cdef _Answer e
     cdef int status
-    _need_games(boards, rolls, done, after, opp_rolls, u, stage, reward, terminated)
     need_boards("children", children)
     need_rows("offsets", offsets.shape[0], n + 1)
     need_shape("obs", obs.shape[0] == n and obs.shape[1] == OBS_UNITS, "(n, 210)")
     need_shape("mask", mask.shape[0] == n and mask.shape[1] >= MAX_PLAYS, "(n, >= 3072)")
-    need_rows("counts", counts.shape[0], n)
     need_rows("chain", chain.n, n)
     # The random opponent chooses from u, not from a generator.
     need_policy(policy, nets, True, True)
@@ -332,19 +401,19 @@ def env_answer(int policy, const int64_t[::1] given, const uint8_t[::1] stage, c
     e.policy = policy
     e.full_mask = full_mask
     e.given = &given[0] if policy == POLICY_GIVEN else NULL
-    e.stage = &stage[0]
-    e.after = &after[0, 0, 0]
-    e.opp_rolls = &opp_rolls[0, 0]
-    e.u = &u[0, 0]
-    e.boards = &boards[0, 0, 0]
-    e.rolls = &rolls[0, 0]
-    e.done = &done[0]
-    e.reward = &reward[0]
-    e.terminated = &terminated[0]
+    e.stage = &st.stage[0]
+    e.after = &st.after[0, 0, 0]
+    e.opp_rolls = &st.opp_rolls[0, 0]
+    e.u = &st.u[0, 0]
+    e.boards = &st.boards[0, 0, 0]
+    e.rolls = &st.rolls[0, 0]
+    e.done = &st.done[0]
+    e.reward = &st.reward[0]
+    e.terminated = &st.terminated[0]
     e.obs = &obs[0, 0]
     e.mask = &mask[0, 0]
     e.mask_width = mask.shape[1]
-    e.counts = &counts[0]
+    e.counts = &st.counts[0]
     e.bad = -1
     with nogil:
         status = run_chained(_answer_row, &e, n, chain.chunk, &offsets[0], &children[0, 0, 0], NULL,
@@ -353,3 +422,73 @@ def env_answer(int policy, const int64_t[::1] given, const uint8_t[::1] stage, c
     if e.bad >= 0:
         raise ValueError(f"game {e.bad}: a board, or the opponent's dice, is not valid")
     return status
+
+
+def turn(EnvState st not None, int64_t action, generator, float[:, ::1] obs, int8_t[::1] mask,
+         int64_t[::1] offsets, uint8_t[:, :, ::1] children):
+    """A turn of two agents in game 0 of ``st`` (the AEC environment): the
+    agent on roll's ``action`` (as env_play's, without autoreset) on its
+    plays ``children[offsets[0]:offsets[1]]``; where the game goes on, or
+    the opening throw favours the other side, the turn passes to the other
+    agent (its view, its roll); its plays go to ``children``/``offsets``,
+    the mask of the agent on turn to ``mask`` (changed where ``st.counts``
+    says), the observation of the agent on turn to ``obs[0]`` and of the
+    other to ``obs[1]``.  The same row functions as env_play and
+    env_answer.  Returns (reward of the side that played, terminated, the
+    turn passed, number of plays)."""
+    cdef _Rows rows
+    cdef _Answer e
+    cdef int j, count
+    cdef bint passed
+    cdef uint8_t view[64]
+    cdef uint8_t no_dice[2]
+    cdef bitgen_t* rng = bitgen_of(generator)
+    need_shape("obs", obs.shape[0] == 2 and obs.shape[1] == OBS_UNITS, "(2, 210)")
+    need_shape("mask", mask.shape[0] >= MAX_PLAYS, "(>= 3072,)")
+    need_shape("children", children.shape[0] >= MAX_PLAYS and children.shape[1] == 2 and children.shape[2] == SLOTS,
+               "(>= 3072, 2, 25)")
+    need_offsets("offsets", offsets, 1, children.shape[0])
+    if st.n < 1:
+        raise ValueError("st must hold a game")
+    _rows_of(st, &rows)
+    e.g = st.g
+    e.kids = st.kids
+    e.work = st.work
+    e.ev = NULL
+    e.policy = POLICY_GIVEN
+    e.full_mask = False
+    e.given = NULL
+    e.stage = rows.stage
+    e.after = rows.after
+    e.opp_rolls = rows.opp_rolls
+    e.u = rows.u
+    e.boards = rows.boards
+    e.rolls = rows.rolls
+    e.done = rows.done
+    e.reward = rows.reward
+    e.terminated = rows.terminated
+    e.obs = &obs[0, 0]
+    e.mask = &mask[0]
+    e.mask_width = mask.shape[0]
+    e.counts = &st.counts[0]
+    e.bad = -1
+    with nogil:
+        for j in range(4):
+            rows.u[j] = rng.next_double(rng.state)
+        _play_row(&rows, 0, action, &offsets[0], &children[0, 0, 0], 0.0)
+        passed = rows.stage[0] == STAGE_OPPONENT
+        if passed:                           # the other agent's view and roll
+            memcpy(rows.boards, rows.after, BOARD_BYTES)
+            rows.rolls[0] = rows.opp_rolls[0]
+            rows.rolls[1] = rows.opp_rolls[1]
+            rows.stage[0] = STAGE_AGENT
+        count = _answer_row(&e, 0, &children[0, 0, 0], NULL)
+        offsets[0] = 0
+        offsets[1] = count
+        memcpy(view, rows.boards + SLOTS, SLOTS)
+        memcpy(view + SLOTS, rows.boards, SLOTS)
+        no_dice[0] = no_dice[1] = 0
+        _observe(view, no_dice, False, &obs[1, 0])
+    if e.bad >= 0:
+        raise ValueError("the game's board or dice are not valid")
+    return float(rows.reward[0]), bool(rows.terminated[0]), bool(passed), count

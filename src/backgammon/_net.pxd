@@ -48,6 +48,8 @@ cdef int encode(const uint8_t* board, PositionClass cls, int32_t* index, float* 
 cdef void evaluate_board(const Evaluator* ev, const uint8_t* board, float* out, Work* w) noexcept nogil
 cdef float equity(const float* p) noexcept nogil
 cdef int best_child(const Evaluator* ev, const uint8_t* children, int n, Work* w) noexcept nogil
+cdef int best_child_chances(const Evaluator* ev, const uint8_t* children, int n, Work* w,
+                            float* best) noexcept nogil
 
 cdef class Networks:
     cdef Evaluator ev

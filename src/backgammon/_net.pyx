@@ -368,6 +368,22 @@ cdef inline void _flip(const float* p, float* q) noexcept nogil:
     q[4] = wb
 
 
+cdef int best_child_chances(const Evaluator* ev, const uint8_t* children, int n, Work* w,
+                            float* best) noexcept nogil:
+    """best_child, and the chances (of the side on roll in it) of that child in ``best``."""
+    cdef int k, at = 0
+    cdef float p[OUTPUTS]
+    cdef float e, low = 1e30
+    for k in range(n):
+        evaluate_board(ev, children + k * BOARD_BYTES, p, w)
+        e = equity(p)
+        if e < low or k == 0:
+            low = e
+            at = k
+            memcpy(best, p, OUTPUTS * sizeof(float))
+    return at
+
+
 cdef int best_child(const Evaluator* ev, const uint8_t* children, int n, Work* w) noexcept nogil:
     """Index of the play whose result is best for the side that played
     (children from the next mover's view: lowest equity for the side on

@@ -6,6 +6,9 @@ layers over these numpy arrays and the batch kernels.
 """
 from __future__ import annotations
 
+import pickle
+import weakref
+
 import numpy as np
 
 from .. import _chain, _env
@@ -14,15 +17,26 @@ from .._env import EnvAction, EnvStage
 from .._parallel import run_shared
 from .. import _pool
 from ..batch import MAX_PLAYS
+from ..dice import generator
 from ..errors import IllegalPlayError
 from ..players import Player, player
 from ..position import Position
 
-#: Actions: the i-th distinct legal play of the roll, in the move
-#: generator's order (``Position.legal_plays``, ``batch.legal_positions``).
 NUM_ACTIONS = MAX_PLAYS
-#: The 198 Tesauro inputs, then the dice one-hot (high die 6, low die 6).
+"""The number of actions, 3072 (the kernel's ``MAX_PLAYS``): action ``i`` is
+the ``i``-th distinct legal play of the roll, in the move generator's order
+(``Position.legal_plays``, ``batch.legal_positions``).
+
+>>> NUM_ACTIONS
+3072
+"""
 OBS_SIZE = 198 + 12
+"""The observation's length, 210: the 198 Tesauro inputs, then the dice
+one-hot (high die 6, low die 6).
+
+>>> OBS_SIZE
+210
+"""
 #: Largest value of any input: the bar unit, 15 / 2.
 OBS_HIGH = 7.5
 
@@ -34,7 +48,13 @@ def encode(boards: np.ndarray, rolls: np.ndarray | None, out: np.ndarray | None 
     """Observations (n, 210) float32 of boards (n, 2, 25) seen by the side
     in row 1: the 198 TD-Gammon inputs, then one-hot the high die (6) and
     the low die (6); rows of ``rolls`` that are (0, 0) (no dice: not on
-    turn, or the game is over) leave the dice units zero."""
+    turn, or the game is over) leave the dice units zero.
+
+    >>> import backgammon as bg
+    >>> obs = encode(bg.Position.initial().array[None], [(3, 1)])
+    >>> obs.shape, (obs[0, 198:].nonzero()[0] + 198).tolist()   # high die 3 at 198 + 2, low die 1 at 204
+    ((1, 210), [200, 204])
+    """
     b = np.ascontiguousarray(boards, dtype=np.uint8)
     r = np.zeros((len(b), 2), dtype=np.uint8) if rolls is None else np.ascontiguousarray(rolls, dtype=np.uint8)
     if out is None:
@@ -51,6 +71,129 @@ def encode_one(board: bytes, roll, on_turn: bool = True) -> np.ndarray:
     _env.observations(np.frombuffer(board, dtype=np.uint8).reshape(1, 2, 25),
                       np.array([roll], dtype=np.uint8), obs, on_turn)
     return obs.reshape(OBS_SIZE)
+
+
+class Afterstates:
+    """The positions a game's legal plays lead to, in action order: a
+    ``(k, 2, 25)`` uint8 array from the next mover's view (the opponent on
+    roll), exactly ``Position.legal_plays(roll).positions``, in every way
+    but its type.
+
+    ``np.asarray(a)`` (or ``a.array``) is the array itself, no copy; every
+    numpy function, ``len``, indexing, iteration, ``shape`` and ``dtype``
+    work as on the array, and so do ``pubeval``, ``evaluate`` and the
+    other batch entry points.  It is not an ``ndarray`` so that
+    Gymnasium's ``SyncVectorEnv`` and ``AsyncVectorEnv``, which stack each
+    info entry of their games into one array, keep one per game in an
+    object array (``info["afterstates"][i]``) instead of failing on games
+    with different numbers of plays.
+
+    >>> import numpy as np, backgammon as bg
+    >>> plays = bg.Position.initial().legal_plays("31")
+    >>> a = Afterstates(plays.positions)
+    >>> len(a), a.shape, np.array_equal(np.asarray(a), plays.positions)
+    (16, (16, 2, 25), True)
+    >>> np.asarray(a) is a.array
+    True
+    """
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: np.ndarray):
+        #: The (k, 2, 25) uint8 boards.
+        self.array = array
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        if copy:
+            return np.array(self.array, dtype=dtype, copy=True)
+        return self.array if dtype is None else self.array.astype(dtype, copy=False)
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __getitem__(self, index):
+        return self.array[index]
+
+    def __iter__(self):
+        return iter(self.array)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.array.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.array.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self.array.ndim
+
+    def __eq__(self, other):
+        if isinstance(other, Afterstates):
+            return np.array_equal(self.array, other.array)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return (Afterstates, (self.array,))
+
+    def __repr__(self) -> str:
+        return f"Afterstates({len(self.array)} positions)"
+
+
+def sample_legal(mask_or_num_plays, rng=None) -> np.ndarray | int:
+    """A uniformly random legal action for each game, vectorised (no
+    Python loop over games).
+
+    ``mask_or_num_plays`` is either numbers of legal plays (any integer
+    array or an int: ``info["num_plays"]``; the legal actions of a game
+    with ``k`` plays are ``0 .. k - 1``), or action masks (a bool or int8
+    array, the last axis the actions, any entries set:
+    ``info["action_mask"]``, ``env.action_masks()``).  A game with no
+    legal action (finished: the next step restarts it, whatever its
+    action) gets 0.  ``rng``: a ``numpy.random.Generator``, a seed, or
+    None.  Returns int64 actions of the input's shape without its last
+    axis for masks (an int for one game).
+
+    From numbers of plays it costs one uniform per game; from masks one
+    pass over them (``np.nonzero``), against one uniform per action for
+    a masked argmax (benchmarks/test_env_sample.py).
+
+    >>> import numpy as np
+    >>> sample_legal(np.array([3, 1, 0]), rng=0).tolist()
+    [1, 0, 0]
+    >>> mask = np.array([[0, 1, 0, 1], [0, 0, 0, 0]], dtype=np.int8)
+    >>> sample_legal(mask, rng=0).tolist()
+    [3, 0]
+    """
+    g = generator(rng)
+    x = np.asarray(mask_or_num_plays)
+    if x.dtype == np.bool_ or x.dtype == np.int8:
+        if x.ndim == 0:
+            raise ValueError("mask_or_num_plays: a mask needs an axis of actions")
+        width = x.shape[-1]
+        flat = x.reshape(-1, width)
+        if flat.dtype != np.bool_:
+            flat = flat != 0
+        legal = np.flatnonzero(flat)        # every legal (game, action), game by game
+        rows = legal // width if width else legal
+        counts = np.bincount(rows, minlength=len(flat))
+        starts = np.cumsum(counts) - counts
+        pick = starts + (g.random(len(flat)) * counts).astype(np.int64)
+        has = counts > 0
+        out: np.ndarray = np.zeros(len(flat), dtype=np.int64)
+        out[has] = legal[pick[has]] - rows[pick[has]] * width
+        out = out.reshape(x.shape[:-1])
+    elif np.issubdtype(x.dtype, np.integer):
+        if (x < 0).any():
+            raise ValueError("mask_or_num_plays: a number of plays cannot be negative")
+        out = (g.random(x.shape) * x).astype(np.int64)
+    else:
+        raise TypeError("mask_or_num_plays must be numbers of plays (integers) or action masks (bool or int8), "
+                        f"not {x.dtype}")
+    return int(out) if out.ndim == 0 else out
 
 
 def check_action(action, count: int, name: str = "action") -> int:
@@ -89,6 +232,50 @@ def opponent_player(opponent, seed=None) -> Player:
     return player(opponent, seed=seed)
 
 
+class _BySpec:
+    """Stands in for a player that does not pickle (one that holds a
+    process or a module: ``gnubg``, ``ubgi:COMMAND``) when an environment
+    is pickled or copied: unpickling builds a new one from its spec, once
+    however many references the environment holds."""
+
+    __slots__ = ("spec",)
+
+    def __init__(self, spec: str):
+        self.spec = spec
+
+    def __reduce__(self):
+        return (player, (self.spec,))
+
+
+_PORTABLE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def portable(opponent):
+    """What an environment pickles for ``opponent``: the player itself when
+    it pickles (by value: a network's weights travel with it), else a
+    stand-in that rebuilds it from its ``spec`` (the same stand-in for the
+    same player, so the copy shares one rebuilt player)."""
+    if opponent is None:
+        return None
+    try:
+        stand_in = _PORTABLE[opponent]
+    except (KeyError, TypeError):
+        try:
+            pickle.dumps(opponent)
+            stand_in = None
+        except Exception:       # noqa: BLE001 -- any failure to pickle: rebuild from the spec
+            spec = getattr(opponent, "spec", None)
+            if not isinstance(spec, str):
+                raise TypeError(f"the opponent {opponent!r} does not pickle and has no spec "
+                                "to rebuild it from") from None
+            stand_in = _BySpec(spec)
+        try:
+            _PORTABLE[opponent] = stand_in
+        except TypeError:       # not weakly referable: not cached
+            pass
+    return opponent if stand_in is None else stand_in
+
+
 def kernel_policy(opponent: Player | None):
     """(policy code, networks) with which the kernel plays for ``opponent``
     itself (``Player.kernel_policy``), or POLICY_GIVEN when the player
@@ -97,13 +284,42 @@ def kernel_policy(opponent: Player | None):
     return given if given is not None else (Policy.POLICY_GIVEN, None)
 
 
+# The kernel's codes as plain ints (an IntEnum's attribute costs a lookup each time).
+_GIVEN = int(Policy.POLICY_GIVEN)
+_OPPONENT = int(EnvStage.STAGE_OPPONENT)
+_AGENT = int(EnvStage.STAGE_AGENT)
+
 #: Games per chunk of a threaded step (about 70 microseconds of work).
 ENV_CHUNK = 64
 #: The fewest games per thread worth a thread.
 MIN_THREAD_GAMES = 128
 
 
-class Games:
+def _kernel_state(g) -> _env.EnvState:
+    # Both kernel halves work on these arrays (changed in place, never
+    # replaced); the kernel's object is rebuilt over them after unpickling.
+    return _env.EnvState(g.boards, g.rolls, g.done, g._after, g._opp_rolls, g._stage, g._reward, g._terminated,
+                         g._illegal, g._u, g.counts)
+
+
+class _Pickles:
+    """Pickling and copying for the kernel-backed games: the arrays travel,
+    the kernel's view of them (``_state``) is made again; the opponent
+    travels by value, or by spec when it does not pickle."""
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state["_state"]
+        if "opponent" in state:
+            state["opponent"] = portable(state["opponent"])
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._state = _kernel_state(self)
+
+
+class Games(_Pickles):
     """``n`` games of an agent against ``opponent`` in lockstep, stepped by
     the kernel (``_env.env_play`` then ``env_answer``).
 
@@ -143,7 +359,10 @@ class Games:
         self._illegal = np.zeros(n, dtype=np.uint8)
         self._given = np.zeros(n, dtype=np.int64)
         self._u = np.zeros((n, 4))                  # the step's uniforms
+        self._state = _kernel_state(self)
         self._capacity = 24 * n + MAX_PLAYS
+        self._buffer: np.ndarray | None = None     # the plays' memory, kept between steps unless fresh
+        self._offsets_buffer: np.ndarray | None = None
 
     def step(self, actions: np.ndarray, illegal_reward: float = 0.0, autoreset: bool = False):
         """Play ``actions`` (n,) int64: a play index, or ENV_RESTART,
@@ -153,34 +372,14 @@ class Games:
         opponent answers and the agent rolls.  Returns rewards (n,)
         float32, terminated and illegal (n,) bool (new arrays)."""
         u = self._u
-        _env.env_play(self.boards, self.rolls, self.done, self.offsets, self.children, actions, self.rng, u,
-                          self._after, self._opp_rolls, self._stage, self._reward, self._terminated,
-                          self._illegal, illegal_reward, autoreset)
-        if self.policy == Policy.POLICY_GIVEN:
-            rows = np.flatnonzero(self._stage == EnvStage.STAGE_OPPONENT)
+        _env.env_play(self._state, self.offsets, self.children, actions, self.rng, illegal_reward, autoreset)
+        if self.policy == _GIVEN:
+            rows = np.flatnonzero(self._stage == _OPPONENT)
             if len(rows):
                 assert self.opponent is not None      # POLICY_GIVEN with no opponent never has such rows
                 self._given[rows] = self.opponent.choose_indices(self._after[rows], self._opp_rolls[rows])
         self._answer(u)
         return self._reward.copy(), self._terminated.astype(bool), self._illegal.astype(bool)
-
-    def hand_over(self, actions: np.ndarray):
-        """A step of two agents taking turns (no opponent): the agents'
-        plays (``actions`` as in ``step``, without autoreset); where a game
-        goes on, or its opening throw favours the other side, the turn
-        passes: the board is turned to the other agent's view and it rolls.
-        Returns rewards (n,) float32 of the side that played (points won),
-        terminated (n,) bool, and passed (n,) bool: where the turn passed."""
-        u = self._u
-        _env.env_play(self.boards, self.rolls, self.done, self.offsets, self.children, actions, self.rng, u,
-                      self._after, self._opp_rolls, self._stage, self._reward, self._terminated,
-                      self._illegal, 0.0, False)
-        passed = self._stage == EnvStage.STAGE_OPPONENT
-        self.boards[passed] = self._after[passed]
-        self.rolls[passed] = self._opp_rolls[passed]
-        self._stage[passed] = EnvStage.STAGE_AGENT
-        self._answer(u)
-        return self._reward.copy(), self._terminated.astype(bool), passed
 
     def _answer(self, u: np.ndarray) -> None:
         n = self.n
@@ -190,15 +389,23 @@ class Games:
         else:
             obs, mask = self.obs, self.mask
         while True:
-            offsets = np.zeros(n + 1, dtype=np.int64)
-            children = _pool.empty((self._capacity, 2, 25), np.uint8)
+            if self.fresh or self._offsets_buffer is None:
+                offsets = np.zeros(n + 1, dtype=np.int64)
+                if not self.fresh:
+                    self._offsets_buffer = offsets
+            else:
+                offsets = self._offsets_buffer      # the kernel rewrites every entry but the first, 0
+            if self.fresh or self._buffer is None or len(self._buffer) < self._capacity:
+                children = _pool.empty((self._capacity, 2, 25), np.uint8)
+                if not self.fresh:
+                    self._buffer = children
+            else:
+                children = self._buffer
             chain = _chain.Chain(n, ENV_CHUNK)
 
             def task(t: int, offsets=offsets, children=children, chain=chain) -> int:
-                return _env.env_answer(self.policy, self._given, self._stage, self._after, self._opp_rolls, u,
-                                           self.boards, self.rolls, self.done, self._reward, self._terminated,
-                                           obs, mask, self.counts, self.fresh, offsets, children, chain,
-                                           self.nets)
+                return _env.env_answer(self._state, self.policy, self._given, obs, mask, self.fresh, offsets,
+                                       children, chain, self.nets)
 
             status = run_shared(task, self.threads)
             if status is None:          # the threads are busy: alone
@@ -211,6 +418,48 @@ class Games:
         self.offsets = offsets
         self.children = children[:int(offsets[-1])]
         self.obs, self.mask = obs, mask
+
+
+class Turns(_Pickles):
+    """One game of two agents taking turns (the AEC environment), stepped
+    by the environments' own row kernels (``_env.turn``): ``board`` is from
+    the view of the agent on turn (row 1), ``obs[0]`` its observation,
+    ``obs[1]`` the other agent's, ``mask`` the agent on turn's, ``plays``
+    the positions its plays lead to (opponent on roll)."""
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+        self.boards = np.repeat(INITIAL[None], 1, axis=0)
+        self.rolls = np.zeros((1, 2), dtype=np.uint8)
+        self.done = np.ones(1, dtype=np.uint8)
+        self.counts = np.full(1, -1, dtype=np.int64)
+        self._after = np.zeros((1, 2, 25), dtype=np.uint8)
+        self._opp_rolls = np.zeros((1, 2), dtype=np.uint8)
+        self._stage = np.zeros(1, dtype=np.uint8)
+        self._reward = np.zeros(1, dtype=np.float32)
+        self._terminated = np.zeros(1, dtype=np.uint8)
+        self._illegal = np.zeros(1, dtype=np.uint8)
+        self._u = np.zeros((1, 4))
+        self._state = _kernel_state(self)
+        self.obs = np.zeros((2, OBS_SIZE), dtype=np.float32)
+        self.mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self.offsets = np.zeros(2, dtype=np.int64)
+        self._children = np.zeros((MAX_PLAYS, 2, 25), dtype=np.uint8)
+
+    def turn(self, action: int) -> tuple[float, bool, bool]:
+        """The agent on turn's ``action`` (a play index, or ENV_RESTART /
+        ENV_ROLL); returns (points won by it, game over, turn passed)."""
+        reward, over, passed, _ = _env.turn(self._state, action, self.rng, self.obs, self.mask, self.offsets,
+                                            self._children)
+        return reward, over, passed
+
+    @property
+    def count(self) -> int:
+        return int(self.offsets[1])
+
+    @property
+    def plays(self) -> np.ndarray:
+        return self._children[:self.count]
 
 
 class OneGame:

@@ -17,9 +17,12 @@ from pettingzoo import AECEnv
 
 from .._validate import one_of
 from .._env import EnvAction
+
+_RESTART = int(EnvAction.ENV_RESTART)
+_ROLL = int(EnvAction.ENV_ROLL)
 from ..dice import generator
 from ..position import Position
-from ._core import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, Games, check_action, encode_one, start_position
+from ._core import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, Turns, check_action, encode_one, start_position
 
 __all__ = ["BackgammonAEC"]
 
@@ -65,7 +68,7 @@ class BackgammonAEC(AECEnv):
         self.observation_spaces = {a: obs_space for a in _AGENTS}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in _AGENTS}
         self._rng: np.random.Generator | None = None
-        self._games: Games | None = None  # one game, from the view of the agent on turn (row 1)
+        self._games: Turns | None = None  # one game, from the view of the agent on turn (row 1)
         self._turn = 0                    # index of the agent on turn
         self._over = True
 
@@ -85,24 +88,24 @@ class BackgammonAEC(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         board = start_position(options)
-        self._games = Games(1, None, self._rng)
+        self._games = Turns(self._rng)
         if board is None:
             # RULES 2.2: the opening throw, from player_0's side; the higher die moves first.
             self._turn = 0
-            action = EnvAction.ENV_RESTART
+            action = _RESTART
         else:
             self._turn = _AGENTS.index(one_of("options['agent']", options.get("agent", "player_0"), _AGENTS))
             self._games.boards[0] = board
-            action = EnvAction.ENV_ROLL
-        _, _, passed = self._games.hand_over(np.array([action], dtype=np.int64))
-        self._turn ^= int(passed[0])
+            action = _ROLL
+        _, _, passed = self._games.turn(action)
+        self._turn ^= int(passed)
         self._over = False
         self._show_turn()
         if self.render_mode == "human":
             self.render()
 
     @property
-    def _game(self) -> Games:
+    def _game(self) -> Turns:
         if self._games is None:
             raise RuntimeError("call reset() first")
         return self._games
@@ -112,22 +115,22 @@ class BackgammonAEC(AECEnv):
         self.agent_selection = _AGENTS[self._turn]
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
         if not self._over:
-            self.infos[self.agent_selection] = {"afterstates": g.children, "roll": self.roll}
+            # A copy: the game's own plays are overwritten by the next step.
+            self.infos[self.agent_selection] = {"afterstates": g.plays.copy(), "roll": self.roll}
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         g = self._game
-        index = check_action(action, int(g.counts[0]))
+        index = check_action(action, g.count)
         self._cumulative_rewards[agent] = 0
         self.rewards = dict.fromkeys(self.agents, 0)
-        reward, terminated, passed = g.hand_over(np.array([index], dtype=np.int64))
-        other = _AGENTS[1 - self._turn]
-        if terminated[0]:
-            points = int(reward[0])           # RULES 6: the mover bore off its last checker
-            self.rewards[agent] = points
-            self.rewards[other] = -points
+        points, over, _ = g.turn(index)
+        if over:
+            other = _AGENTS[1 - self._turn]
+            self.rewards[agent] = int(points)      # RULES 6: the mover bore off its last checker
+            self.rewards[other] = -int(points)
             self.terminations = dict.fromkeys(self.agents, True)
             self._over = True
         self._turn ^= 1
@@ -144,14 +147,16 @@ class BackgammonAEC(AECEnv):
 
     def observe(self, agent):
         i = _AGENTS.index(agent)
-        on_turn = i == self._turn and not self._over
-        board = self._board()
-        view = board if i == self._turn else board[25:] + board[:25]
-        obs = encode_one(view, self.roll if on_turn else (0, 0), i == self._turn)
+        g = self._game
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if on_turn:
-            mask[:int(self._game.counts[0])] = 1
-        return {"observation": obs, "action_mask": mask}
+        if self._over:
+            board = self._board()
+            view = board if i == self._turn else board[25:] + board[:25]
+            return {"observation": encode_one(view, (0, 0), i == self._turn), "action_mask": mask}
+        if i == self._turn:
+            mask[:g.count] = 1
+            return {"observation": g.obs[0].copy(), "action_mask": mask}
+        return {"observation": g.obs[1].copy(), "action_mask": mask}
 
     # -- the rest of the API ------------------------------------------------------------
     @property
