@@ -104,14 +104,15 @@ def test_the_shots_feature_counts_hitting_rolls(corpus):
     # docs/evaluation.md, contact feature 1 of the opponent: rolls with which
     # the side on roll can hit, equal to enumerating its legal plays.
     boards, _ = corpus
-    x, classes = _net.encode_boards(boards[:1500])
-    checked = 0
-    for i in np.flatnonzero(classes == 3)[:300]:
-        pos = bg.Position.from_array(boards[i])
-        hitting = sum((1 if r.is_double else 2) for r in bg.ROLLS if any(p.hits for p in pos.legal_plays(r)))
-        assert round(float(x[i, 202 + 8 + 1]) * 36) == hitting
-        checked += 1
-    assert checked == 300
+    for layout, per in ((1, 8), (2, 23)):
+        x, classes = _net.encode_boards(boards[:1500], layout)
+        checked = 0
+        for i in np.flatnonzero(classes >= 3)[:300]:
+            pos = bg.Position.from_array(boards[i])
+            hitting = sum((1 if r.is_double else 2) for r in bg.ROLLS if any(p.hits for p in pos.legal_plays(r)))
+            assert round(float(x[i, 202 + per + 1]) * 36) == hitting
+            checked += 1
+        assert checked == 300
 
 
 @pytest.mark.parametrize("ply, error", [(4, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError)])
@@ -155,3 +156,84 @@ def test_threads_give_the_same_chances(corpus):
     assert np.array_equal(one, evaluate(boards, threads=None).probabilities)
     with pytest.raises(ValueError, match="threads"):
         evaluate(boards, threads=0)
+
+
+# -- the second input layout and the crashed network ---------------------------------------
+
+def _escapes_by_definition(i, blocked):
+    # docs/evaluation.md: rolls that carry a checker on index i past every
+    # point the other side holds among the 12 ahead, landings open, not
+    # past the edge when fewer than 12 points are left.
+    def open_at(d):
+        return d > 12 or not (i - d >= 0 and (blocked >> (i - d)) & 1)
+    far = max([d for d in range(1, 13) if not open_at(d)], default=0)
+    if far == 0:
+        return 36
+    edge = min(i, 12)
+    ok = lambda d: d > far and (edge == 12 or d <= edge)   # noqa: E731
+    total = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if a == b:
+                steps = [k * a for k in range(1, 5)]
+                reached = []
+                for d in steps:
+                    if not open_at(d):
+                        break
+                    reached.append(d)
+                total += any(ok(d) for d in reached)
+            else:
+                landings = [d for d in (a, b) if open_at(d)]
+                if landings and open_at(a + b):
+                    landings.append(a + b)
+                total += any(ok(d) for d in landings)
+    return total
+
+
+def test_the_escape_counts_follow_their_definition():
+    rng = np.random.default_rng(8)
+    for _ in range(3000):
+        i = int(rng.integers(0, 25))
+        blocked = int(rng.integers(0, 1 << 24)) & int(rng.integers(0, 1 << 24))
+        assert _net.escapes(i, blocked) == _escapes_by_definition(i, blocked), (i, bin(blocked))
+    with pytest.raises(ValueError):
+        _net.escapes(25, 0)
+
+
+def test_the_second_layout_extends_the_first(corpus):
+    boards, _ = corpus
+    x1, c1 = _net.encode_boards(boards[:3000], 1)
+    x2, c2 = _net.encode_boards(boards[:3000], 2)
+    assert x1.shape[1] == 218 and x2.shape[1] == 248 and (c1 == c2).all()
+    contact = c1 >= 3
+    # the raw units and the first eight features of each side are the same
+    assert np.array_equal(x1[contact][:, :210], x2[contact][:, :210])
+    assert np.array_equal(x1[contact][:, 210:218], x2[contact][:, 225:233])
+    race = c1 == 2
+    assert np.array_equal(x1[race][:, :202], x2[race][:, :202])
+    assert np.allclose(x2[race][:, 202] * 167, bg.batch.pip_counts(boards[:3000][race])[:, 1]) if hasattr(
+        bg.batch, "pip_counts") else True
+    with pytest.raises(ValueError, match="layout"):
+        _net.encode_boards(boards[:3], 3)
+
+
+def test_crashed_positions_have_their_own_network():
+    a = np.zeros((2, 25), np.uint8)
+    a[1][[0, 1, 3, 12]] = [7, 4, 1, 3]           # eleven checkers piled on the 1- and 2-points
+    a[0][[5, 7, 12, 18]] = [5, 3, 5, 2]
+    x, c = _net.encode_boards(a[None].copy(), 2)
+    assert c[0] == 4
+    opening = bg.Position.initial().array[None].copy()
+    assert _net.encode_boards(opening, 2)[1][0] == 3
+    from backgammon import network
+    arrays = network.new_arrays(1, 32, 16, 32)
+    with_crashed = network.networks(arrays)
+    without = network.networks({k: v for k, v in arrays.items() if not k.startswith("crashed")})
+    both = np.concatenate([a[None], opening])
+    p, q = _net.evaluate(with_crashed, both), _net.evaluate(without, both)
+    assert not np.array_equal(p[0], q[0]) and np.array_equal(p[1], q[1])
+    bad = dict(arrays, crashed_w1=np.zeros((218, 32), np.float32))
+    with pytest.raises(ValueError, match="crashed"):
+        network.networks(bad)
+    with pytest.raises(ValueError, match="contact"):
+        network.networks(dict(arrays, contact_w1=np.zeros((230, 32), np.float32)))

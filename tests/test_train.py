@@ -93,3 +93,76 @@ def test_refinement_rounds_resume_and_ignore_the_thread_count(tmp_path, monkeypa
     monkeypatch.setattr(train, "refine_round", real)
     train.train(40, out=tmp_path / "cut.npz", **kw)
     assert _same(one, network.read(tmp_path / "cut.npz")[0])
+
+
+# -- rollout-supervised rounds (issue: a stronger network) ----------------------------------
+
+ROUNDS = dict(seed=6, progress=False, chunk=20, rounds=2, positions=24, label_games=36, label_truncate=3)
+
+
+def test_rounds_label_with_truncated_rollouts_and_learn_them(tmp_path):
+    result = train.train(40, out=tmp_path / "r.npz", workers=1, **ROUNDS)
+    assert result.rounds == 2 and result.labels == 48
+    with np.load(tmp_path / "r.npz.labels.npz") as d:
+        boards, targets, rounds = d["boards"], d["targets"], d["round"]
+    assert boards.shape == (48, 2, 25) and sorted(set(rounds.tolist())) == [0, 1]
+    assert ((0 <= targets) & (targets <= 1)).all() and (targets[:, 1] <= targets[:, 0] + 1e-6).all()
+    # The labels are what label_positions gives for those positions.
+    first = network.read(tmp_path / "r.npz")[1]
+    assert first["rounds"] == 2 and "--rounds 2" in first["command"]
+    plain, _ = network.read(train.train(40, out=tmp_path / "p.npz", seed=6, progress=False, chunk=20).out)
+    assert not _same(network.read(tmp_path / "r.npz")[0], plain)
+
+
+def test_rounds_are_the_same_on_any_executor_and_resume_after_an_interrupt(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("dask.distributed")   # the test extra installs it
+    one = network.read(train.train(40, out=tmp_path / "one.npz", workers=1, **ROUNDS).out)[0]
+    two = network.read(train.train(40, out=tmp_path / "two.npz", workers=2, **ROUNDS).out)[0]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        dask = network.read(train.train(40, out=tmp_path / "dask.npz", executor=client.get_executor(),
+                                        **ROUNDS).out)[0]
+    assert _same(one, two) and _same(one, dask)
+    # Ctrl-C in the second round's labelling: the checkpoint holds one round,
+    # and the resumed run ends with the same weights.
+    real = train.label_positions
+    calls = []
+
+    def stop_in_the_second_round(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(train, "label_positions", stop_in_the_second_round)
+    with pytest.raises(KeyboardInterrupt):
+        train.train(40, out=tmp_path / "cut.npz", workers=1, **ROUNDS)
+    assert network.read(tmp_path / "cut.npz.ckpt")[1]["rounds"] == 1
+    monkeypatch.setattr(train, "label_positions", real)
+    train.train(40, out=tmp_path / "cut.npz", workers=1, **ROUNDS)
+    assert _same(one, network.read(tmp_path / "cut.npz")[0])
+
+
+def test_label_positions_agrees_with_a_rollout_and_the_tables():
+    # A race in the bear-off tables: the label is the exact chance within
+    # the rollout's noise (every game stops there at once).
+    from backgammon import bearoff
+    a = np.zeros((2, 25), np.uint8)
+    a[1][[0, 1, 2]] = [2, 2, 1]
+    a[0][[3, 4, 5]] = [2, 2, 2]
+    pos = bg.Position.from_array(a)
+    label = train.label_positions(network.default(), a[None], games=36, truncate=5, workers=1)
+    assert abs(label[0, 0] - bearoff.race_win_probability(pos)) < 1e-5
+    with pytest.raises(ValueError, match="shape"):
+        train.label_positions(network.default(), a, games=36)
+    with pytest.raises(ValueError, match="games"):
+        train.label_positions(network.default(), a[None], games=0)
+
+
+def test_round_arguments(tmp_path):
+    with pytest.raises(ValueError, match="positions"):
+        train.train(10, out=tmp_path / "w.npz", rounds=1, positions=1)
+    with pytest.raises(ValueError, match="layout"):
+        train.train(10, out=tmp_path / "w.npz", layout=3)
+    with pytest.raises(TypeError, match="round_alpha"):
+        train.train(10, out=tmp_path / "w.npz", round_alpha="big")

@@ -13,11 +13,13 @@ def set_instruction_set(wide: bool) -> bool:
     baseline SSE2 one; returns whether AVX2 is now in use."""
 
 class Networks:
-    """The contact and race networks with the bear-off tables.
+    """The contact, race and (optional) crashed networks with the bear-off tables.
 
-    ``arrays`` maps contact_w1 (218, H), contact_b1 (H,), contact_w2 (5, H),
-    contact_b2 (5,) and the same four race_ arrays (204 inputs) to float32
-    arrays, which training changes in place.
+    ``arrays`` maps contact_w1 (I, H), contact_b1 (H,), contact_w2 (5, H),
+    contact_b2 (5,), the same four race_ arrays and optionally crashed_
+    arrays (as contact's) to float32 arrays, which training changes in
+    place.  The number of inputs I names the layout (docs/evaluation.md):
+    contact 218 or 248, race 204 or 210.
     """
 
     @property
@@ -37,9 +39,15 @@ def evaluate(nets: Networks, boards: npt.NDArray[np.uint8], ply: int = 0) -> npt
     """The five chances of the side on roll of each board at ``ply``
     (0, 1 or 2), float32 (n, 5).  Boards are validated."""
 
-def encode_boards(boards: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
-    """The dense inputs of each board's network (contact: 218, race: 204,
-    zero-padded to 218) and its class, (n, 218) float32 and (n,) int8."""
+def encode_boards(boards: npt.NDArray[np.uint8], layout: int = 2) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+    """The dense inputs of each board's network in ``layout`` (1: contact
+    218, race 204; 2: contact and crashed 248, race 210), race rows
+    zero-padded to the contact width, and each board's class, (n, width)
+    float32 and (n,) int8."""
+
+def escapes(i: int, blocked: int) -> int:
+    """The escape count of the second layout's features (for tests): rolls
+    that carry a checker on index ``i`` past the blocked points ahead."""
 
 def choose(
     nets: Networks,

@@ -236,12 +236,40 @@ def _ubgi(args) -> int:
 
 def _train(args) -> int:
     from .train import train
-    result = train(args.games, seed=args.seed, out=args.out, checkpoint=args.checkpoint, resume=not args.restart,
-                   alpha=args.alpha, half_life=args.half_life, contact_hidden=args.contact_hidden,
-                   race_hidden=args.race_hidden, refine_rounds=args.refine_rounds, refine_games=args.refine_games,
-                   threads=args.threads, progress=sys.stderr.isatty() or args.progress)
-    print(f"trained {result.games:,} games in total; {result.seconds:,.0f} s in this run; weights in {result.out}")
+    with _executor(args.dask) as executor:
+        result = train(args.games, seed=args.seed, out=args.out, checkpoint=args.checkpoint,
+                       resume=not args.restart, alpha=args.alpha, half_life=args.half_life,
+                       contact_hidden=args.contact_hidden, race_hidden=args.race_hidden,
+                       crashed_hidden=args.crashed_hidden, layout=args.layout, refine_rounds=args.refine_rounds,
+                       refine_games=args.refine_games, rounds=args.rounds, positions=args.positions,
+                       label_games=args.label_games, label_truncate=args.label_truncate, workers=args.workers,
+                       executor=executor, threads=args.threads, progress=sys.stderr.isatty() or args.progress)
+    rounds = f", {result.rounds} rounds ({result.labels:,} labels)" if result.rounds else ""
+    print(f"trained {result.games:,} games in total{rounds}; {result.seconds:,.0f} s in this run; "
+          f"weights in {result.out}")
     return 0
+
+
+class _executor:
+    """A Dask client's executor for ``--dask ADDRESS`` (None without it),
+    closed on exit."""
+
+    def __init__(self, address):
+        self.address, self.client = address, None
+
+    def __enter__(self):
+        if self.address is None:
+            return None
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise SystemExit("--dask needs Dask: pip install 'backgammon[dist]'") from None
+        self.client = Client(self.address)
+        return self.client.get_executor()
+
+    def __exit__(self, *exc):
+        if self.client is not None:
+            self.client.close()
 
 
 def _at_least(option: str, low: int):
@@ -338,10 +366,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--half-life", type=int, default=200_000, help="games over which the step size falls")
     p.add_argument("--contact-hidden", type=int, default=128, help="hidden units of the contact network")
     p.add_argument("--race-hidden", type=int, default=64, help="hidden units of the race network")
+    p.add_argument("--crashed-hidden", type=int, default=128,
+                   help="hidden units of the crashed network (0: none, contact answers)")
+    p.add_argument("--layout", type=int, choices=(1, 2), default=2, help="input layout (default 2)")
     p.add_argument("--refine-rounds", type=_at_least("--refine-rounds", 0), default=0,
                    help="rounds of search distillation after the self-play games (default 0)")
     p.add_argument("--refine-games", type=_positive("--refine-games"), default=4000,
                    help="self-play games whose positions each round learns (default 4000)")
+    p.add_argument("--rounds", type=_at_least("--rounds", 0), default=0,
+                   help="rollout-supervised rounds after the refinement rounds (default 0)")
+    p.add_argument("--positions", type=_at_least("--positions", 2), default=20_000,
+                   help="positions each round labels (default 20000)")
+    p.add_argument("--label-games", type=_positive("--label-games"), default=36,
+                   help="games of each label's rollout (default 36)")
+    p.add_argument("--label-truncate", type=_at_least("--label-truncate", 0), default=10,
+                   help="plies of each label's rollout (default 10)")
+    p.add_argument("--workers", type=_positive("--workers"), default=None,
+                   help="local processes that label (default: all cores)")
+    p.add_argument("--dask", metavar="ADDRESS", default=None,
+                   help="label on the Dask cluster whose scheduler is at ADDRESS")
     p.add_argument("--threads", type=_positive("--threads"), default=None,
                    help="threads for the 1-ply values of a round (default: all cores)")
     p.add_argument("--progress", action="store_true", help="show the progress bar even when not a terminal")

@@ -1,9 +1,9 @@
 """The project's neural networks: weight files, fresh networks, loading.
 
 A weight file is a numpy ``.npz`` holding the float32 arrays of the contact
-network (``contact_w1`` (218, H), ``contact_b1``, ``contact_w2`` (5, H),
-``contact_b2``) and of the race network (``race_*``, 204 inputs), plus
-``meta``: a JSON text saying how the weights were made (the training
+network (``contact_w1`` (I, H), ``contact_b1``, ``contact_w2`` (5, H),
+``contact_b2``), of the race network (``race_*``) and optionally of the
+crashed network (``crashed_*``, as contact's), plus ``meta``: a JSON text saying how the weights were made (the training
 command, games, seed, seconds).  The shipped weights are
 ``backgammon/data/nets.npz``; docs/evaluation.md describes the inputs.
 
@@ -25,19 +25,29 @@ import numpy as np
 
 from . import _net, bearoff
 
-__all__ = ["new_arrays", "load", "save", "default", "meta", "rebuild", "CONTACT_INPUTS", "RACE_INPUTS"]
+__all__ = ["new_arrays", "load", "save", "default", "meta", "rebuild", "CONTACT_INPUTS", "RACE_INPUTS",
+           "LAYOUTS"]
 
-CONTACT_INPUTS = 218
-RACE_INPUTS = 204
+# Inputs of the contact (and crashed) and race networks in each layout
+# (docs/evaluation.md); the kernel tells the layout from the sizes.
+LAYOUTS = {1: (218, 204), 2: (248, 210)}
+CONTACT_INPUTS, RACE_INPUTS = LAYOUTS[2]
 _NAMES = ("w1", "b1", "w2", "b2")
 
 
-def new_arrays(seed=None, contact_hidden: int = 128, race_hidden: int = 64) -> dict[str, np.ndarray]:
-    """Freshly initialised weights: small uniform values from ``seed``."""
+def new_arrays(seed=None, contact_hidden: int = 128, race_hidden: int = 64, crashed_hidden: int | None = 0,
+               layout: int = 2) -> dict[str, np.ndarray]:
+    """Freshly initialised weights: small uniform values from ``seed``;
+    a crashed network when ``crashed_hidden`` (None: as contact's)."""
     from .dice import generator
     rng = generator(seed)
+    contact_in, race_in = LAYOUTS[layout]
+    crashed_hidden = contact_hidden if crashed_hidden is None else crashed_hidden
     arrays = {}
-    for name, n_in, h in (("contact", CONTACT_INPUTS, contact_hidden), ("race", RACE_INPUTS, race_hidden)):
+    nets = [("contact", contact_in, contact_hidden), ("race", race_in, race_hidden)]
+    if crashed_hidden:
+        nets.append(("crashed", contact_in, crashed_hidden))
+    for name, n_in, h in nets:
         arrays[f"{name}_w1"] = rng.uniform(-0.1, 0.1, (n_in, h)).astype(np.float32)
         arrays[f"{name}_b1"] = np.zeros(h, np.float32)
         arrays[f"{name}_w2"] = rng.uniform(-0.1, 0.1, (5, h)).astype(np.float32)
@@ -68,7 +78,8 @@ def read(path) -> tuple[dict[str, np.ndarray], dict]:
     with np.load(path, allow_pickle=False) as data:
         arrays = {k: np.array(data[k], dtype=np.float32, order="C") for k in data.files if k != "meta"}
         meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
-    missing = [f"{n}_{k}" for n in ("contact", "race") for k in _NAMES if f"{n}_{k}" not in arrays]
+    missing = [f"{n}_{k}" for n in ("contact", "race") + (("crashed",) if "crashed_w1" in arrays else ())
+               for k in _NAMES if f"{n}_{k}" not in arrays]
     if missing:
         raise ValueError(f"{path}: not a weight file of this project (missing {', '.join(missing)})")
     return arrays, meta

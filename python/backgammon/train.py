@@ -1,14 +1,30 @@
-"""Training the networks from nothing by self-play (``backgammon train``).
+"""Training the networks from nothing (``backgammon train``), in stages.
 
-The networks play greedy 0-ply games against themselves through the
-project's move generator and learn by TD(0): after every play, the
-position the opponent now faces is moved toward the value of the position
-after its reply, seen from its side; a game ends when a side is off or both
-sides are home (the bear-off tables then give the exact value).  The work
-is cut into chunks of ``CHUNK`` games; chunk k draws its dice from
-``SeedSequence(seed, spawn_key=(k,))`` and its step size from the games
-played before it, so a run stopped at a checkpoint and resumed gives the
-same weights as one that never stopped.
+1. **TD(0) self-play**: the networks play greedy 0-ply games against
+   themselves through the project's move generator; after every play the
+   position the opponent now faces is moved toward the value of the
+   position after its reply, seen from its side; a game ends when a side
+   is off or both sides are home (the bear-off tables then give the exact
+   value).  The work is cut into chunks of ``CHUNK`` games; chunk k draws
+   its dice from ``SeedSequence(seed, spawn_key=(k,))`` and its step size
+   from the games played before it.
+2. **Search distillation** (``refine_rounds``): positions of 0-ply
+   self-play, each given its 1-ply value, learnt by gradient descent.
+3. **Rollout-supervised rounds** (``rounds``): each round gathers positions
+   from self-play, half where the 0-ply and 1-ply values of the networks
+   disagree most (where the networks err) and half at random, labels each
+   with a truncated, variance-reduced rollout by the current networks
+   (:mod:`backgammon.rollouts`' game loop: ``label_games`` games of
+   ``label_truncate`` plies, each roll's luck subtracted) and learns every
+   label gathered so far.  The labels are kept beside the weights
+   (``OUT.labels.npz``); the labelling runs on local processes or any
+   ``concurrent.futures`` executor (a Dask client's), each position's dice
+   keyed by the seed, the round and its number, so the result is the same
+   whatever runs it.
+
+A run stopped at a checkpoint (written every ``checkpoint_every`` chunks
+and after every round) and resumed gives the same weights as one that
+never stopped.
 
 >>> import tempfile, os
 >>> out = os.path.join(tempfile.mkdtemp(), "nets.npz")
@@ -20,22 +36,30 @@ from __future__ import annotations
 
 import sys
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from . import _net, network
-from ._parallel import on_threads
+from ._parallel import on_threads, run_chunks
 
-__all__ = ["train", "TrainResult", "CHUNK", "step_size"]
+__all__ = ["train", "TrainResult", "CHUNK", "step_size", "label_positions", "select_positions"]
 
 CHUNK = 1000
-FORMAT = 1
+FORMAT = 2
 REFINE_GAMES = 4000      # self-play games whose positions one refinement round learns
 REFINE_EPOCHS = 4
 REFINE_ALPHA = 0.05
 REFINE_KEY = 1 << 30     # spawn key of the refinement rounds, apart from the TD chunks
+ROUND_KEY = 1 << 31      # spawn key of the rollout-supervised rounds
+LABEL_CHUNK = 64         # positions per labelling task
+ROUND_POSITIONS = 20_000
+LABEL_GAMES = 36
+LABEL_TRUNCATE = 10
+ROUND_EPOCHS = 4
+ROUND_ALPHA = 0.02
 
 
 def step_size(alpha: float, games_before: int, half_life: int) -> float:
@@ -49,13 +73,8 @@ class TrainResult:
     seconds: float
     mean_squared_error: float
     out: str
-
-
-def _meta(seed, games, seconds, alpha, half_life, contact_hidden, race_hidden, chunk, command) -> dict:
-    return {"format": FORMAT, "seed": seed, "games": games, "seconds": round(seconds, 1), "alpha": alpha,
-            "half_life": half_life, "contact_hidden": contact_hidden, "race_hidden": race_hidden,
-            "chunk": chunk, "command": command,
-            "method": "TD(0) greedy 0-ply self-play, then rounds of 1-ply search distillation"}
+    rounds: int = 0
+    labels: int = 0
 
 
 def _check_int(name, value, low):
@@ -66,67 +85,227 @@ def _check_int(name, value, low):
     return int(value)
 
 
+def _check_float(name, value, low=0.0):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
+    if not value > low:
+        raise ValueError(f"{name} must be > {low}, not {value}")
+    return float(value)
+
+
+# -- labelling positions by rollouts ------------------------------------------------------
+
+@dataclass(frozen=True)
+class _LabelTask:
+    boards: np.ndarray       # (k, 2, 25) uint8
+    keys: tuple              # one dice key per position
+    nets: object             # Networks (pickled by value)
+    games: int
+    truncate: int
+
+
+def _label_chunk(task: _LabelTask) -> np.ndarray:
+    """Each position's mean variance-reduced result over ``games``
+    truncated games of 0-ply play by ``nets`` (module level: workers run it)."""
+    from . import _choice, _rollout, bearoff
+    tables = bearoff.kernel_tables()
+    net = int(_choice.Policy.POLICY_NET)
+    out = np.empty((len(task.boards), 5), dtype=np.float32)
+    for i, (board, key) in enumerate(zip(task.boards, task.keys)):
+        results, luck = _rollout.play_games(np.ascontiguousarray(board).reshape(-1), 0, task.games, key, net, net,
+                                            True, task.truncate, True, True, nets=task.nets, **tables)
+        out[i] = np.clip((results - luck).mean(axis=0), 0.0, 1.0)
+    return out
+
+
+def label_positions(nets, boards, *, games: int = LABEL_GAMES, truncate: int = LABEL_TRUNCATE, seed=0,
+                    workers: int | None = None, executor: Executor | None = None,
+                    progress: bool = False) -> np.ndarray:
+    """The five chances of the side on roll of each board (n, 2, 25), each
+    from a rollout of ``games`` games by ``nets`` at 0-ply, stopped after
+    ``truncate`` plies (scored by the networks) or when both sides bear off
+    (the tables), with variance reduction; float32 (n, 5).  Position i's
+    dice come from ``SeedSequence(seed, spawn_key=(i,))``: the labels are
+    the same for any workers or executor.
+
+    >>> from backgammon import network, Position
+    >>> board = Position.initial().array[None]
+    >>> label_positions(network.default(), board, games=36, truncate=2, workers=1).shape
+    (1, 5)
+    """
+    from ._validate import integer
+    from .dice import seed_sequence
+    boards = np.ascontiguousarray(boards, dtype=np.uint8)
+    if boards.ndim != 3 or boards.shape[1:] != (2, 25):
+        raise ValueError(f"boards must have shape (n, 2, 25), not {boards.shape}")
+    games = integer("games", games, low=1)
+    truncate = integer("truncate", truncate, low=0)
+    root = seed_sequence(seed)
+    keys = [int(np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key + (i,)).generate_state(1, np.uint64)[0])
+            for i in range(len(boards))]
+    tasks = [_LabelTask(boards[k:k + LABEL_CHUNK], tuple(keys[k:k + LABEL_CHUNK]), nets, games, truncate)
+             for k in range(0, len(boards), LABEL_CHUNK)]
+    if not tasks:
+        return np.zeros((0, 5), np.float32)
+    parts = run_chunks(_label_chunk, tasks, [len(t.boards) for t in tasks], workers=workers, executor=executor,
+                       progress=progress, unit="position")
+    return np.concatenate(parts)
+
+
+def select_positions(nets, n: int, rng: np.random.Generator, threads: int | None = None) -> np.ndarray:
+    """``n`` positions of 0-ply self-play by ``nets`` (a play in twenty
+    chosen at random, for variety): half of them where the networks' 0-ply
+    and 1-ply equities differ most, half at random from the rest."""
+    pool = np.zeros((0, 2, 25), np.uint8)
+    while len(pool) < 4 * n:
+        pool = np.concatenate([pool, _net.sample_positions(nets, max(16, n // 8), rng, 0.05)])
+    pool = pool[rng.permutation(len(pool))[:3 * n]]
+    pool = np.ascontiguousarray(pool)
+    e0 = _equity(_net.evaluate(nets, pool, 0))
+    e1 = _equity(on_threads(lambda part: _net.evaluate(nets, part, 1), pool, threads, 64))
+    order = np.argsort(-np.abs(e1 - e0), kind="stable")
+    worst = order[:n // 2]
+    rest = order[n // 2:]
+    chosen = np.concatenate([worst, rng.choice(rest, n - len(worst), replace=False)])
+    return pool[np.sort(chosen)]
+
+
+def _equity(p: np.ndarray) -> np.ndarray:
+    p = p.astype(np.float64)
+    return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+
+
+def _labels_path(out: Path) -> Path:
+    return out.with_name(out.name + ".labels.npz")
+
+
+def _no_labels():
+    return np.zeros((0, 2, 25), np.uint8), np.zeros((0, 5), np.float32), np.zeros(0, np.int16)
+
+
+def _read_labels(path: Path):
+    if not path.exists():
+        return _no_labels()
+    with np.load(path) as d:
+        return d["boards"], d["targets"], d["round"]
+
+
+def _save_labels(path: Path, boards, targets, rounds) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, boards=boards, targets=targets, round=rounds)
+    tmp.replace(path)
+
+
+# -- the recipe -----------------------------------------------------------------------------
+
 def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume: bool = True,
           alpha: float = 0.1, half_life: int = 200_000, contact_hidden: int = 128, race_hidden: int = 64,
+          crashed_hidden: int = 128, layout: int = 2,
           chunk: int = CHUNK, checkpoint_every: int = 20, refine_rounds: int = 0,
           refine_games: int = REFINE_GAMES, refine_epochs: int = REFINE_EPOCHS, refine_alpha: float = REFINE_ALPHA,
+          rounds: int = 0, positions: int = ROUND_POSITIONS, label_games: int = LABEL_GAMES,
+          label_truncate: int = LABEL_TRUNCATE, epochs: int = ROUND_EPOCHS, round_alpha: float = ROUND_ALPHA,
+          workers: int | None = None, executor: Executor | None = None,
           threads: int | None = None, progress: bool = True) -> TrainResult:
     """Train for ``games`` self-play games in total, then ``refine_rounds``
-    rounds of search distillation, and write ``out``.
+    rounds of search distillation, then ``rounds`` rollout-supervised
+    rounds of ``positions`` positions each, and write ``out``.
 
     ``checkpoint`` (default ``out`` + ``.ckpt``) is written every
     ``checkpoint_every`` chunks and after every round; with ``resume`` an
-    existing checkpoint of the same settings is continued.  Returns the
-    games played, the seconds spent in this call and the last mean squared
-    error.
+    existing checkpoint of the same settings is continued (the totals may
+    grow: more games before any round, more rounds).  ``layout`` 2 (the
+    default) gives the contact and crashed networks the second input
+    layout (docs/evaluation.md); ``crashed_hidden`` 0: no crashed network.
+    ``workers``/``executor`` label the rounds' positions; ``threads``
+    compute their 1-ply values.  Returns the games played, the seconds
+    spent in this call, the last mean squared error, the rounds and labels.
     """
     games = _check_int("games", games, 0)
     seed = _check_int("seed", seed, 0)
     refine_rounds = _check_int("refine_rounds", refine_rounds, 0)
     refine_games = _check_int("refine_games", refine_games, 1)
     refine_epochs = _check_int("refine_epochs", refine_epochs, 1)
+    rounds = _check_int("rounds", rounds, 0)
+    positions = _check_int("positions", positions, 2)
+    label_games = _check_int("label_games", label_games, 1)
+    label_truncate = _check_int("label_truncate", label_truncate, 0)
+    epochs = _check_int("epochs", epochs, 1)
+    round_alpha = _check_float("round_alpha", round_alpha)
+    contact_hidden = _check_int("contact_hidden", contact_hidden, 16)
+    race_hidden = _check_int("race_hidden", race_hidden, 16)
+    crashed_hidden = _check_int("crashed_hidden", crashed_hidden, 0)
+    layout = _check_int("layout", layout, 1)
+    if layout not in network.LAYOUTS:
+        raise ValueError(f"layout must be one of {sorted(network.LAYOUTS)}, not {layout}")
     if threads is not None:
         threads = _check_int("threads", threads, 1)
     chunk = _check_int("chunk", chunk, 1)
     half_life = _check_int("half_life", half_life, 1)
     out = Path(out)
     checkpoint = Path(checkpoint) if checkpoint is not None else out.with_name(out.name + ".ckpt")
+    labels_file = _labels_path(out)
     settings = dict(seed=seed, alpha=alpha, half_life=half_life, contact_hidden=contact_hidden,
-                    race_hidden=race_hidden, chunk=chunk)
-    done, spent, rounds_done = 0, 0.0, 0
+                    race_hidden=race_hidden, crashed_hidden=crashed_hidden, layout=layout, chunk=chunk)
+    round_settings = dict(positions=positions, label_games=label_games, label_truncate=label_truncate,
+                          epochs=epochs, round_alpha=round_alpha)
+    done, spent, refined, rounds_done = 0, 0.0, 0, 0
     arrays = None
     if resume and checkpoint.exists():
         arrays, meta = network.read(checkpoint)
         if any(meta.get(k) != v for k, v in settings.items()):
             raise ValueError(f"{checkpoint} was made with other settings: {meta}")
         done, spent = int(meta["games"]), float(meta["seconds"])
-        rounds_done = int(meta.get("refine_rounds", 0))
-        if done > games or rounds_done > refine_rounds or (rounds_done and done != games):
-            raise ValueError(f"{checkpoint} already holds {done} games and {rounds_done} rounds, "
-                             f"more than games={games}, refine_rounds={refine_rounds}")
+        refined = int(meta.get("refine_rounds", 0))
+        rounds_done = int(meta.get("rounds", 0))
+        if rounds_done and any(meta.get(k) != v for k, v in round_settings.items()):
+            raise ValueError(f"{checkpoint} was made with other round settings: {meta}")
+        if done > games or refined > refine_rounds or rounds_done > rounds or \
+                (refined and done != games) or (rounds_done and refined != refine_rounds):
+            raise ValueError(f"{checkpoint} already holds {done} games, {refined} refinement rounds and "
+                             f"{rounds_done} rounds, more than games={games}, refine_rounds={refine_rounds}, "
+                             f"rounds={rounds}")
     if arrays is None:
-        arrays = network.new_arrays(seed, contact_hidden, race_hidden)
+        arrays = network.new_arrays(seed, contact_hidden, race_hidden, crashed_hidden, layout=layout)
     nets = network.networks(arrays)
+    boards, targets, label_round = _read_labels(labels_file) if rounds_done else _no_labels()
+    if rounds_done and (len(label_round) == 0 or int(label_round.max()) != rounds_done - 1):
+        raise ValueError(f"{labels_file} does not hold the labels of the {rounds_done} rounds of {checkpoint}")
     command = f"backgammon train --games {games} --seed {seed}" + (
         f" --refine-rounds {refine_rounds}" if refine_rounds else "") + (
         f" --refine-games {refine_games}" if refine_rounds and refine_games != REFINE_GAMES else "") + (
+        f" --rounds {rounds}" if rounds else "") + (
+        f" --positions {positions}" if rounds and positions != ROUND_POSITIONS else "") + (
+        f" --label-games {label_games}" if rounds and label_games != LABEL_GAMES else "") + (
+        f" --label-truncate {label_truncate}" if rounds and label_truncate != LABEL_TRUNCATE else "") + (
+        f" --layout {layout}" if layout != 2 else "") + (
+        f" --crashed-hidden {crashed_hidden}" if crashed_hidden != 128 else "") + (
         f" --out {out.name}")
-    refine = dict(refine_rounds=refine_rounds, refine_games=refine_games, refine_epochs=refine_epochs,
-                  refine_alpha=refine_alpha)
+    refine = dict(refine_games=refine_games, refine_epochs=refine_epochs, refine_alpha=refine_alpha)
 
-    def meta_now(rounds: int) -> dict:
-        m = _meta(seed, done, spent + time.perf_counter() - t0, alpha, half_life, contact_hidden, race_hidden,
-                  chunk, command)
-        m.update(refine, refine_rounds=rounds)
+    def meta_now() -> dict:
+        m = {"format": FORMAT, "games": done, "seconds": round(spent + time.perf_counter() - t0, 1),
+             "command": command, "refine_rounds": refined, "rounds": rounds_done, "labels": int(len(targets)),
+             "method": "TD(0) greedy 0-ply self-play, then rounds of 1-ply search distillation, then rounds of "
+                       "truncated variance-reduced rollout labels learnt by gradient descent"}
+        m.update(settings, **refine)
+        if rounds:
+            m.update(round_settings)
         return m
 
+    def save_checkpoint() -> None:
+        network.save(checkpoint, arrays, meta_now())
+
     bar = None
-    if progress:
+    if progress and done < games:
         from tqdm import tqdm
         bar = tqdm(total=games, initial=done, unit="game", unit_scale=True, smoothing=0.05)
     t0 = time.perf_counter()
     mse = float("nan")
     chunks = 0
+    snapshot: dict | None = None
+    kept = len(targets)
     try:
         while done < games:
             k = done // chunk
@@ -140,30 +319,56 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
             if bar is not None:
                 bar.update(n)
                 bar.set_postfix(mse=f"{mse:.4f}", alpha=f"{a:.4f}")
-            if chunks % checkpoint_every == 0 and (done < games or refine_rounds):
-                network.save(checkpoint, arrays, meta_now(0))
+            if chunks % checkpoint_every == 0 and (done < games or refine_rounds or rounds):
+                save_checkpoint()
         if bar is not None:
             bar.close()
             bar = None
-        while rounds_done < refine_rounds:
-            mse = refine_round(nets, seed, rounds_done, refine_games, refine_epochs, refine_alpha, threads)
+        while refined < refine_rounds:
+            mse = refine_round(nets, seed, refined, refine_games, refine_epochs, refine_alpha, threads)
+            refined += 1
+            if progress:
+                print(f"refinement round {refined}/{refine_rounds}: mse {mse:.5f}", file=sys.stderr, flush=True)
+            if refined < refine_rounds or rounds:
+                save_checkpoint()
+        while rounds_done < rounds:
+            snapshot = {k: v.copy() for k, v in arrays.items()}
+            kept = len(targets)
+            rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(ROUND_KEY, rounds_done))))
+            chosen = select_positions(nets, positions, rng, threads)
+            labels = label_positions(nets, chosen, games=label_games, truncate=label_truncate,
+                                     seed=np.random.SeedSequence(seed, spawn_key=(ROUND_KEY, rounds_done, 1)),
+                                     workers=workers, executor=executor, progress=progress)
+            boards = np.concatenate([boards, chosen])
+            targets = np.concatenate([targets, labels])
+            label_round = np.concatenate([label_round, np.full(len(chosen), rounds_done, np.int16)])
+            for _ in range(epochs):
+                mse = _net.train_supervised(nets, boards, targets, rng.permutation(len(boards)), round_alpha,
+                                            round_alpha)
             rounds_done += 1
             if progress:
-                print(f"refinement round {rounds_done}/{refine_rounds}: mse {mse:.5f}", file=sys.stderr, flush=True)
-            if rounds_done < refine_rounds:
-                network.save(checkpoint, arrays, meta_now(rounds_done))
+                print(f"round {rounds_done}/{rounds}: {len(targets):,} labels, mse {mse:.5f}", file=sys.stderr,
+                      flush=True)
+            _save_labels(labels_file, boards, targets, label_round)
+            snapshot = None
+            if rounds_done < rounds:
+                save_checkpoint()
     except KeyboardInterrupt:
         # Chunks and rounds run whole (the kernels hold no GIL), so the
         # weights are those of the work counted: keep them for a resume.
-        network.save(checkpoint, arrays, meta_now(rounds_done))
+        if snapshot is not None:                 # a round cut short counts for nothing
+            for k, v in snapshot.items():
+                arrays[k][...] = v
+            boards, targets, label_round = boards[:kept], targets[:kept], label_round[:kept]
+        save_checkpoint()
         raise
     finally:
         if bar is not None:
             bar.close()
-    network.save(out, arrays, meta_now(rounds_done))
+    network.save(out, arrays, meta_now())
     if checkpoint.exists() and checkpoint != out:
         checkpoint.unlink()
-    return TrainResult(done, time.perf_counter() - t0, mse, str(out))
+    return TrainResult(done, time.perf_counter() - t0, mse, str(out), rounds_done, int(len(targets)))
 
 
 def refine_round(nets, seed: int, round_index: int, games: int, epochs: int, alpha: float,

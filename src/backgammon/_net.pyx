@@ -56,6 +56,7 @@ cdef enum:
     HOME_MASK = 0x3F                   # points 1..6
     OTHER_HOME_MASK = 0x3F << 18       # points 19..24: the other side's home board
     ESCAPE_WINDOW = 12                 # points ahead of a back checker that can block it
+    CRASHED_IN_PLAY = 6
 
 # The 21 rolls, high die first, and their weight among the 36.
 cdef int ROLL_HI[21]
@@ -70,7 +71,89 @@ for _a in range(1, 7):
         _k += 1
 
 
+# ESCAPES[r][m]: of the 36 rolls, how many carry one checker past every
+# blocked point among the 12 ahead of it; bit t of m is the point 12 - t
+# ahead, r = min(12, the points left before the edge of the board: a
+# landing beyond them does not count).  Landings must be open; points
+# beyond the 12 are taken as open.
+cdef uint8_t ESCAPES[13][4096]
+
+
+cdef bint _open_at(int m, int d) noexcept nogil:
+    return d > ESCAPE_WINDOW or not (m >> (ESCAPE_WINDOW - d)) & 1
+
+
+cdef int _escape_count(int r, int m) noexcept nogil:
+    cdef int far = 0, d, k, d1, d2, total = 0, step
+    cdef bint out
+    for d in range(1, ESCAPE_WINDOW + 1):
+        if not _open_at(m, d):
+            far = d
+    if far == 0:
+        return 36
+    for k in range(21):
+        d1 = ROLL_HI[k]
+        d2 = ROLL_LO[k]
+        out = False
+        if d1 != d2:
+            if _open_at(m, d1) and d1 > far and (r == ESCAPE_WINDOW or d1 <= r):
+                out = True
+            if _open_at(m, d2) and d2 > far and (r == ESCAPE_WINDOW or d2 <= r):
+                out = True
+            if (_open_at(m, d1) or _open_at(m, d2)) and _open_at(m, d1 + d2) and d1 + d2 > far and \
+                    (r == ESCAPE_WINDOW or d1 + d2 <= r):
+                out = True
+            if out:
+                total += 2
+        else:
+            for step in range(1, 5):
+                if not _open_at(m, step * d1):
+                    break
+                if step * d1 > far and (r == ESCAPE_WINDOW or step * d1 <= r):
+                    out = True
+                    break
+            if out:
+                total += 1
+    return total
+
+
+cdef int _r, _m
+for _r in range(ESCAPE_WINDOW + 1):
+    for _m in range(1 << ESCAPE_WINDOW):
+        ESCAPES[_r][_m] = <uint8_t>_escape_count(_r, _m)
+
+
+cdef inline int _escapes_from(int i, uint32_t blocked) noexcept nogil:
+    # ESCAPES of a checker on index i (24: the bar) against ``blocked``
+    # (bit j: index j held by the other side).
+    if i >= ESCAPE_WINDOW:
+        return ESCAPES[ESCAPE_WINDOW][(blocked >> (i - ESCAPE_WINDOW)) & 0xFFF]
+    return ESCAPES[i][(blocked << (ESCAPE_WINDOW - i)) & 0xFFF]
+
+
+def escapes(int i, uint32_t blocked):
+    """The escape count of the second layout's features (for tests): rolls
+    that carry a checker on index ``i`` past the blocked points ahead."""
+    if not 0 <= i <= BAR:
+        raise ValueError("i must be 0..24")
+    return _escapes_from(i, blocked & 0xFFFFFF)
+
+
 # -- classes and the encoding ---------------------------------------------------------
+
+cdef inline bint _crashed(const uint8_t* row) noexcept nogil:
+    # A side has crashed when at most CRASHED_IN_PLAY of its checkers are
+    # still in play, not counting those beyond the first on its 1- and
+    # 2-points (they are out of play for anything but bearing off).
+    cdef int i, n = 0
+    for i in range(SLOTS):
+        n += row[i]
+    if row[0] > 1:
+        n -= row[0] - 1
+    if row[1] > 1:
+        n -= row[1] - 1
+    return n <= CRASHED_IN_PLAY
+
 
 cdef PositionClass position_class(const uint8_t* board) noexcept nogil:
     cdef int i, a = 0, b = 0
@@ -83,7 +166,18 @@ cdef PositionClass position_class(const uint8_t* board) noexcept nogil:
         return CLASS_BEAROFF
     if no_contact(board):
         return CLASS_RACE
+    if _crashed(board) or _crashed(board + SLOTS):
+        return CLASS_CRASHED
     return CLASS_CONTACT
+
+
+cdef const Net* net_for(const Evaluator* ev, PositionClass cls) noexcept nogil:
+    """The network that answers for a race, contact or crashed position."""
+    if cls == CLASS_RACE:
+        return &ev.race
+    if cls == CLASS_CRASHED and ev.crashed.n_inputs:
+        return &ev.crashed
+    return &ev.contact
 
 
 cdef inline int _pips(const uint8_t* row) noexcept nogil:
@@ -268,27 +362,165 @@ cdef inline int _side_units(const uint8_t* row, int base, int32_t* index, float*
     return n
 
 
-cdef int encode(const uint8_t* board, PositionClass cls, int32_t* index, float* value) noexcept nogil:
-    """The nonzero inputs of a race or contact position (row 1 on roll):
-    indices and values; returns how many."""
+cdef void _more_features(const uint8_t* me, const uint8_t* other, uint32_t me_nz, uint32_t me_two,
+                         uint32_t me_one, uint32_t ot_nz, uint32_t ot_two, float* f) noexcept nogil:
+    # Features 8..22 of the second layout for the side whose row is ``me``
+    # (docs/evaluation.md), in its indices: the other side's index j is
+    # its 23 - j, the other's bar its -1.
+    cdef uint32_t held = bg_reverse24(ot_two)          # points the other side holds
+    cdef uint32_t theirs = bg_reverse24(ot_nz & 0xFFFFFFu)
+    cdef uint32_t near = 0, m
+    cdef int i, k, c, rear, low, n = 0, deep, least = 36, least_rear = 36
+    cdef uint8_t esc[13]
+    cdef float mean, sq, tail, timing = 0.0, mobility = 0.0, loss = 0.0
+    # 8, 9: my rearmost point held in the other's half, my most advanced
+    # point held in the other's home.
+    f[8] = 0.0
+    f[9] = 0.0
+    m = me_two & 0xFFF000u
+    if m:
+        f[8] = (bg_msb(m) - 11) / 12.0
+    m = me_two & OTHER_HOME_MASK
+    if m:
+        low = 0
+        while not (m >> low) & 1:
+            low += 1
+        f[9] = (24 - low) / 6.0
+    # 10, 11: how well the other side contains my rearmost checker (the
+    # fewest escapes from any index between it and the other's outfield),
+    # 12, 13: the same for any index of the other's half.
+    rear = bg_msb(me_nz) if me_nz else -1
+    for i in range(12, SLOTS):
+        k = ESCAPES[ESCAPE_WINDOW][(held >> (i - ESCAPE_WINDOW)) & 0xFFF]
+        esc[i - 12] = <uint8_t>k
+        if i < POINTS and k < least:
+            least = k
+        if i <= rear and k < least_rear:
+            least_rear = k
+    f[10] = 1.0 - least_rear / 36.0 if rear >= 12 else 0.0
+    f[11] = f[10] * f[10]
+    f[12] = 1.0 - least / 36.0
+    f[13] = f[12] * f[12]
+    # 14: mobility of the checkers outside home: their escapes times the
+    # way still to go; 17: timing, pips playable before a home point or an
+    # anchor must break; 15: the spread of the rearmost checkers.
+    mean = 0.0
+    for i in range(SLOTS):
+        c = me[i]
+        if not c:
+            continue
+        n += c
+        mean += c * i
+        if i >= 6:
+            mobility += c * (esc[i - 12] if i >= 12 else _escapes_from(i, held)) * (i - 5)
+            timing += c * (i - 5)
+            if i >= 18 and i < POINTS and c >= 2:
+                timing -= 2 * (i - 5)
+        elif c > 2:
+            timing += (c - 2) * i
+    f[14] = mobility / 3600.0
+    f[17] = timing / 100.0
+    f[15] = 0.0
+    if n:
+        mean /= n
+        sq = 0.0
+        k = 0
+        for i in range(SLOTS):
+            if me[i] and i > mean:
+                tail = i - mean
+                sq += me[i] * tail * tail
+                k += me[i]
+        if k:
+            f[15] = sq / k / 400.0
+    # 16: the chance that a checker on the bar dances.
+    c = bg_popcount(held & OTHER_HOME_MASK)
+    f[16] = (c / 6.0) * (c / 6.0)
+    # 18: points outside home held with another held point within 6 ahead.
+    m = me_two
+    for k in range(1, 7):
+        near |= m << k
+    f[18] = bg_popcount(me_two & near & 0xFFFFC0u) / 6.0
+    # 19: a back game: two or more points held in the other's home.
+    f[19] = 1.0 if bg_popcount(me_two & OTHER_HOME_MASK) >= 2 else 0.0
+    # 20: blots; 21: checkers piled on my 1- and 2-points.
+    f[20] = bg_popcount(me_one & 0xFFFFFFu) / 5.0
+    deep = me[0] + me[1]
+    f[21] = deep / 8.0
+    # 22: pips at stake: the blots the other side can reach, what each
+    # loses when hit, indirect shots (7 to 12 away) counted half.
+    m = me_one & 0xFFFFFFu
+    while m:
+        i = bg_msb(m)
+        m &= ~(1u << i)
+        if (theirs & _behind(i, 1, 6)) or (other[BAR] and i <= 5):
+            loss += 24 - i
+        elif (theirs & _behind(i, 7, 12)) or (other[BAR] and 6 <= i <= 11):
+            loss += 0.5 * (24 - i)
+    f[22] = loss / 100.0
+
+
+cdef inline uint32_t _behind(int i, int near, int far) noexcept nogil:
+    # The indices near..far behind index i (lower indices: where the other
+    # side's checkers come from), as a mask.
+    cdef int lo = i - far, hi = i - near
+    if hi < 0:
+        return 0
+    if lo < 0:
+        lo = 0
+    return ((1u << (hi + 1)) - 1) & ~((1u << lo) - 1)
+
+
+cdef void _race_features(const uint8_t* row, float* f) noexcept nogil:
+    # The RACE_FEATURES of one side of the second race layout.
+    cdef int i, c, cross = 0, gaps = 0, top = -1
+    f[0] = _pips(row) / 167.0
+    for i in range(POINTS):
+        c = row[i]
+        if c:
+            if i >= 6:
+                cross += c * ((i - 6) // 6 + 1)
+            if i < 6:
+                top = i
+    for i in range(top):
+        if not row[i]:
+            gaps += 1
+    f[1] = cross / 30.0
+    f[2] = (row[0] + row[1] + row[2]) / 15.0
+    f[3] = gaps / 6.0
+
+
+cdef int encode(const uint8_t* board, const Net* net, int32_t* index, float* value) noexcept nogil:
+    """The nonzero inputs of a position (row 1 on roll) for ``net``, in
+    the layout its number of inputs names: indices and values; returns how
+    many."""
     cdef const uint8_t* me = board + SLOTS
     cdef const uint8_t* other = board
     cdef float f[2 * SIDE_FEATURES]
-    cdef int n = 0, k
+    cdef int n = 0, k, per, count
     cdef uint32_t me_nz, me_two, me_one, ot_nz, ot_two, ot_one
     n = _side_units(me, 0, index, value, n)
     n = _side_units(other, SIDE_UNITS, index, value, n)
-    if cls == CLASS_RACE:
+    if net.n_inputs == RACE_INPUTS_1:
         index[n] = RAW_INPUTS
         value[n] = _pips(me) / 167.0
         index[n + 1] = RAW_INPUTS + 1
         value[n + 1] = _pips(other) / 167.0
         return n + 2
-    bg_row_masks(me, &me_nz, &me_two, &me_one)
-    bg_row_masks(other, &ot_nz, &ot_two, &ot_one)
-    _side_features(me, other, me_nz, me_two, me_one, ot_nz, ot_two, f)
-    _side_features(other, me, ot_nz, ot_two, ot_one, me_nz, me_two, f + SIDE_FEATURES)
-    for k in range(2 * SIDE_FEATURES):
+    if net.n_inputs == RACE_INPUTS:
+        _race_features(me, f)
+        _race_features(other, f + RACE_FEATURES)
+        per = RACE_FEATURES
+    else:
+        bg_row_masks(me, &me_nz, &me_two, &me_one)
+        bg_row_masks(other, &ot_nz, &ot_two, &ot_one)
+        per = SIDE_FEATURES if net.n_inputs == CONTACT_INPUTS else SIDE_FEATURES_1
+        _side_features(me, other, me_nz, me_two, me_one, ot_nz, ot_two, f)
+        _side_features(other, me, ot_nz, ot_two, ot_one, me_nz, me_two, f + per)
+        if per == SIDE_FEATURES:
+            _more_features(me, other, me_nz, me_two, me_one, ot_nz, ot_two, f)
+            _more_features(other, me, ot_nz, ot_two, ot_one, me_nz, me_two, f + per)
+    count = 2 * per
+    for k in range(count):
         if f[k] != 0.0:
             index[n] = RAW_INPUTS + k
             value[n] = f[k]
@@ -345,11 +577,13 @@ cdef void evaluate_board(const Evaluator* ev, const uint8_t* board, float* out, 
     """The five chances of the side on roll of ``board`` at 0-ply."""
     cdef PositionClass cls = position_class(board)
     cdef int n
+    cdef const Net* net
     if cls == CLASS_OVER or cls == CLASS_BEAROFF:
         _exact(board, cls, ev, out)
         return
-    n = encode(board, cls, w.index, w.value)
-    _forward(&ev.race if cls == CLASS_RACE else &ev.contact, w.index, w.value, n, out, w)
+    net = net_for(ev, cls)
+    n = encode(board, net, w.index, w.value)
+    _forward(net, w.index, w.value, n, out, w)
     _consistent(out)
 
 
@@ -513,7 +747,7 @@ cdef int _choose(const Evaluator* ev, Search* s, const uint8_t* children, int n,
 
 # -- the Python object ----------------------------------------------------------------
 
-cdef int _check_net(dict arrays, str name, int n_inputs, Net* net) except -1:
+cdef int _check_net(dict arrays, str name, tuple sizes, Net* net) except -1:
     w1 = arrays[name + "_w1"]
     b1 = arrays[name + "_b1"]
     w2 = arrays[name + "_w2"]
@@ -524,8 +758,9 @@ cdef int _check_net(dict arrays, str name, int n_inputs, Net* net) except -1:
     h = b1.shape[0] if b1.ndim == 1 else -1
     if h < 16 or h > MAX_HIDDEN or h % 16:
         raise ValueError(f"the {name} network's hidden layer must have a multiple of 16 units, at most {MAX_HIDDEN}")
-    if w1.shape != (n_inputs, h) or w2.shape != (OUTPUTS, h) or b2.shape != (OUTPUTS,):
-        raise ValueError(f"{name} weights have shapes ({n_inputs}, H), (H,), (5, H), (5,)")
+    n_inputs = w1.shape[0] if w1.ndim == 2 else -1
+    if n_inputs not in sizes or w1.shape != (n_inputs, h) or w2.shape != (OUTPUTS, h) or b2.shape != (OUTPUTS,):
+        raise ValueError(f"{name} weights have shapes (I, H), (H,), (5, H), (5,) with I one of {sizes}")
     cdef float[:, ::1] v1 = w1
     cdef float[::1] u1 = b1
     cdef float[:, ::1] v2 = w2
@@ -540,17 +775,22 @@ cdef int _check_net(dict arrays, str name, int n_inputs, Net* net) except -1:
 
 
 cdef class Networks:
-    """The contact and race networks with the bear-off tables.
+    """The contact, race and (optional) crashed networks with the bear-off tables.
 
-    ``arrays`` maps contact_w1 (218, H), contact_b1 (H,), contact_w2 (5, H),
-    contact_b2 (5,) and the same four race_ arrays (204 inputs) to float32
-    arrays, which training changes in place.
+    ``arrays`` maps contact_w1 (I, H), contact_b1 (H,), contact_w2 (5, H),
+    contact_b2 (5,), the same four race_ arrays and optionally crashed_
+    arrays (as contact's) to float32 arrays, which training changes in
+    place.  The number of inputs I names the layout (docs/evaluation.md):
+    contact 218 or 248, race 204 or 210.
     """
 
     def __init__(self, dict arrays, one_sided, gammon, two_sided=None, int two_sided_checkers=0):
         self.arrays = dict(arrays)
-        _check_net(self.arrays, "contact", CONTACT_INPUTS, &self.ev.contact)
-        _check_net(self.arrays, "race", RACE_INPUTS, &self.ev.race)
+        _check_net(self.arrays, "contact", (CONTACT_INPUTS_1, CONTACT_INPUTS), &self.ev.contact)
+        _check_net(self.arrays, "race", (RACE_INPUTS_1, RACE_INPUTS), &self.ev.race)
+        memset(&self.ev.crashed, 0, sizeof(Net))
+        if "crashed_w1" in self.arrays:
+            _check_net(self.arrays, "crashed", (self.ev.contact.n_inputs,), &self.ev.crashed)
         self._tables = (one_sided, gammon, two_sided)
         set_race_tables(&self.ev.tables, one_sided, gammon, two_sided, two_sided_checkers)
 
@@ -580,16 +820,25 @@ def evaluate(Networks nets, const uint8_t[:, :, ::1] boards, int ply=0):
     return out
 
 
-def encode_boards(const uint8_t[:, :, ::1] boards):
-    """The dense inputs of each board's network (contact: 218, race: 204,
-    zero-padded to 218) and its class, (n, 218) float32 and (n,) int8."""
+def encode_boards(const uint8_t[:, :, ::1] boards, int layout=2):
+    """The dense inputs of each board's network in ``layout`` (1: contact
+    218, race 204; 2: contact and crashed 248, race 210), race rows
+    zero-padded to the contact width, and each board's class, (n, width)
+    float32 and (n,) int8."""
     cdef Py_ssize_t i, n = boards.shape[0]
     cdef int k, m
     cdef int32_t index[MAX_NONZERO]
     cdef float value[MAX_NONZERO]
     cdef PositionClass cls
+    cdef Net contact, race
+    if layout not in (1, 2):
+        raise ValueError("layout must be 1 or 2")
     need_valid_boards("boards", boards)
-    out = np.zeros((n, CONTACT_INPUTS), dtype=np.float32)
+    memset(&contact, 0, sizeof(Net))
+    memset(&race, 0, sizeof(Net))
+    contact.n_inputs = CONTACT_INPUTS if layout == 2 else CONTACT_INPUTS_1
+    race.n_inputs = RACE_INPUTS if layout == 2 else RACE_INPUTS_1
+    out = np.zeros((n, contact.n_inputs), dtype=np.float32)
     classes = np.zeros(n, dtype=np.int8)
     cdef float[:, ::1] o = out
     cdef int8_t[::1] c = classes
@@ -597,8 +846,8 @@ def encode_boards(const uint8_t[:, :, ::1] boards):
         for i in range(n):
             cls = position_class(&boards[i, 0, 0])
             c[i] = <int8_t>cls
-            if cls == CLASS_RACE or cls == CLASS_CONTACT:
-                m = encode(&boards[i, 0, 0], cls, index, value)
+            if cls >= CLASS_RACE:
+                m = encode(&boards[i, 0, 0], &race if cls == CLASS_RACE else &contact, index, value)
                 for k in range(m):
                     o[i, index[k]] = value[k]
     return out, classes
@@ -664,8 +913,7 @@ def rank_plays(Networks nets, const uint8_t[:, ::1] children, int ply=0,
 
 # -- training -------------------------------------------------------------------------------
 
-cdef double _td_update(Net* net, const uint8_t* board, PositionClass cls, const float* target,
-                       float alpha, Work* w) noexcept nogil:
+cdef double _td_update(Net* net, const uint8_t* board, const float* target, float alpha, Work* w) noexcept nogil:
     # One gradient step of the squared error between the network's five
     # outputs for ``board`` and ``target``; returns that error.
     cdef float out[OUTPUTS]
@@ -674,7 +922,7 @@ cdef double _td_update(Net* net, const uint8_t* board, PositionClass cls, const 
     cdef int n, k, j, h = net.n_hidden
     cdef double err = 0.0
     cdef float* row
-    n = encode(board, cls, w.index, w.value)
+    n = encode(board, net, w.index, w.value)
     _forward(net, w.index, w.value, n, out, w)
     for k in range(OUTPUTS):
         delta[k] = (target[k] - out[k]) * out[k] * (1.0 - out[k])
@@ -726,10 +974,10 @@ cdef void _selfplay_game(Evaluator* ev, Generator* g, bitgen_t* rng, uint8_t* ch
         k = best_child(ev, children, n, w)
         child = children + k * BOARD_BYTES
         cls = position_class(child)
-        if prev_cls == CLASS_RACE or prev_cls == CLASS_CONTACT:
+        if prev_cls >= CLASS_RACE:
             evaluate_board(ev, child, value, w)
             _flip(value, target)
-            stats[1] += _td_update(&ev.race if prev_cls == CLASS_RACE else &ev.contact, prev, prev_cls, target,
+            stats[1] += _td_update(<Net*>net_for(ev, prev_cls), prev, target,
                                    alpha_race if prev_cls == CLASS_RACE else alpha_contact, w)
             stats[2] += 1
         if cls == CLASS_OVER or cls == CLASS_BEAROFF:
@@ -852,11 +1100,9 @@ def train_supervised(Networks nets, const uint8_t[:, :, ::1] boards, const float
         for i in range(order.shape[0]):
             k = order[i]
             cls = position_class(&boards[k, 0, 0])
-            if cls == CLASS_RACE:
-                err += _td_update(&nets.ev.race, &boards[k, 0, 0], cls, &targets[k, 0], alpha_race, w)
-                steps += 1
-            elif cls == CLASS_CONTACT:
-                err += _td_update(&nets.ev.contact, &boards[k, 0, 0], cls, &targets[k, 0], alpha_contact, w)
+            if cls >= CLASS_RACE:
+                err += _td_update(<Net*>net_for(&nets.ev, cls), &boards[k, 0, 0], &targets[k, 0],
+                                  alpha_race if cls == CLASS_RACE else alpha_contact, w)
                 steps += 1
     free(w)
     return err / max(steps, 1) / OUTPUTS
