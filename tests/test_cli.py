@@ -1,4 +1,5 @@
 """The command line: moves and perft."""
+import re
 import subprocess
 import sys
 
@@ -151,3 +152,32 @@ def test_ctrl_c_stops_a_rollout(command):
         assert proc.returncode != 0 and "RolloutInterrupted" in err and err.count("Traceback") == 1
     time.sleep(0.5)
     assert not [k for k in kids if _alive(k)], "worker processes were left behind"
+
+
+def test_convert_reads_any_match_format_and_writes_mat_or_sgf(tmp_path):
+    # issue 19: backgammon convert IN OUT, warnings on stderr, --strict.
+    import backgammon as bg
+    from test_xg import played_match, xg_bytes
+    match = played_match(5, seed=3)
+    src = tmp_path / "m.xg"
+    src.write_bytes(xg_bytes(match))
+    for out in ("m.mat", "m.sgf"):
+        r = _run("convert", str(src), str(tmp_path / out))
+        assert r.returncode == 0, r.stderr
+        assert f"-> {tmp_path / out}: {len(match.games)} games" in r.stdout
+    mat = bg.read_mat((tmp_path / "m.mat").read_text())
+    sgf = bg.read_sgf((tmp_path / "m.sgf").read_text())
+    assert [g.events for g in mat.games] == [g.events for g in sgf.games]
+    assert [(g.winner, g.points) for g in mat.games] == [(g.outcome.winner, g.outcome.points) for g in match.games]
+    # A file that contradicts itself: read with a warning, refused with --strict.
+    text = (tmp_path / "m.mat").read_text()
+    capped = re.sub(r"Wins \d+ points?", "Wins 99 points", text, count=1)
+    (tmp_path / "c.mat").write_text(capped)
+    r = _run("convert", str(tmp_path / "c.mat"), str(tmp_path / "d.mat"))
+    assert r.returncode == 0 and "warning: game 1" in r.stderr, r.stderr
+    r = _run("convert", str(tmp_path / "c.mat"), str(tmp_path / "e.mat"), "--strict")
+    assert r.returncode == 2 and "c.mat" in r.stderr and not (tmp_path / "e.mat").exists()
+    r = _run("convert", str(tmp_path / "c.mat"), str(tmp_path / "x.doc"))
+    assert r.returncode == 2 and "--to" in r.stderr
+    r = _run("convert", str(tmp_path / "c.mat"), str(tmp_path / "x.doc"), "--to", "sgf")
+    assert r.returncode == 0

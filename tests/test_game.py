@@ -670,3 +670,24 @@ def test_an_accepted_resignation_scores_the_level_offered_even_under_jacoby():
     g.resign(2)
     g.accept_resignation()
     assert g.outcome.points == 2 and g.outcome.ending is bg.game.Ending.RESIGNATION
+
+
+def test_either_side_may_offer_to_resign():
+    # RULES 6.5: "a side may offer to resign" -- also the side that has just
+    # moved, while its opponent is on roll (FIBS allows it; match files record it).
+    g = start_turn(opened())
+    mover = g.turn
+    g.resign(1, player=1 - mover)
+    assert g.phase is Phase.RESIGNED and g.history[-1] == Event("resign", 1 - mover, 1)
+    g.accept_resignation()
+    assert g.outcome.winner == mover and g.outcome.ending is Ending.RESIGNATION
+    h = Game(seed=4)
+    for e in g.history:
+        h.apply(e)
+    assert h.outcome == g.outcome
+    g = start_turn(opened())
+    with pytest.raises(ValueError, match="player"):
+        g.resign(1, player=2)
+    g.double()
+    with pytest.raises(RulesError, match="6.5"):
+        g.resign(1, player=g.turn)

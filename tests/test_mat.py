@@ -634,14 +634,9 @@ def _bad(old: str, new: str) -> str:
     (_bad(" 3 point match", " three point match"), False, 3, "match length"),
     (_bad("  1) 31: 8/5 6/5 ", "  1) 31: 8/4 6/5 "), False, 7, "8/4"),                    # RULES 3.1
     (_bad("  1) 31: 8/5 6/5 ", "  1) 33: 8/5 6/5 "), False, 7, "opening roll"),           # RULES 2.2
-    (_bad(" A : 0                          B : 1", " A : 0                          B : 2"), False, 12,
-     "score"),                                                                              # RULES 8.5
-    (_bad("Wins 1 point\n", "Wins 2 points\n"), False, 9, "wins 2"),                     # RULES 7.3
-    (_bad("  2)  Drops", "  2)  Takes"), False, 9, "resignation scores"),                  # RULES 6.5
     (_bad("  3)  Takes ", "  3)  Drops "), False, 15, "over"),
     (_bad("  1) 31: 8/5 6/5                 Doubles => 2", "  1) 31: 8/5 6/5                 Doubles => 4"),
      False, 7, "=> 4"),                                                                     # RULES 7.3
-    (_bad("Wins 2 points", "Wins 3 points"), False, 17, "resignation scores"),              # RULES 6.5
     (_bad("  2)  Drops", "  2)  Grumbles"), False, 8, "Grumbles"),
     (_bad(" Game 2", " Game 3"), False, 11, "game 3"),
     (_bad("  3)  Takes                      33: 13/10 13/10 6/3 6/3",
@@ -650,7 +645,7 @@ def _bad(old: str, new: str) -> str:
     (_bad("  2) 66: 24/18 24/18 13/7 13/7    Doubles => 2", "  2) 66: 24/18 24/18 13/7 13/7"
           "\n  3)  Doubles => 2"), False, 15, "turn"),                                    # RULES 7.1: B owns it
     (CRAWFORD, False, 12, "crawford game (rules 8.2)"),
-    (CRAWFORD.replace("  2)  Doubles => 2", "      Wins 1 point\n\n Game 3\n A : 2                          B : 1\n"
+    (CRAWFORD.replace("  2)  Doubles => 2", " " * 34 + "Wins 1 point\n\n Game 3\n A : 2                          B : 1\n"
                       "  1)                             31: 8/5 6/5\n  2)  Doubles => 2"), False, 17,
      "dead cube"),                                                                          # RULES 8.3
     (GOOD[:GOOD.index("  3)  Takes")], False, 14, "truncated"),
@@ -663,6 +658,32 @@ def test_bad_files_name_the_line(text, partial, line, words):
     assert words.lower() in str(info.value).lower(), str(info.value)
     assert f"line {line}" in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+# A file that contradicts itself: the play wins, with a warning naming the
+# line (what was written, what was used); strict=True refuses it instead.
+MENDED = [
+    (_bad(" A : 0                          B : 1", " A : 0                          B : 2"), 12,
+     "score", "score 0-2", "0-1"),                                                          # RULES 8.5
+    (_bad("Wins 1 point\n", "Wins 2 points\n"), 9, "wins 2", "Wins 2 points", "wins 1 point"),   # RULES 7.3
+    (_bad(" " * 34 + "Wins 1 point", "      Wins 1 point"), 9, "the play gives player 1", "Wins 1 point",
+     "player 1 wins 1 point"),                            # RULES 7.3: the Wins line in the dropper's column
+    (_bad("Wins 2 points", "Wins 3 points"), 17, "resignation scores", "Wins 3 points", "a gammon"),  # RULES 6.5
+]
+
+
+@pytest.mark.parametrize("text, line, words, written, used", MENDED)
+def test_contradictions_are_mended_or_refused(text, line, words, written, used):
+    with pytest.raises(MatFileError) as info:
+        read_mat(text, strict=True)
+    assert info.value.line == line and f"line {line}" in str(info.value)
+    assert words in str(info.value).lower(), str(info.value)
+    record = read_mat(text)
+    assert [(w.line, w.written) for w in record.warnings] == [(line, written)]
+    assert used in record.warnings[0].used.lower(), record.warnings[0]
+    assert f"line {line}" in str(record.warnings[0])
+    assert read_mat(GOOD).warnings == ()
+    assert record.replay().score == record.score         # the record holds what the play gives
 
 
 def test_partial_and_truncated():
@@ -728,7 +749,8 @@ def test_replay_names_game_and_line():
         g2.score, tuple(events), g2.winner, g2.points)))
     with pytest.raises(MatchFileError, match=r"game 2: .*event 4, play by player 0"):
         plain.replay()
-    wrong_score = MatchRecord(record.players, record.length, (RecordedGame((0, 1), record.games[0].events, 1, 1),))
+    wrong_score = MatchRecord(record.players, record.length, (record.games[0], RecordedGame(
+        (1, 0), g2.events, g2.winner, g2.points)))
     with pytest.raises(MatchFileError, match="score"):
         wrong_score.replay()
     wrong_player = MatchRecord(record.players, record.length, (RecordedGame(
@@ -758,7 +780,10 @@ def test_types_and_values():
     # _validate's convention: a wrong type is a TypeError naming the
     # parameter, a wrong value a ValueError subclass.
     with pytest.raises(TypeError, match="text"):
-        read_mat(b" 1 point match")
+        read_mat(1)
+    assert read_mat(GOOD.encode()) == read_mat(GOOD)          # bytes: UTF-8 (else Latin-1)
+    with pytest.raises(TypeError, match="strict"):
+        read_mat(GOOD, strict=1)
     with pytest.raises(TypeError, match="rules"):
         read_mat(GOOD, rules="standard")
     with pytest.raises(TypeError, match="partial"):

@@ -303,3 +303,18 @@ def test_bear_off_ends_with_the_loser_on_roll_and_the_score_after():
     assert g.outcome.ending is Ending.BACKGAMMON and m.score == (0, 6) and m.winner == 1
     assert g.match_state() == MatchState(cube_value=2, cube_owner=0, on_roll=0, turn=0, game_state=GameState.OVER,
                                          match_length=3, score=(0, 6))
+
+
+def test_a_match_resumed_at_a_score():
+    # A record of a match's later games: the match starts at that score; the
+    # first game at length - 1 is the Crawford game unless said otherwise (RULES 8.2).
+    m = bg.Match(5, score=(4, 2), seed=1)
+    assert m.score == (4, 2) and m.new_game().crawford
+    m = bg.Match(5, score=(4, 2), crawford=False, seed=1)
+    assert not m.new_game().crawford
+    with pytest.raises(bg.RulesError, match="8.1"):
+        bg.Match(5, score=(5, 0))
+    with pytest.raises(bg.RulesError, match="8.2"):
+        bg.Match(5, score=(2, 2), crawford=True)
+    with pytest.raises(TypeError, match="score"):
+        bg.Match(5, score=4)

@@ -537,3 +537,33 @@ def test_undo_does_not_reroll_the_computers_dice():
             assert a["game"]["opening"] == b["game"]["opening"] and a["game"]["dice"] == b["game"]["dice"]
             if a["moves"]:
                 break
+
+
+def test_resume_takes_every_match_format(client):
+    # issue 19: the web game resumes any file the readers take: another
+    # program's .mat dialect as text, SGF, and XG's binary files as base64.
+    import base64
+    import os
+    from test_xg import played_match, xg_bytes
+    dialects = os.path.join(os.path.dirname(__file__), "data", "dialects")
+    with open(os.path.join(dialects, "galaxy.txt"), "rb") as f:
+        galaxy = f.read()
+    record = bg.read_mat(galaxy, partial=True)
+    r = client.post("/api/games", json={"resume": {"format": "mat", "text": galaxy.decode("utf-8-sig")},
+                                        "level": "beginner"})
+    assert r.status_code == 201, r.text
+    score = r.json()["match"]["score"]
+    assert sorted(score.values()) == sorted(record.score) or r.json()["match"]["over"]
+    match = played_match(3, seed=5)
+    data = base64.b64encode(xg_bytes(match)).decode()
+    r = client.post("/api/games", json={"resume": {"format": "xg", "data": data}, "level": "beginner"})
+    assert r.status_code == 201, r.text
+    assert sorted(r.json()["match"]["score"].values()) == sorted(match.score)
+    r = client.post("/api/games", json={"resume": {"format": "sgf", "data": base64.b64encode(
+        bg.write_sgf(match).encode()).decode()}, "level": "beginner"})
+    assert r.status_code == 201, r.text
+    for body, status in (({"format": "xg", "text": "abc"}, 409), ({"format": "xg", "data": "%%%"}, 409),
+                         ({"format": "mat"}, 409), ({"format": "xg", "data": base64.b64encode(b"junk").decode()},
+                                                    422)):
+        r = client.post("/api/games", json={"resume": body})
+        assert r.status_code == status and "error" in r.json(), (body, r.text)

@@ -104,13 +104,19 @@ def gnubg_ids(xgid: str) -> tuple[str, str]:
 
 def what_gnubg_keeps(s: MatchState) -> MatchState:
     """The state gnubg holds after importing an XGID of ``s``: it cannot set
-    up a double offered (it "steps back to the offering of the cube": the
-    doubler on roll, no double) and keeps no score in money play."""
+    up a double offered (it "steps back to the offering of the cube" by
+    putting the turn field's player on roll, with no double: the player
+    XG's XGID says must answer the double) and keeps no score in money play."""
     if s.double_offered:
-        s = s.replace(double_offered=False, turn=s.on_roll)
+        s = s.replace(double_offered=False, on_roll=s.turn, turn=s.turn)
     if s.match_length == 0:
         s = s.replace(score=(0, 0))
     return s
+
+
+def what_gnubg_shows(pos: Position, s: MatchState) -> Position:
+    """The position gnubg holds (its side on roll in row 1), see what_gnubg_keeps."""
+    return pos.swapped() if s.double_offered else pos
 
 
 # -- docs/formats.md examples -----------------------------------------------------
@@ -201,12 +207,68 @@ def test_prefix_and_blanks_are_optional():
         assert read_xgid(text) == read_xgid(canonical)
 
 
-def test_double_offered_turn_is_the_doubler():
-    # 'D': the turn field's player doubled and is on roll; the other decides (RULES 7.2-7.3).
-    pos, state = read_xgid(f"{OPENING}:1:-1:-1:D:0:0:0:0:10")
+def test_double_offered_turn_is_the_doubled_player():
+    # 'D': the turn field's player must take or pass; the other doubled and
+    # is on roll (RULES 7.2-7.3), as XG writes it: here the top player owns
+    # the cube at 2 and redoubles, and the bottom player (turn 1) answers.
+    pos, state = read_xgid(f"{OPENING}:1:-1:1:D:0:0:0:0:10")
     assert state.double_offered and state.on_roll == 0 and state.turn == 1
     assert state.cube_value == 2 and state.cube_owner == 0 and state.dice == (0, 0)
-    assert write_xgid(pos, state) == f"XGID={OPENING}:1:-1:-1:D:0:0:0:0:10"
+    assert pos == Position.initial()          # drawn from the doubler's side (row 1 on roll)
+    assert write_xgid(pos, state) == f"XGID={OPENING}:1:-1:1:D:0:0:0:0:10"
+    # As XG's analyses publish a redouble: the bottom player owns the cube
+    # and doubles; the top player (turn -1) must answer.
+    x = parse_xgid("XGID=a---cCD-B----D-bA-adbb-A--:1:1:-1:D:0:3:0:7:10")
+    assert (x.state.on_roll, x.state.turn, x.state.cube_owner) == (1, 0, 1)
+    assert str(x) == "XGID=a---cCD-B----D-bA-adbb-A--:1:1:-1:D:0:3:0:7:10"
+
+
+# XGIDs as published (written here, in the shapes real files have): dice as
+# rolled, other cube limits, a redouble by the cube's owner, no prefix.
+PUBLISHED = [
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:46:0:0:0:0:10",
+    "XGID=--BBBBBAA---Ac-bbccbA--A--:1:1:-1:36:4:3:0:5:8",
+    "XGID=a---cCD-B----D-bA-adbb-A--:1:1:-1:D:0:3:0:7:10",
+    "XGID=-a-BBB-BA--BdB----AbbcbaA-:0:0:1:D:0:1:0:5:10",
+    "-b----E-C---eE---c-e----B-:2:-1:1:D:0:0:3:0:6",
+    "XGID=-BBBBBC---------------ccb-:1:-1:-1:12:0:0:1:0:10",
+]
+
+
+@pytest.mark.parametrize("text", PUBLISHED)
+def test_published_xgids_round_trip_and_match_gnubg(text):
+    x = parse_xgid(text)
+    assert str(x) == write_xgid(x) == ("" if text.startswith("XGID=") else "XGID=") + text
+    pid, mid = gnubg_ids(str(x))
+    assert pid == what_gnubg_shows(x.position, x.state).to_id()
+    assert mid == what_gnubg_keeps(x.state).to_match_id()
+
+
+def test_impossible_xgids_say_what_is_impossible():
+    for text, words in [
+        ("XGID=-aBCBBDCB----d----c-c-A--A:0:0:1:53:0:0:0:7:10", "the bottom (upper-case) player has 20 checkers"),
+        ("XGID=-BBBBBA-------------aaabba:0:0:1:64:0:0:0:7:10", "a checker in the other side's bar slot"),
+        ("XGID=-b----E-C---eE---c-e----B-:2:1:-1:00:2:0:0:6:0", "the cube 4 is above the max cube 1"),
+        ("XGID=-b----E-C---eE---c-e----B-:1:-1:-1:D:0:0:0:0:10", "owns the cube"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:7:0:0:7:10", "already reached the match length"),
+    ]:
+        with pytest.raises(InvalidXgidError, match=re.escape(words)):
+            parse_xgid(text)
+
+
+def test_dice_order_and_max_cube_round_trip():
+    # XG writes the dice as rolled and any cube limit: parse_xgid keeps both.
+    for text in (f"XGID={OPENING}:0:0:1:46:0:0:0:0:10", f"XGID={OPENING}:1:1:-1:13:2:0:0:5:8",
+                 f"XGID={OPENING}:0:0:-1:00:0:0:3:0:6"):
+        x = parse_xgid(text)
+        assert str(x) == write_xgid(x) == text
+        assert parse_xgid(text[5:]) == x
+    x = parse_xgid(f"{OPENING}:0:0:1:46:0:0:0:0:8")
+    assert x.state.dice == (6, 4) and x.dice_order == (4, 6) and x.max_cube == 256
+    assert parse_xgid(f"{OPENING}:0:0:1:64:0:0:0:0:8").dice_order is None
+    assert write_xgid(x.position, x.state, max_cube=256, dice_order=(4, 6)) == str(x)
+    with pytest.raises(InvalidXgidError, match="dice_order"):
+        Xgid(x.position, x.state, dice_order=(5, 6))
 
 
 def test_rules_field_in_money_and_match():
@@ -248,7 +310,7 @@ def test_gnubg_imports_our_xgids_to_the_same_ids():
     for pos, state in corpus(3000, seed=11):
         text = write_xgid(pos, state)
         pid, mid = gnubg_ids(text)
-        if pid != pos.to_id() or mid != what_gnubg_keeps(state).to_match_id():
+        if pid != what_gnubg_shows(pos, state).to_id() or mid != what_gnubg_keeps(state).to_match_id():
             mismatches.append((text, pid, mid))
     assert mismatches == []
 
@@ -266,9 +328,13 @@ def test_gnubg_carries_the_fields_it_can():
 
 
 def test_gnubg_drops_a_double_offered_and_the_money_score():
+    # Player 1 (bottom) owns the cube and doubles; the XGID's turn field is
+    # player 0 (top), who must answer: gnubg puts player 0 on roll.
     s = MatchState(cube_value=2, cube_owner=1, on_roll=1, turn=0, double_offered=True, score=(3, 4))
-    pid, mid = gnubg_ids(write_xgid(Position.initial(), s))
-    assert MatchState.from_match_id(mid) == MatchState(cube_value=2, cube_owner=1, on_roll=1)
+    text = write_xgid(Position.initial(), s)
+    assert text.split(":")[3:5] == ["-1", "D"]
+    pid, mid = gnubg_ids(text)
+    assert MatchState.from_match_id(mid) == MatchState(cube_value=2, cube_owner=1, on_roll=0)
 
 
 # -- round trips ------------------------------------------------------------------
@@ -364,7 +430,8 @@ BAD = [
     (f"{OPENING}:0:0:1:00:4:4:1:5:10", "rules"),                       # Crawford at 4-4
     (f"{OPENING}:1:1:1:00:4:2:1:5:10", "cube"),                        # Crawford with the cube turned
     (f"{OPENING}:0:0:1:D:4:2:1:5:10", "cube"),                         # Crawford with a double
-    (f"{OPENING}:1:-1:1:D:0:0:0:0:10", "cube owner"),                  # RULES 7.1: doubler does not own it
+    (f"{OPENING}:1:1:1:D:0:0:0:0:10", "cube owner"),                   # RULES 7.1: the doubled side owns it
+    (f"{OPENING}:1:-1:-1:D:0:0:0:0:10", "cube owner"),
 ]
 
 

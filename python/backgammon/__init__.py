@@ -47,8 +47,9 @@ from .duel import DuelResult, duel
 from .formats.xgid import InvalidXgidError, read_xgid, write_xgid
 from .formats.fibs import FibsBoard, read_fibs_board, write_fibs_board
 from .formats.mat import read_mat, write_mat
-from .formats.record import MatchFileError, MatchRecord
+from .formats.record import MatchFileError, MatchRecord, RecordWarning
 from .formats.sgf import read_sgf, write_sgf
+from .formats.xg import XgFileError, read_xg
 
 __version__ = "0.1.0"
 
@@ -79,5 +80,6 @@ __all__ = [
     "evaluate", "Evaluation", "Evaluations", "player", "Player", "cube_decision", "CubeDecision",
     "hint", "RankedPlay", "duel", "DuelResult",
     "read_xgid", "write_xgid", "InvalidXgidError", "read_fibs_board", "write_fibs_board", "FibsBoard",
-    "read_mat", "write_mat", "read_sgf", "write_sgf", "MatchRecord", "MatchFileError",
+    "read_mat", "write_mat", "read_sgf", "write_sgf", "read_xg", "MatchRecord", "MatchFileError",
+    "RecordWarning", "XgFileError",
 ]

@@ -153,6 +153,9 @@ def _rollout(args) -> int:
         if partial is not None and not args.json and not isinstance(partial, list):
             _print_rollout(pos, partial, args, options)
         return 130
+    except KeyboardInterrupt:               # before the first game was under way
+        print("backgammon rollout: interrupted after 0 games", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps({**head, "perspective": "side on roll", **result.to_dict()}))
         return 0
@@ -231,6 +234,44 @@ def _ubgi(args) -> int:
     from .ubgi import serve
     player(args.player, name="--player").close()     # a bad spec fails before the protocol starts
     serve(sys.stdin, sys.stdout, args.player)
+    return 0
+
+
+def _convert(args) -> int:
+    import inspect
+    import os
+    from .formats import for_path, get, match_formats
+    source = get(args.source_format) if args.source_format else for_path(args.input)
+    target = get(args.to) if args.to else for_path(args.output)
+    names = ", ".join(f.name for f in match_formats())
+    if source is None:
+        raise ValueError(f"cannot tell the format of {args.input} from its name; give --from ({names})")
+    if target is None or target.write is None:
+        writable = ", ".join(f.name for f in match_formats() if f.write is not None)
+        raise ValueError(f"cannot write {args.output}: give a name ending in .mat or .sgf, or --to ({writable})")
+    if source.kind != "match" or target.kind != "match":
+        raise ValueError(f"convert reads and writes match files ({names})")
+    with open(args.input, "rb") as f:
+        data = f.read()
+    options = {"partial": args.partial}
+    if args.strict:
+        if "strict" not in inspect.signature(source.read).parameters:
+            raise ValueError(f"--strict: the {source.name} reader has no warnings to make errors of")
+        options["strict"] = True
+    try:
+        record = source.read(data, **options)      # every match reader takes the file's bytes
+    except source.error as e:
+        raise ValueError(f"{args.input}: {e}") from None
+    for w in getattr(record, "warnings", ()):
+        print(f"{args.input}: warning: {w}", file=sys.stderr)
+    text = target.write(record)
+    tmp = args.output + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, args.output)
+    games = len(record.games)
+    print(f"{args.input} -> {args.output}: {games} game{'s' if games != 1 else ''}"
+          f"{', ' + str(len(record.warnings)) + ' warnings' if getattr(record, 'warnings', ()) else ''}")
     return 0
 
 
@@ -356,6 +397,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ubgi", help="speak the UBGI engine protocol on standard input and output")
     p.add_argument("--player", default="net:1", help="the player behind the engine (default net:1)")
     p.set_defaults(run=_ubgi)
+    p = sub.add_parser("convert", help="convert a match file (.mat, .sgf, .xg) to .mat or SGF")
+    p.add_argument("input", help="the match file to read (its format from its name, or --from)")
+    p.add_argument("output", help="the file to write (.mat or .sgf, or --to)")
+    p.add_argument("--from", dest="source_format", default=None, help="the input's format: mat, sgf or xg")
+    p.add_argument("--to", default=None, help="the output's format: mat or sgf")
+    p.add_argument("--strict", action="store_true", help="refuse a file the reader would have to mend")
+    p.add_argument("--partial", action="store_true", help="accept a match that stops before its end")
+    p.set_defaults(run=_convert)
     p = sub.add_parser("train", help="train the networks by self-play (resumable)")
     p.add_argument("--games", type=_positive("--games"), required=True, help="self-play games in total")
     p.add_argument("--seed", type=_at_least("--seed", 0), default=0, help="seed >= 0 (default 0): same seed, same weights")

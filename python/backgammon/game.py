@@ -32,6 +32,17 @@ __all__ = ["Game", "Phase", "Ending", "Outcome", "Event", "Verdict", "Step", "EV
 
 
 class Phase(enum.Enum):
+    """Where a game stands: what it waits for (``game.phase``).
+
+    >>> from backgammon import Game
+    >>> g = Game(seed=1)
+    >>> g.phase
+    <Phase.OPENING: 'opening'>
+    >>> g.roll()
+    >>> g.phase
+    <Phase.PLAY: 'play'>
+    """
+
     OPENING = "opening"      # before the opening roll (RULES 2.2)
     TURN = "turn"            # on roll, not yet rolled: may double, resign or roll
     DOUBLED = "doubled"      # a double waits for take, drop or beaver
@@ -42,6 +53,17 @@ class Phase(enum.Enum):
 
 
 class Ending(enum.Enum):
+    """How a game ended (``Outcome.ending``): borne off for a single game,
+    a gammon or a backgammon (RULES 6), a dropped double (RULES 7.3) or an
+    accepted resignation (RULES 6.5).
+
+    >>> from backgammon import Game
+    >>> g = Game(seed=1)
+    >>> g.roll(); g.play(g.legal_plays()[0]); g.double(); g.drop()
+    >>> g.outcome.ending
+    <Ending.DROP: 'dropped double'>
+    """
+
     SINGLE = "single"
     GAMMON = "gammon"
     BACKGAMMON = "backgammon"
@@ -52,7 +74,14 @@ class Ending(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended: ``points`` = ``multiplier`` x ``cube_value``, after
-    every option (Jacoby, backgammon counted as gammon)."""
+    every option (Jacoby, backgammon counted as gammon).
+
+    >>> from backgammon import Game
+    >>> g = Game(seed=1)
+    >>> g.roll(); g.play(g.legal_plays()[0]); g.double(); g.drop()
+    >>> g.outcome
+    Outcome(winner=0, ending=<Ending.DROP: 'dropped double'>, cube_value=1, multiplier=1, points=1)
+    """
 
     winner: int
     ending: Ending
@@ -65,7 +94,14 @@ class Outcome:
 class Event:
     """One entry of ``game.history``: ``kind`` is opening, roll, play,
     double, take, drop, beaver, raccoon, resign, accept or reject; ``value``
-    holds dice, play notation or a resignation level."""
+    holds dice, play notation or a resignation level.
+
+    >>> from backgammon import Game
+    >>> g = Game(seed=1)
+    >>> g.roll(); g.play(g.legal_plays()[0])
+    >>> g.history
+    [Event(kind='opening', player=-1, value=(3, 4)), Event(kind='play', player=1, value='24/21 24/20')]
+    """
 
     kind: str
     player: int
@@ -73,7 +109,14 @@ class Event:
 
 
 class Verdict(NamedTuple):
-    """Whether an action is allowed, and the rule that forbids it if not."""
+    """Whether an action is allowed, and the rule that forbids it if not.
+
+    >>> from backgammon import Game
+    >>> g = Game(seed=1)
+    >>> g.roll()
+    >>> g.can_double()
+    Verdict(allowed=False, reason='the dice are already rolled: double before rolling (RULES 7.2)')
+    """
 
     allowed: bool
     reason: str = ""
@@ -155,6 +198,14 @@ class Game:
     ``TypeError`` naming the parameter.  ``match_id()`` is the GNU Match ID
     of every state, finished ones included, as gnubg writes it.  ``match`` is the ``Match`` this game
     belongs to, if any; ``seed`` seeds the dice.
+
+    >>> g = Game(seed=1)
+    >>> g.roll()                       # the opening: one die each, the higher moves first
+    >>> g.on_roll, g.dice
+    (1, (4, 3))
+    >>> g.play("24/20 24/21")
+    >>> g.phase, g.on_roll, g.can_double().allowed
+    (<Phase.TURN: 'turn'>, 0, True)
     """
 
     def __init__(self, rules: Rules | None = None, match=None, seed=None):
@@ -645,18 +696,21 @@ class Game:
         self.phase = Phase.BEAVERED
 
     # -- resignation ----------------------------------------------------------------------
-    def resign(self, level: int) -> None:
-        """The side on roll offers to resign a single (1), gammon (2) or
-        backgammon (3) (RULES 6.5)."""
+    def resign(self, level: int, player: int | None = None) -> None:
+        """A player offers to resign a single (1), gammon (2) or backgammon
+        (3) (RULES 6.5): the side on roll, or ``player``, who may also be the
+        other side, offering while its opponent is on roll (as FIBS allows,
+        and as match files record it)."""
         level = _validate.integer("level", level)
         if level not in (1, 2, 3):
             raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)")
         if self.phase not in (Phase.TURN, Phase.PLAY):
-            raise RulesError("a resignation is offered on one's own turn, with no decision pending (RULES 6.5)")
+            raise RulesError("a resignation is offered with no decision pending (RULES 6.5)")
         assert self.on_roll is not None
-        self.history.append(Event("resign", self.on_roll, level))
-        self._resign = (self.on_roll, level, self.phase)
-        self._decider = 1 - self.on_roll
+        resigner = self.on_roll if player is None else _validate.integer("player", player, low=0, high=1)
+        self.history.append(Event("resign", resigner, level))
+        self._resign = (resigner, level, self.phase)
+        self._decider = 1 - resigner
         self.phase = Phase.RESIGNED
 
     def accept_resignation(self) -> None:
@@ -712,6 +766,8 @@ class Game:
         if kind == "opening" and self.phase is not Phase.OPENING:
             raise RulesError("an opening roll after the game has started (RULES 2.2)")
         actor = self.turn
+        if kind == "resign" and event.player in (0, 1) and self.phase in (Phase.TURN, Phase.PLAY):
+            actor = event.player       # either side may offer to resign (RULES 6.5)
         if kind not in ("opening",) and event.player in (0, 1) and actor is not None and event.player != actor:
             raise RulesError(f"the record gives this {kind} to player {event.player}, "
                              f"but it was player {actor}'s to make")
@@ -720,7 +776,7 @@ class Game:
         elif kind == "play":
             self.play(event.value)
         elif kind == "resign":
-            self.resign(event.value)
+            self.resign(event.value, event.player if event.player in (0, 1) else None)
         else:
             getattr(self, EVENT_ACTIONS[kind])()
 

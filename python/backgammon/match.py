@@ -42,9 +42,19 @@ class Match:
 
     ``new_game()`` starts the next game with the right cube state: the
     Crawford game (RULES 8.2), the dead cube (RULES 8.3).
+
+    >>> m = Match(3)
+    >>> g = m.new_game()
+    >>> m.score, m.is_crawford_game, g.match_id()
+    ((0, 0), False, 'MABgAAAAAAAE')
     """
 
-    def __init__(self, length: int, rules: Rules | None = None, seed=None):
+    def __init__(self, length: int, rules: Rules | None = None, seed=None, *, score=(0, 0),
+                 crawford: bool | None = None):
+        """``score``: the score the match resumes at (a record of its later
+        games); ``crawford``: whether the first game of a resumed match is
+        the Crawford game (default: when one side is at length - 1 and the
+        other is not, RULES 8.2)."""
         length = _validate.integer("length", length)
         if not 0 <= length <= MAX_FIELD:
             raise RulesError(f"a match length is a whole number of points from 1 (0 for money) to {MAX_FIELD}, "
@@ -57,6 +67,23 @@ class Match:
         self._score = [0, 0]
         self._crawford_reached = False   # a side has reached length - 1
         self._next_crawford = False
+        if isinstance(score, str) or not isinstance(score, (tuple, list)) or len(score) != 2:
+            raise TypeError(f"score must be a pair of ints, not {type(score).__name__}")
+        start = [_validate.integer("score", s, low=0, high=MAX_FIELD) for s in score]
+        if length and max(start) >= length:
+            raise RulesError(f"a match to {length} cannot resume at {start[0]}-{start[1]}: it is over (RULES 8.1)")
+        if crawford is not None:
+            crawford = _validate.flag("crawford", crawford)
+            if crawford and not (length and start.count(length - 1) == 1):
+                raise RulesError(f"the Crawford game has one side at {length - 1} and the other behind "
+                                 f"(RULES 8.2), not {start[0]}-{start[1]}")
+        if start != [0, 0]:
+            # A match resumed at a score: the first game at length - 1 is the
+            # Crawford game, unless ``crawford`` says it was played (RULES 8.2).
+            self._score = start
+            if length and length - 1 in start:
+                self._crawford_reached = True
+                self._next_crawford = start.count(length - 1) == 1 if crawford is None else crawford
         self._seeds = seed_sequence(seed)
 
     @property

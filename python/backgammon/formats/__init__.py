@@ -1,7 +1,8 @@
-"""File formats: match files (``.mat``, SGF) and position codes (XGID,
-FIBS board lines), each in a module of its own with the same shape:
-``read_x(text) -> value``, ``write_x(value) -> str``, and one error class
-under :class:`~backgammon.errors.FormatError`.
+"""File formats: match files (``.mat``, SGF, XG's binary ``.xg``) and
+position codes (XGID, FIBS board lines), each in a module of its own with
+the same shape: ``read_x(text or bytes) -> value``, ``write_x(value) ->
+str`` (none for ``.xg``), and one error class under
+:class:`~backgammon.errors.FormatError`.
 
 Match formats read into and write from one record model
 (:mod:`backgammon.formats.record`: ``MatchRecord`` and the
@@ -10,9 +11,11 @@ a module-level ``FORMAT`` (:class:`Format`); this package finds them, so a
 new format is one new module (docs/design.md, "Where new things go").
 
 >>> sorted(f.name for f in match_formats())
-['mat', 'sgf']
+['mat', 'sgf', 'xg']
 >>> get("xgid").kind
 'position'
+>>> for_path("match.XG").name, for_path("match.XG").binary, for_path("a.mat").binary
+('xg', True, False)
 """
 from __future__ import annotations
 
@@ -69,7 +72,8 @@ def get(name: str) -> Format:
 
 
 def for_path(path) -> Format | None:
-    """The match format a file name's extension names, or None."""
+    """The match format a file name's extension names, or None; its
+    ``binary`` says whether to hand the reader bytes (``.xg``) or text."""
     import os
     ext = os.path.splitext(os.fspath(path))[1].lower()
     for f in match_formats():

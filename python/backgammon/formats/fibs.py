@@ -46,13 +46,21 @@ this module takes where FIBS's documentation is silent:
   centred, no double), and both ``did_crawford`` and ``redoubles`` are 0 (in
   a match gnubg takes the last field for a post-Crawford flag).
 * While a double waits for an answer the doubler is on roll, whatever
-  ``turn`` says.  gnubg prints ``0:0`` for both on-bar counts whatever the
-  board holds; this reader insists that they agree with the board.
+  ``turn`` says.
+* The on-home and on-bar counts repeat what the board numbers say, and not
+  every writer keeps them: gnubg prints ``0:0`` for both on-bar counts
+  whatever the board holds, and test fixtures leave checkers off the board
+  with 0 borne off.  They are kept as written (the board numbers are the
+  checkers); :attr:`FibsBoard.mismatches` names those that disagree.
+
+A line reads back to itself byte for byte: ``str(read_fibs_board(line))``
+(and ``write_fibs_board``) keep how each number was written (``05``,
+blanks around it), for every field that still holds the value read.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -79,6 +87,11 @@ _LAYOUT = (
 )
 _N_FIELDS = 3 + sum(n for _, n in _LAYOUT)  # 53
 _INT = re.compile(r"\s*(-?[0-9]+)\s*\Z")
+
+
+#: The FIBS documentation's example line (the opening, the player to play 6-2).
+DOC_EXAMPLE = ("board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:"
+               "1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0")
 
 
 class InvalidFibsBoardError(FormatError, InvalidIdError):
@@ -151,6 +164,8 @@ class FibsBoard:
     forced_move: int = 0
     did_crawford: int = 0
     redoubles: int = 0
+    #: The 50 numbers as the line wrote them (set by read_fibs_board).
+    spelling: tuple | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         def put(name, value):
@@ -217,15 +232,15 @@ class FibsBoard:
         put("on_home", on_home)
         put("on_bar", on_bar)
         mine, theirs = self._rows()
-        for k, (who, row) in enumerate((("player", mine), ("opponent", theirs))):
+        for who, row in (("player", mine), ("opponent", theirs)):
             total = int(row.sum())
             if total > 15:
                 raise _bad("board", f"the {who} has {total} checkers; a side has 15 (RULES 1.2)")
-            if on_home[k] != 15 - total:
-                raise _bad("on home", f"the {who} has {total} checkers on the board, so {15 - total} "
-                                      f"borne off, not {on_home[k]}")
-            if on_bar[k] != row[24]:
-                raise _bad("on bar", f"the {who} has {int(row[24])} checkers on the bar, not {on_bar[k]}")
+        if self.spelling is not None:
+            spelling = tuple(self.spelling)
+            if len(spelling) != _N_FIELDS - 3 or not all(isinstance(t, str) for t in spelling):
+                raise TypeError(f"spelling must hold the {_N_FIELDS - 3} numbers' texts")
+            put("spelling", spelling)
         try:
             Position.from_array(np.stack([theirs, mine]))
         except InvalidPositionError as e:
@@ -236,6 +251,26 @@ class FibsBoard:
             raise _bad("score", str(e)) from None
 
     # -- views ---------------------------------------------------------------------
+    @property
+    def mismatches(self) -> tuple[str, ...]:
+        """The on-home and on-bar counts that disagree with the board
+        numbers (which are the checkers), each named with both values.
+
+        >>> fb = read_fibs_board(DOC_EXAMPLE.replace(":0:25:0:0:0:0:2:", ":0:25:0:0:0:1:2:"))
+        >>> fb.mismatches
+        ('on bar: the opponent has 0 checkers on the bar, not 1',)
+        """
+        out = []
+        mine, theirs = self._rows()
+        for k, (who, row) in enumerate((("player", mine), ("opponent", theirs))):
+            total = int(row.sum())
+            if self.on_home[k] != 15 - total:
+                out.append(f"on home: the {who} has {total} checkers on the board, so {15 - total} borne off, "
+                           f"not {self.on_home[k]}")
+            if self.on_bar[k] != row[24]:
+                out.append(f"on bar: the {who} has {int(row[24])} checkers on the bar, not {self.on_bar[k]}")
+        return tuple(out)
+
     def _rows(self) -> tuple[np.ndarray, np.ndarray]:
         """(player, opponent) as rows of 25: each side's points 1-24, then its bar."""
         b = np.array(self.board, dtype=np.int64) * self.colour   # player's checkers positive
@@ -322,7 +357,13 @@ class FibsBoard:
                    self.cube, *(int(m) for m in self.may_double), self.was_doubled, self.colour,
                    self.direction, self.home, self.bar, *self.on_home, *self.on_bar, self.can_move,
                    self.forced_move, self.did_crawford, self.redoubles)
-        return ":".join(("board", self.player, self.opponent, *map(str, numbers)))
+        texts = [str(n) for n in numbers]
+        if self.spelling is not None:
+            for k, (n, written) in enumerate(zip(numbers, self.spelling)):
+                m = _INT.match(written)
+                if m and int(m.group(1)) == n:
+                    texts[k] = written
+        return ":".join(("board", self.player, self.opponent, *texts))
 
     @classmethod
     def from_state(cls, position: Position, state: MatchState | None = None,
@@ -404,7 +445,7 @@ def read_fibs_board(text: str) -> FibsBoard:
         raise _bad("line", f"starts with 'board:', not {fields[0][:20]!r}")
     if len(fields) != _N_FIELDS:
         raise _bad("line", f"has {_N_FIELDS} fields separated by ':', this one has {len(fields)}")
-    values: dict[str, Any] = {"player": fields[1], "opponent": fields[2]}
+    values: dict[str, Any] = {"player": fields[1], "opponent": fields[2], "spelling": tuple(fields[3:])}
     at = 3
     for name, count in _LAYOUT:
         numbers = []

@@ -43,16 +43,46 @@ roll followed by a resignation), `` Doubles => 2``, `` Beavers => 4``,
 `` Raccoons => 8``, `` Takes``, `` Drops``; when player 1 moves
 first, the first row's left column is empty.  Each game
 ends with ``Wins N point(s)`` (``and the match`` after the last game of
-a match).  A resignation is that line while the game is still on: the
-side on turn resigned, and the level is the points over the cube.
+a match), in the winner's column.  A resignation is that line while the
+game is still on: the other side resigned, and the level is the points
+over the cube.
 
-Reading accepts what other writers do: any notation ``parse_play``
-reads (``bar/21*``, ``13/7*/5``, ``6/4(2)``), other column widths,
-``Cannot Move`` for a dance, any case, tabs, blank lines.  The column
-of a ``Wins`` line is not used (gnubg does not always put it in the
-winner's column); a beaver followed by the doubler's roll is taken (the
-convention gnubg writes and reads); a double answered by nothing but the
-game's result is gnubg's record of the cube decision of a side that then
+Reading takes what other programs write (docs/formats.md, ".mat dialects";
+tests/data holds a small file of each), judged by gnubg's ``import mat``:
+
+* any notation ``parse_play`` reads (``bar/21*``, ``Bar/22``, ``6/Off``,
+  ``13/7*/5``, ``8/4*(2)``, ``24/13`` for one checker's whole roll), dice
+  in the order rolled (``13:``), ``Cannot Move`` for a dance, ``???`` /
+  ``????`` for a roll never played and ``00: ????`` for none, ``Concedes``,
+  gnubg's ``Illegal play (...)`` board dump (read as the legal play that
+  reaches it), any case, tabs, blank lines, ``; comments`` inside games,
+  ``Money session`` for ``0 point match``, names written ``name,rating``,
+  and bytes: UTF-8 (a byte-order mark allowed), else Latin-1, with any line
+  ends;
+* the columns where the file has them: the right column starts where
+  the second action of a row most often starts (33 for gnubg and Galaxy,
+  37, 39, 40 elsewhere), an item belongs to the column its start is
+  nearer to, and a row number repeated inside a line starts a new row.
+  The ``Wins`` line's column names the winner, as gnubg reads it; the
+  loser may resign after its own move, as FIBS lets it
+  (``Game.resign(level, player)``);
+* Galaxy's ``Losses N point`` lines (the loser's word, checked against the
+  result), a first game at another score than 0-0 (a match resumed there:
+  ``Match(score=...)``; its first game is past the Crawford game if it uses
+  the cube), a truncated last game (``partial=True``).
+
+Where the file contradicts itself the play wins and
+``MatchRecord.warnings`` says what was written and what was used: a
+``Wins`` line capped at what the winner needed or otherwise not what the
+play gives, a ``Losses`` line, a score line the games before do not make,
+a resignation whose points are no whole number of cubes (read as the
+lowest level that accounts for them, at least 1: Backgammon Studio's
+``Wins 4016 point`` after ``????``, PlayOK's ``Wins 100 points``), names
+that change or are missing.  ``strict=True`` makes each of them an error.
+Anything the rules refuse is an error naming the game, the line and the
+rule.  A beaver followed by the doubler's roll is taken (the convention
+gnubg writes and reads); a double answered by nothing but the other
+side's win is gnubg's record of the cube decision of a side that then
 resigned on its turn, and is dropped.  Writing follows gnubg's reader:
 a beaver that is taken is written ``Beavers => N`` with no ``Takes``,
 any other beaver ``Doubles => N`` (gnubg keeps a "beaver" open until the
@@ -76,6 +106,8 @@ import os
 import re
 
 from .. import _validate
+from ..game import Phase
+from ..position import Position
 from ..rules import MAX_CUBE, Rules
 from .record import MONEY_RULES, GameItems, MatchFileError, MatchRecord, RecordBuilder, duel_records, record_items
 
@@ -89,67 +121,186 @@ class MatFileError(MatchFileError):
 # -- reading .mat ---------------------------------------------------------------------------
 
 _MATCH_LINE = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.I)
+_MONEY_LINE = re.compile(r"^\s*money\s+session\s*$", re.I)
 _GAME_LINE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
-_SCORE_LINE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
+_SCORE_LINE = re.compile(r"^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$")
 _HEADER = re.compile(r'^\[\s*([^"\]]*?)\s+"(.*)"\s*\]$')
-_ROW = re.compile(r"^\s*(\d+)\)")
+_RATING = re.compile(r"^(.*\S)\s*,\s*(\d+(?:\.\d+)?)$")
 _POINT = r"(?:\d{1,2}|bar|off)"
-_MOVE = rf"{_POINT}\*?(?:/{_POINT}\*?)+(?:\(\d\))?"
-_ITEMS = [
-    ("roll", re.compile(rf"([1-6])([1-6]):((?:[ \t]+{_MOVE})*)(?:[ \t]+(?:cannot move|\?\?\?\??))?(?=\s|$)", re.I)),
-    ("double", re.compile(r"(doubles|beavers|raccoons)(?:[ \t]*=>[ \t]*(\d+))?(?=\s|$)", re.I)),
-    ("take", re.compile(r"takes(?=\s|$)", re.I)),
-    ("drop", re.compile(r"drops(?=\s|$)", re.I)),
-    ("wins", re.compile(r"wins[ \t]+(\d+)[ \t]+points?(?:[ \t]+and[ \t]+the[ \t]+match)?(?=\s|$)", re.I)),
+_MOVE = re.compile(rf"{_POINT}\*?(?:/{_POINT}\*?)+(?:\(\d\))?(?=\s|$)", re.I)
+_END = r"(?=\s|$)"
+_TOKENS = [
+    ("label", re.compile(r"\d+\)")),
+    ("roll", re.compile(r"([0-6])([0-6]):")),
+    ("double", re.compile(rf"(doubles?|beavers?|raccoons?)(?:[ \t]*=>[ \t]*(\d+))?{_END}", re.I)),
+    ("take", re.compile(rf"takes?{_END}", re.I)),
+    ("drop", re.compile(rf"drops?{_END}", re.I)),
+    ("wins", re.compile(rf"wins?[ \t]+(\d+)[ \t]+points?(?:[ \t]+and[ \t]+the[ \t]+match)?{_END}", re.I)),
+    ("losses", re.compile(rf"loss(?:es)?[ \t]+(\d+)[ \t]+points?{_END}", re.I)),
+    ("concedes", re.compile(rf"concedes{_END}", re.I)),
+    ("unplayed", re.compile(rf"\?{{3,4}}{_END}")),            # XG: a turn never played, no dice
 ]
-#: Items starting at this column or later are in the right (second player's) column.
-_RIGHT_FROM = 20
+_UNPLAYED = re.compile(rf"\?{{3,4}}{_END}")                 # XG, BG Studio: rolled, never played
+_CANNOT = re.compile(rf"cannot[ \t]+move{_END}", re.I)       # XG, BG Studio: no legal play
+_ILLEGAL = re.compile(r"illegal[ \t]+play[ \t]*\(([^)]*)\)", re.I)   # gnubg's Snowie board dump
+#: Where the right column starts (0-based) when a file does not show it: gnubg's 33rd character.
+_RIGHT_DEFAULT = 32
 
 
 class _RowError(Exception):
     pass
 
 
-def _items_of(text: str, offset: int) -> list:
-    """The actions on one row: [(column, kind, match)]."""
+class _Item:
+    """One item of a row: where it starts (on the row's own grid), its
+    kind, what it says (``data``, ``text``), its line, and ``side``: the
+    column it is in (0 left, 1 right), set once the file's columns are
+    known."""
+
+    __slots__ = ("start", "kind", "data", "text", "line", "side")
+
+    def __init__(self, start: int, kind: str, data: tuple, text: str, line: int):
+        self.start, self.kind, self.data, self.text, self.line = start, kind, data, text, line
+        self.side = 0
+
+
+def _roll_tail(text: str, i: int) -> tuple[int, tuple]:
+    """After ``NN:``: the moves (as one text), or None for a roll never
+    played (``???``), and an ``Illegal play (...)`` body; returns the end."""
+    n = len(text)
+    moves: list[str] = []
+    while True:
+        j = i
+        while j < n and text[j] in " \t":
+            j += 1
+        if j == i and moves:
+            break
+        m = _MOVE.match(text, j)
+        if not m:
+            break
+        moves.append(m.group(0))
+        i = m.end()
+    j = i
+    while j < n and text[j] in " \t":
+        j += 1
+    if not moves:
+        for pattern, what in ((_UNPLAYED, "unplayed"), (_CANNOT, "cannot")):
+            m = pattern.match(text, j)
+            if m:
+                return m.end(), (None if what == "unplayed" else "", None)
+        m = _ILLEGAL.match(text, j)
+        if m:
+            return m.end(), ("", m.group(1))
+    return i, (" ".join(moves), None)
+
+
+def _row_items(text: str, line: int) -> list:
+    """The items of one row.  A row number met again inside the line (a
+    broken Galaxy line) starts a new row: the items after it are placed on
+    its own grid."""
     out: list = []
-    i, n = 0, len(text)
+    i, n, shift = 0, len(text), 0
+    first_label: int | None = None
     while True:
         while i < n and text[i] in " \t":
             i += 1
         if i >= n:
             return out
-        for kind, pattern in _ITEMS:
+        for kind, pattern in _TOKENS:
             m = pattern.match(text, i)
-            if m:
-                out.append((1 if offset + i >= _RIGHT_FROM else 0, kind, m))
+            if not m:
+                continue
+            if kind == "label":
+                if first_label is None:
+                    first_label = i
+                elif out:
+                    shift = i - first_label
                 i = m.end()
                 break
+            if kind == "roll":
+                end, (moves, illegal) = _roll_tail(text, m.end())
+                data: tuple = (int(m.group(1)), int(m.group(2)), moves, illegal)
+            elif kind == "double":
+                data = (m.group(1), int(m.group(2)) if m.group(2) else None)
+                end = m.end()
+            elif kind in ("wins", "losses"):
+                data = (int(m.group(1)),)
+                end = m.end()
+            else:
+                data, end = (), m.end()
+            out.append(_Item(i - shift, kind, data, " ".join(text[i:end].split()), line))
+            i = end
+            break
         else:
             word = text[i:].split()[0]
-            raise _RowError(f"cannot read {word!r} (column {offset + i + 1}): expected dice and moves "
+            raise _RowError(f"cannot read {word!r} (column {i + 1}): expected dice and moves "
                             f"such as '31: 8/5 6/5', Doubles => N, Takes, Drops or Wins N points")
 
 
-def read_mat(text: str, rules: Rules | None = None, *, partial: bool = False) -> MatchRecord:
-    """Read a ``.mat`` file's text into a :class:`MatchRecord`, replaying
-    every game (RULES 2-8).
+def _right_start(games: list) -> int:
+    """Where the right column starts in this file: the most common start
+    of an action that follows another on its row."""
+    starts: dict[int, int] = {}
+    for rows in games:
+        for items in rows:
+            acts = [it for it in items if it.kind in ("roll", "double", "take", "drop")]
+            for prev, it in zip(acts, acts[1:]):
+                if it.start > prev.start:
+                    starts[it.start] = starts.get(it.start, 0) + 1
+    if not starts:
+        return _RIGHT_DEFAULT
+    best = max(starts.values())
+    return min(k for k, v in starts.items() if v == best)
+
+
+def _decode(data: bytes) -> str:
+    """A file's bytes as text: UTF-8 (a byte-order mark allowed), else
+    Latin-1 (some Backgammon Studio exports)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _name(text: str) -> tuple[str, str | None]:
+    """A score line's name, and a rating written after it (``name,1529``)."""
+    m = _RATING.match(text)
+    if m and float(m.group(2)) > 0:
+        return m.group(1), m.group(2)
+    return text, None
+
+
+def read_mat(text: str | bytes, rules: Rules | None = None, *, partial: bool = False,
+             strict: bool = False) -> MatchRecord:
+    """Read a ``.mat`` file (its text, or its bytes: UTF-8, else Latin-1)
+    into a :class:`MatchRecord`, replaying every game (RULES 2-8).
 
     ``rules`` replaces the rules read from the header (a match uses the
     standard rules; a money session :data:`MONEY_RULES`, with Jacoby when
     the header says ``; [Jacoby "On"]``).  With ``partial`` the last game
-    (and the match) may be unfinished, as in a match in progress;
-    otherwise a game with no result, or a match that nobody has won, is
-    a truncated file.  Errors raise :class:`MatFileError` with the line.
+    (and the match) may be unfinished, as in a match in progress or a file
+    cut short (a move cut in the file's last line is read as its dice
+    alone, with a warning); otherwise a game with no result, or a match that
+    nobody has won, is a truncated file.  Where the file contradicts itself
+    (a score line, a ``Wins`` or ``Losses`` line that the play does not
+    give) the play wins and the record's ``warnings`` say so; with
+    ``strict`` each of them is an error.  Errors raise :class:`MatFileError`
+    with the game, the line and the rule.
     """
+    if isinstance(text, (bytes, bytearray)):
+        text = _decode(bytes(text))
     _validate.instance("text", text, str)
     if rules is not None:
         _validate.instance("rules", rules, Rules, "backgammon.Rules")
     partial = _validate.flag("partial", partial)
+    strict = _validate.flag("strict", strict)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
     lines = [ln.expandtabs(8) for ln in lines]
+    last_line = len(lines)
+    while last_line > 1 and not lines[last_line - 1].strip():
+        last_line -= 1
     header, comments, length, at = [], [], None, 0
     while at < len(lines):
         line = lines[at]
@@ -166,33 +317,44 @@ def read_mat(text: str, rules: Rules | None = None, *, partial: bool = False) ->
                 comments.append(body)
             continue
         m = _MATCH_LINE.match(line)
-        if not m:
+        if m:
+            length = int(m.group(1))
+        elif _MONEY_LINE.match(line):
+            length = 0
+        else:
             raise MatFileError(f"expected the match length line (' 7 point match', 0 for money), "
                                f"not {s[:40]!r}", None, at)
-        length = int(m.group(1))
         break
     if length is None:
         raise MatFileError("no ' N point match' line: this is not a .mat file", None, max(at, 1))
     if rules is None:
         rules = _rules_from_header(header, length, at)
-    builder = RecordBuilder(length, rules, MatFileError)
-    players: tuple | None = None
+    builder = RecordBuilder(length, rules, MatFileError, mend=not strict)
     # Split the rest into games: (number, line, [(line, text), ...]).
     games: list[tuple[int, int, list[tuple[int, str]]]] = []
     while at < len(lines):
         line = lines[at]
         at += 1
-        if not line.strip():
+        s = line.strip()
+        if not s:
             continue
         m = _GAME_LINE.match(line)
         if m:
             games.append((int(m.group(1)), at, []))
             continue
         if not games:
-            raise MatFileError(f"expected ' Game 1', not {line.strip()[:40]!r}", None, at)
+            raise MatFileError(f"expected ' Game 1', not {s[:40]!r}", None, at)
+        if s[0] in ";#" and games[-1][2]:
+            body = s[1:].strip()          # a comment inside a game (after its score line)
+            if body:
+                comments.append(body)
+            continue
         games[-1][2].append((at, line))
+    if not games:
+        raise MatFileError("the file holds no games", None, len(lines))
+    # Each game's score line and rows of items.
+    parsed: list[tuple[int, int, tuple, tuple, int, list]] = []
     for k, (number, game_line, rows) in enumerate(games):
-        last = k == len(games) - 1
         if number != k + 1:
             raise MatFileError(f"game {number} where game {k + 1} was expected", None, game_line)
         if not rows:
@@ -200,61 +362,160 @@ def read_mat(text: str, rules: Rules | None = None, *, partial: bool = False) ->
         score_at, score_text = rows[0]
         m = _SCORE_LINE.match(score_text)
         if not m:
-            raise MatFileError(f"expected the score line ' name : 0    name : 0', not {score_text.strip()[:50]!r}",
-                               number, score_at)
-        names = (m.group(1), m.group(3))
-        if players is None:
-            players = names
-        elif names != players:
-            raise MatFileError(f"the players {names[0]!r} and {names[1]!r} differ from game 1's "
-                               f"{players[0]!r} and {players[1]!r}", number, score_at)
-        builder.begin(number, (int(m.group(2)), int(m.group(4))), score_at)
-        actions: list = []
+            raise MatFileError(f"expected the score line ' name : 0    name : 0', not "
+                               f"{score_text.strip()[:50]!r}", number, score_at)
+        items = []
         for row_at, row in rows[1:]:
-            rm = _ROW.match(row)
-            offset = rm.end() if rm else 0
             try:
-                items = _items_of(row[offset:], offset)
+                items.append(_row_items(row, row_at))
             except _RowError as e:
                 raise MatFileError(str(e), number, row_at) from None
-            if rm and not items:
-                continue
-            if not items:
-                raise MatFileError(f"cannot read {row.strip()[:40]!r}", number, row_at)
-            columns = [c for c, kind, _ in items if kind != "wins"]
-            if len(columns) > 2 or columns not in ([], [0], [1], [0, 1]):
-                raise MatFileError("a row holds at most one action of each player (left column first, "
-                                   "right column second)", number, row_at)
-            actions.extend((column, kind, mt, row_at) for column, kind, mt in items)
-        if len(actions) >= 2 and actions[-1][1] == "wins" and actions[-2][1] == "double":
-            # A double answered by nothing but the result: gnubg records the
-            # cube decision of a side that then resigned on its turn (a
-            # double must be answered by a take or a drop, RULES 7.3).
-            del actions[-2]
-        for column, kind, mt, row_at in actions:
-            _mat_item(builder, column, kind, mt, row_at)
-        end_at = rows[-1][0]
-        builder.end(end_at, last, partial)
-    if not games or players is None:
-        raise MatFileError("the file holds no games", None, len(lines))
+        parsed.append((number, game_line, (m.group(1), m.group(3)), (int(m.group(2)), int(m.group(4))),
+                       score_at, items))
+    right = _right_start([p[5] for p in parsed])
+    left = min((it.start for p in parsed for items in p[5] for it in items
+                if it.kind in ("roll", "double", "take", "drop")), default=4)
+    split = (left + right + 1) // 2
+    players = _players_of(parsed, header, builder)
+    for k, (number, _, _, score, score_at, game_rows) in enumerate(parsed):
+        last = k == len(parsed) - 1
+        actions: list[_Item] = [it for items in game_rows for it in items]
+        builder.begin(number, score, score_at, cube_used=any(it.kind == "double" for it in actions))
+        for it in actions:
+            it.side = 1 if it.start >= split else 0
+        try:
+            _read_game(builder, actions, last and partial, last_line)
+        except MatFileError as e:
+            if not last or partial or e.line != last_line or "truncated" in str(e):
+                raise
+            raise MatFileError(f"{str(e).split(': ', 1)[-1]}; or the file is cut there (read it with "
+                               f"partial=True for a match in progress: truncated)", e.game, e.line) from None
+        builder.end(max([score_at] + [it.line for it in actions]), last, partial)
     builder.number = 0
     record_games = builder.finish(len(lines), partial)
-    return MatchRecord(players, length, record_games, tuple(header), tuple(comments), rules)
+    return MatchRecord(players, length, record_games, tuple(header), tuple(comments), rules,
+                       tuple(builder.warnings))
 
 
-def _mat_item(builder: RecordBuilder, player: int, kind: str, m, line: int) -> None:
-    if kind == "roll":
-        dice = (int(m.group(1)), int(m.group(2)))
-        builder.move(player, dice, " ".join(m.group(3).split()), line)
-    elif kind == "double":
-        builder.cube(player, m.group(1).capitalize(), int(m.group(2)) if m.group(2) else None, line)
-    elif kind in ("take", "drop"):
-        builder.answer(player, kind, line)
-    else:
-        # The winner follows from the game (the side on turn is the only one
-        # that may resign); gnubg does not always put the line in the winner's
-        # column (after a roll and a resignation), so the column is not used.
-        builder.wins(None, int(m.group(1)), line)
+def _players_of(parsed: list, header: list, builder: RecordBuilder) -> tuple:
+    """The two names: each column's name on the score lines (a rating
+    after a comma dropped); a name left empty is taken from another game,
+    or from the header's Player tags."""
+    names: list[str | None] = [None, None]
+    for number, _, pair, _, at, _ in parsed:
+        for side in (0, 1):
+            name, _ = _name(pair[side])
+            if not name:
+                continue
+            if names[side] is None:
+                names[side] = name
+            elif name != names[side]:
+                builder.number = number
+                builder.warn(at, f"{'left' if side == 0 else 'right'} player {name!r}",
+                             f"{names[side]!r}, the name of game {parsed[0][0]}'s score line")
+    builder.number = 0
+    tagged = [v.strip() for k, v in header if k.lower() in ("player 1", "player 2") and v.strip()]
+    for side in (0, 1):
+        if names[side] is None:
+            other = names[1 - side]
+            rest = [t for t in tagged if t != other]
+            if other is not None and other in tagged and len(rest) == 1:
+                names[side] = rest[0]                # the header names both: the other tag
+            elif other is None and len(tagged) == 2:
+                names[side] = tagged[side]
+            else:
+                names[side] = f"Player {side}"
+            builder.warn(parsed[0][4], f"no name for the {'left' if side == 0 else 'right'} player",
+                         repr(names[side]))
+    return (str(names[0]), str(names[1]))
+
+
+def _read_game(builder: RecordBuilder, actions: list, cut_ok: bool, last_line: int) -> None:
+    """Feed one game's items to the builder."""
+    losses = [it for it in actions if it.kind == "losses"]
+    acts = [it for it in actions if it.kind != "losses"]
+    wins = [k for k, it in enumerate(acts) if it.kind == "wins"]
+    if wins:
+        k = wins[0]
+        j = k - 1
+        while j >= 0 and acts[j].kind == "concedes":
+            j -= 1
+        if j >= 0 and acts[j].kind == "double" and acts[j].side != acts[k].side:
+            # A double answered by nothing but the other side's win: gnubg's
+            # record of the cube decision of a side that then resigned on its
+            # turn (a double must be answered by a take or a drop, RULES 7.3).
+            del acts[j]
+    for n, it in enumerate(acts):
+        kind, side, line = it.kind, it.side, it.line
+        if kind == "roll":
+            d1, d2, moves, illegal = it.data
+            if (d1, d2) == (0, 0) and not moves:
+                continue                     # "00: ????": no roll was made
+            if not (d1 and d2):
+                builder.fail(f"{it.text!r}: dice are two numbers from 1 to 6 (RULES 2.1)", line)
+            if illegal is not None:
+                moves = _illegal_play(builder, side, (d1, d2), illegal, it)
+            if cut_ok and moves and line == last_line and n == len(acts) - 1:
+                # The file's last item, perhaps cut inside the move.
+                before = len(builder.game.history)
+                try:
+                    builder.move(side, (d1, d2), moves, line)
+                except MatFileError:
+                    if len(builder.game.history) != before + 1:
+                        raise
+                    builder.warn(line, it.text, "the dice alone: the file ends inside this move")
+                continue
+            builder.move(side, (d1, d2), moves, line)
+        elif kind == "double":
+            word, value = it.data
+            builder.cube(side, word.capitalize(), value, line)
+        elif kind in ("take", "drop"):
+            builder.answer(side, kind, line)
+        elif kind in ("concedes", "unplayed"):
+            continue                         # the Wins line that follows gives the result
+        else:
+            builder.wins(side, it.data[0], line, written=it.text)
+    game = builder.game
+    o = game.outcome
+    for it in losses:
+        if o is None or 1 - o.winner != it.side or o.points != it.data[0]:
+            used = "the game unfinished" if o is None else \
+                f"player {1 - o.winner} loses {o.points} point{'s' if o.points != 1 else ''}"
+            builder.warn(it.line, it.text, used)
+
+
+def _illegal_play(builder: RecordBuilder, side: int, dice: tuple, body: str, item) -> str:
+    """gnubg's ``Illegal play (...)``: the position after the play, as a
+    Snowie text board: 12 fields of match state, then 26 numbers (the bar
+    of side N; the points 1-24 from side P's side, P's checkers positive
+    and N's negative; P's bar) and the dice.  Read as the legal play that
+    reaches it, the mover being P or N."""
+    game = builder.game
+    fields = body.split(";")
+    try:
+        numbers = [int(v) for v in fields[12:38]]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 26:
+        builder.fail(f"{item.text[:40]!r}: expected a Snowie position of 26 board numbers", item.line)
+    position = game.position if game.phase is Phase.TURN else Position.initial()
+    points = numbers[1:25]
+    p_row = tuple([max(v, 0) for v in points] + [abs(numbers[25])])
+    n_row = tuple([max(-v, 0) for v in reversed(points)] + [abs(numbers[0])])
+    candidates = {(p_row, n_row), (n_row, p_row)}        # (the mover's, the opponent's)
+    found = []
+    for play in position.legal_plays(dice):
+        after = play.position.array
+        key = (tuple(int(v) for v in after[0]), tuple(int(v) for v in after[1]))
+        if key in candidates:
+            found.append(play)
+    if len(found) != 1:
+        builder.fail(f"'Illegal play (...)' (gnubg's mark of a play it could not write): the position it gives "
+                     f"after {dice[0]}{dice[1]} is reached by {'no' if not found else 'more than one'} legal play "
+                     f"of {dice[0]}{dice[1]} here (RULES 3-5)", item.line)
+    builder.warn(item.line, item.text[:60], f"{dice[0]}{dice[1]}: {found[0]}, the legal play that reaches the "
+                 f"position written")
+    return str(found[0])
 
 
 def _rules_from_header(header, length: int, line: int) -> Rules:

@@ -21,7 +21,7 @@ line) and keeps what a reader had to mend as ``warnings``.  Writers take
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .. import _validate
 from ..errors import (AmbiguousMoveError, FormatError, IllegalMoveError, InvalidMoveError, InvalidRollError,
@@ -31,7 +31,7 @@ from ..match import Match, match_winner
 from ..position import OPPONENT, Position
 from ..rules import Rules
 
-__all__ = ["MatchRecord", "RecordedGame", "RecordBuilder", "GameItems", "MatchFileError",
+__all__ = ["MatchRecord", "RecordedGame", "RecordWarning", "RecordBuilder", "GameItems", "MatchFileError",
            "record_items", "replay_record", "duel_records", "MONEY_RULES"]
 
 #: The rules a money session is read with unless told otherwise: beavers
@@ -57,6 +57,28 @@ class MatchFileError(FormatError):
 
 
 # -- the record ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RecordWarning:
+    """Something a file says that its reader did not take as written,
+    because the play (or the rest of the file) says otherwise: ``game``
+    (1-based; 0 for the file as a whole) and ``line`` (1-based) say where,
+    ``written`` what the file says, ``used`` what the record holds.
+
+    >>> str(RecordWarning(2, 47, "Wins 3 point and the match", "player 0 wins 4 points (the play)"))
+    "game 2, line 47: the file says 'Wins 3 point and the match'; read as player 0 wins 4 points (the play)"
+    """
+
+    game: int
+    line: int
+    written: str
+    used: str
+
+    def __str__(self) -> str:
+        where = ", ".join(w for w in (f"game {self.game}" if self.game else "",
+                                      f"line {self.line}" if self.line else "") if w)
+        return f"{where + ': ' if where else ''}the file says {self.written!r}; read as {self.used}"
+
 
 @dataclass(frozen=True)
 class RecordedGame:
@@ -87,6 +109,8 @@ class MatchRecord:
     ``header`` is the ``(key, value)`` pairs of the file's header (for
     ``.mat`` the ``; [Key "value"]`` lines), ``comments`` its other
     comment lines, ``rules`` the rules the games are replayed with.
+    ``warnings`` (:class:`RecordWarning` items) lists what the reader
+    mended: where the file contradicts itself, the play wins.
     :meth:`replay` rebuilds the games through ``Match``/``Game``.
     """
 
@@ -96,6 +120,7 @@ class MatchRecord:
     header: tuple = ()
     comments: tuple = ()
     rules: Rules = field(default_factory=Rules)
+    warnings: tuple = ()
 
     @property
     def score(self) -> tuple:
@@ -225,8 +250,13 @@ def replay_record(record: MatchRecord, error_cls=MatchFileError, items: bool = F
     game (:class:`GameItems`); refusals raise ``error_cls`` naming the game
     and the line or event."""
     _validate.instance("record", record, MatchRecord, "backgammon.mat.MatchRecord")
+    start, cube_used = (0, 0), False
+    if record.games and isinstance(record.games[0], RecordedGame):
+        first = record.games[0]
+        start = tuple(first.score)
+        cube_used = any(isinstance(e, Event) and e.kind in _CUBE_EVENTS for e in first.events)
     try:
-        match = Match(record.length, rules=record.rules)
+        match = _match(record.length, record.rules, start, cube_used)
     except (RulesError, ValueError) as e:
         raise error_cls(str(e)) from None
     out = []
@@ -409,6 +439,23 @@ def record_items(source, players=None, error_cls=MatchFileError):
 
 # -- building records from file actions -------------------------------------------------------
 
+def _match(length: int, rules: Rules, score=(0, 0), cube_used: bool = False) -> Match:
+    """A match from 0-0, or resumed at ``score``; a first game at length - 1
+    that uses the cube was past the Crawford game (RULES 8.2)."""
+    if tuple(score) != (0, 0):
+        return Match(length, rules=rules, score=tuple(score), crawford=False if cube_used else None)
+    return Match(length, rules=rules)
+
+
+_CUBE_EVENTS = ("double", "beaver", "raccoon")
+
+_LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+
+def _points_text(points: int) -> str:
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
 class RecordBuilder:
     """Plays the actions a file gives into a live ``Match`` and keeps the
     events with their line numbers: what every match-file reader builds its
@@ -417,6 +464,11 @@ class RecordBuilder:
     them, ``end`` it; ``finish`` returns the games.  A file's action that
     the rules refuse raises ``error_cls`` with the game and the line.
 
+    With ``mend``, what a file says about results and scores that the play
+    contradicts (a score line, a ``Wins`` line that is capped or gives other
+    points, a resignation worth no whole number of cubes) is mended to what
+    the play gives and kept in ``warnings``; without it, it is an error.
+
     >>> from backgammon import Rules
     >>> b = RecordBuilder(1, Rules(), MatchFileError)
     >>> b.begin(1, (0, 0), 3); b.move(0, (3, 1), "8/5 6/5", 4); b.wins(0, 1, 5); b.end(5, True, False)
@@ -424,12 +476,14 @@ class RecordBuilder:
     ['opening', 'play', 'resign', 'accept']
     """
 
-    def __init__(self, length: int, rules: Rules, error_cls):
+    def __init__(self, length: int, rules: Rules, error_cls, *, mend: bool = False):
         self.error = error_cls
         try:
             self.match = Match(length, rules=rules)
         except (RulesError, ValueError) as e:
             raise error_cls(str(e)) from None
+        self.mend = bool(mend)
+        self.warnings: list[RecordWarning] = []
         self.games: list[RecordedGame] = []
         self.current: Game | None = None
         self.number = 0
@@ -447,16 +501,35 @@ class RecordBuilder:
     def fail(self, message: str, line: int) -> NoReturn:
         raise self.error(message, self.number or None, line)
 
-    def begin(self, number: int, score: tuple, line: int) -> None:
+    def warn(self, line: int, written: str, used: str, message: str | None = None) -> None:
+        """Keep a :class:`RecordWarning` (with ``mend``), or fail with
+        ``message`` (default: the warning's own text)."""
+        warning = RecordWarning(self.number, line, written, used)
+        if not self.mend:
+            self.fail(message or str(warning).split(": ", 1)[-1], line)
+        self.warnings.append(warning)
+
+    def begin(self, number: int, score: tuple, line: int, cube_used: bool = False) -> None:
+        """Start game ``number`` at ``score`` (game 1 at another score than
+        0-0: a match resumed there, where ``Match`` can, ``cube_used`` saying
+        that the first game holds a cube action, so it is past the Crawford
+        game, RULES 8.2)."""
         if number != len(self.games) + 1:
             raise self.error(f"game {number} where game {len(self.games) + 1} was expected", None, line)
         self.number = number
+        if number == 1 and tuple(score) != (0, 0):
+            try:                          # a record of a match's later games
+                self.match = _match(self.match.length, self.match.rules, score, cube_used)
+            except (RulesError, ValueError) as e:
+                self.fail(str(e), line)
         if self.match.is_over():
             self.fail(f"the match is over ({self.match.score[0]}-{self.match.score[1]}, RULES 8.1): "
                       f"no more games", line)
         if tuple(score) != self.match.score:
-            self.fail(f"the file gives the score {score[0]}-{score[1]} but the games before make "
-                      f"{self.match.score[0]}-{self.match.score[1]} (RULES 8.5)", line)
+            self.warn(line, f"score {score[0]}-{score[1]}",
+                      f"{self.match.score[0]}-{self.match.score[1]}, the score the games before make (RULES 8.5)",
+                      f"the file gives the score {score[0]}-{score[1]} but the games before make "
+                      f"{self.match.score[0]}-{self.match.score[1]} (RULES 8.5)")
         self.current = self.match.new_game()
         self.lines = []
         self.start_line = line
@@ -464,11 +537,11 @@ class RecordBuilder:
         self.doubler = None
         self.result = None
 
-    def _do(self, line: int, action, *args) -> None:
+    def _do(self, line: int, action, *args, **kwargs) -> None:
         g = self.game
         before = len(g.history)
         try:
-            action(*args)
+            action(*args, **kwargs)
         except (RulesError, IllegalMoveError, InvalidMoveError, AmbiguousMoveError, InvalidRollError) as e:
             self.fail(str(e), line)
         self.lines.extend([line] * (len(g.history) - before))
@@ -573,18 +646,26 @@ class RecordBuilder:
             self.fail(f"player {player} answers the cube, but player {g.turn} was doubled (RULES 7.3)", line)
         self._do(line, getattr(g, kind))
 
-    def wins(self, winner: int | None, points: int, line: int, resigned: bool | None = None) -> None:
+    def wins(self, winner: int | None, points: int, line: int, resigned: bool | None = None,
+             written: str | None = None) -> None:
         """The game's result: after a bear-off or a drop it must be what the
-        play gives; otherwise the loser, on turn, resigned (RULES 6.5).
-        ``winner`` None: the side the game's state makes the winner."""
+        play gives; otherwise the loser resigned (RULES 6.5): the side on
+        turn, or (where ``Game.resign`` takes ``player``) the other side.
+        ``winner`` None: the side the game's state makes the winner.
+        ``written`` is the file's text, for warnings."""
         g = self.game
         if self.result is not None:
             self.fail("a second result for one game", line)
         if points < 1:
             self.fail(f"a game is won by at least 1 point, not {points}", line)
+        said = written or f"player {winner} wins {_points_text(points)}"
         if self.empty_roll is not None and winner is not None and self.empty_roll[0] == winner:
-            self._settle_empty(line)
+            # The winner rolled and wrote no move: gnubg reads a forced play;
+            # else the loser resigned while the winner's dice were rolled.
+            if len(g.legal_plays()) == 1:
+                self._settle_empty(line)
         self.empty_roll = None
+        mended = False
         if winner is None:
             if g.outcome is not None:
                 winner = g.outcome.winner
@@ -597,24 +678,37 @@ class RecordBuilder:
             if resigned is False:
                 self.fail(f"the file says player {winner} won {points}, but the game is not over", line)
             loser = 1 - winner
-            if g.phase not in (Phase.TURN, Phase.PLAY) or g.turn != loser:
+            if self.mend and g.phase is Phase.DOUBLED and g.turn == loser:
+                # The doubled side gave the game up without a word: a drop.
+                before = g.cube_value
+                self._do(line, g.drop)
+                if points != before:
+                    self.warn(line, said, f"a drop: player {winner} wins {_points_text(before)} (RULES 7.3)")
+                self.result = (winner, before)
+                return
+            if g.phase not in (Phase.TURN, Phase.PLAY):
                 self.fail(f"player {winner} wins {points} before the game is over, so player {loser} "
                           f"resigned; but only the side on turn resigns, with no cube decision pending "
                           f"(RULES 6.5), and {self._state()}", line)
             level = self._resign_level(points)
             if level is None:
-                self.fail(f"a resignation scores 1, 2 or 3 times the cube ({g.cube_value}), "
-                          f"not {points} (RULES 6.5)", line)
-            self._do(line, g.resign, level)
+                level = min(3, max(1, -(-points // g.cube_value)))
+                self.warn(line, said, f"player {loser} resigns {_LEVELS[level]} at cube {g.cube_value}: "
+                          f"player {winner} wins {_points_text(level * g.cube_value)} (RULES 6.5)",
+                          f"a resignation scores 1, 2 or 3 times the cube ({g.cube_value}), not {points} "
+                          f"(RULES 6.5)")
+                mended = True
+            self._do(line, g.resign, level, player=loser)      # either side may resign (RULES 6.5)
             self._do(line, g.accept_resignation)
         o = g.outcome
         assert o is not None
         if resigned is True and o.ending is not Ending.RESIGNATION:
             self.fail("the file marks a resignation, but the game ended on the board", line)
-        if (o.winner, o.points) != (winner, points):
-            self.fail(f"the file says player {winner} wins {points} point{'s' if points != 1 else ''}, but "
-                      f"the play gives player {o.winner} {o.points} (RULES 6, 7.3, 8.5)", line)
-        self.result = (winner, points)
+        if (o.winner, o.points) != (winner, points) and not mended:
+            self.warn(line, said, f"player {o.winner} wins {_points_text(o.points)} (the play, RULES 6, 7.3)",
+                      f"the file says player {winner} wins {_points_text(points)}, but the play gives player "
+                      f"{o.winner} {o.points} (RULES 6, 7.3, 8.5)")
+        self.result = (o.winner, o.points)
 
     def _resign_level(self, points: int) -> int | None:
         g = self.game
@@ -629,7 +723,13 @@ class RecordBuilder:
         g = self.game
         unfinished_ok = last and partial
         if self.empty_roll is not None and not unfinished_ok:
-            self._settle_empty(line)
+            try:
+                self._settle_empty(line)
+            except self.error as e:
+                if not last:
+                    raise
+                raise self.error(f"{str(e).split(': ', 1)[-1]}; or the file is cut there (read it with "
+                                 f"partial=True for a match in progress: truncated)", e.game, e.line) from None
         if g.outcome is not None and self.result is None:
             self.fail(f"the game is over (player {g.outcome.winner} wins {g.outcome.points}) but the file "
                       f"gives no result for it", line)

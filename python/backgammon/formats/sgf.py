@@ -191,7 +191,7 @@ def _one(node: _Node, name: str) -> str | None:
     return values[0] if values else None
 
 
-def read_sgf(text: str, rules: Rules | None = None, *, partial: bool = False) -> MatchRecord:
+def read_sgf(text: str | bytes, rules: Rules | None = None, *, partial: bool = False) -> MatchRecord:
     """Read gnubg's SGF match text into a :class:`~backgammon.mat.MatchRecord`,
     replaying every game (RULES 2-8).
 
@@ -202,6 +202,12 @@ def read_sgf(text: str, rules: Rules | None = None, *, partial: bool = False) ->
     result, or a match nobody has won, is a truncated file.  Errors raise
     :class:`SgfFileError` naming the game and the line.
     """
+    if isinstance(text, (bytes, bytearray)):
+        raw = bytes(text)
+        try:                               # gnubg writes CA[UTF-8]
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = raw.decode("latin-1")
     _validate.instance("text", text, str)
     if rules is not None:
         _validate.instance("rules", rules, Rules, "backgammon.Rules")

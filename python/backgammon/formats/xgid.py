@@ -21,22 +21,28 @@ row 1, whichever player that is (docs/design.md).
 'XGID=-b----E-C---eE---c-e----B-:0:0:1:41:1:0:0:11:10'
 
 A double offered is the dice field ``D``; the turn field then names the
-doubler (the player on roll), and the doubled player must decide, as gnubg
-reads it.  XGID has no field for a resignation or for a game that is not in
-play: :func:`write_xgid` refuses such states rather than lose them.  The
-rules field is the Crawford flag in a match; in money play it is a bit field,
-1 = Jacoby (RULES 7.5) and 2 = beavers, and XGID's maximum cube is the last
-field (a power of two; XG writes 10, a cube of 1024).  ``MatchState`` holds
-neither beavers nor the cube limit: :func:`parse_xgid` returns them in an
-:class:`Xgid`, and :func:`write_xgid` takes them as options.
+player who must take or pass, as XG writes it (the doubler, on roll, is the
+other one: in the XGIDs XG's analyses publish the cube's owner is the
+doubler, never the turn field's player).  XGID has no field for a
+resignation or for a game that is not in play: :func:`write_xgid` refuses
+such states rather than lose them.  The rules field is the Crawford flag in
+a match; in money play it is a bit field, 1 = Jacoby (RULES 7.5) and 2 =
+beavers, and XGID's maximum cube is the last field (a power of two; XG
+writes 10, a cube of 1024).  XG writes the dice in the order they were
+rolled (``46`` as well as ``64``).  ``MatchState`` holds neither beavers,
+nor the cube limit, nor the dice's order: :func:`parse_xgid` returns them in
+an :class:`Xgid`, and :func:`write_xgid` takes them as options, so that
+``str(parse_xgid(text))`` is ``text`` (with the ``XGID=`` prefix) for every
+XGID it reads.
 
 gnubg's import (``gnubg.setgnubgid("XGID=...")``) keeps the position, cube,
 owner, player on roll, dice, match length, match score, Crawford flag and
 Jacoby flag exactly as :func:`read_xgid` does (tests/test_xgid.py compares
-the Position ID and Match ID on thousands of states).  It drops a double
-offered (it steps back to the doubler on roll, before the double), the
-score in money play, and the cube limit; beavers go to its global setting,
-not to the Match ID.  gnubg has no XGID writer.
+the Position ID and Match ID on thousands of states and on the XGIDs of
+real files).  It drops a double offered: it puts the turn field's player
+on roll, with no double (for XG's XGIDs that is the player who was
+doubled); it drops the score in money play and the cube limit; beavers go
+to its global setting, not to the Match ID.  gnubg has no XGID writer.
 """
 from __future__ import annotations
 
@@ -79,7 +85,8 @@ class Xgid:
 
     ``beavers`` is bit 2 of the money-play rules field (RULES 7.5; always
     False in a match, RULES 8.4).  ``max_cube`` is the cube limit, a power of
-    two (the field holds its log2; gnubg ignores it).
+    two (the field holds its log2; gnubg ignores it).  ``dice_order`` is the
+    state's dice in the order the XGID writes them (None: higher first).
 
     >>> x = parse_xgid("-b----E-C---eE---c-e----B-:1:-1:1:66:0:0:3:0:10")
     >>> x.state.cube_value, x.state.cube_owner, x.state.jacoby, x.beavers, x.max_cube
@@ -92,10 +99,18 @@ class Xgid:
     state: MatchState
     beavers: bool = False
     max_cube: int = DEFAULT_MAX_CUBE
+    dice_order: tuple | None = None
 
     def __post_init__(self) -> None:
         instance("position", self.position, Position)
         instance("state", self.state, MatchState)
+        if self.dice_order is not None:
+            order = tuple(self.dice_order)
+            if len(order) != 2 or sorted(order) != sorted(self.state.dice):
+                raise InvalidXgidError(f"dice_order {self.dice_order!r} is not the state's dice "
+                                       f"{self.state.dice} in some order")
+            object.__setattr__(self, "dice_order", None if order == self.state.dice else
+                               (int(order[0]), int(order[1])))
         object.__setattr__(self, "beavers", flag("beavers", self.beavers))
         max_cube = integer("max_cube", self.max_cube, low=1, high=MAX_CUBE, error=InvalidXgidError)
         if max_cube & (max_cube - 1):
@@ -161,8 +176,11 @@ def _read_checkers(text: str) -> np.ndarray:
             # top player: char 25 - p is its point p, char 0 its bar
             rows[0, 24 if k == 0 else 24 - k] = ord(ch) - ord("a") + 1
         elif ch.isalpha() and ch.upper() <= "P":
-            whose = "the top player's bar" if k == 0 else "the bottom player's bar"
-            raise _bad("position", f"character {k} is {whose}; {ch!r} is the other player's checkers")
+            slot, other = ("the top player's bar slot", "bottom") if k == 0 else \
+                ("the bottom player's bar slot", "top")
+            raise _bad("position", f"a checker in the other side's bar slot: character {k} is {slot}, but "
+                                   f"{ch!r} is {ord(ch.lower()) - ord('a') + 1} {other}-player "
+                                   f"checker{'s' if ch.lower() != 'a' else ''} (RULES 1.3)")
         else:
             raise _bad("position", f"character {k} is {ch!r}, not '-', 'A'-'P' or 'a'-'p'")
     for row, who in ((1, "bottom (upper-case)"), (0, "top (lower-case)")):
@@ -209,10 +227,13 @@ def parse_xgid(text: str) -> Xgid:
         raise _bad("rules", f"in a match it is 0 or 1 (the Crawford game), not {rules}")
     if cube_log > max_log:
         raise _bad("cube", f"the cube {1 << cube_log} is above the max cube {1 << max_log}")
-    on_roll = BOTTOM_PLAYER if turn == "1" else TOP_PLAYER
-    if doubled and owner == (-1 if on_roll == BOTTOM_PLAYER else 1):
-        raise _bad("cube owner", "the doubled player owns the cube, so the player on roll "
-                                 "cannot double (RULES 7.1)")
+    mover = BOTTOM_PLAYER if turn == "1" else TOP_PLAYER
+    # With a double offered the turn field's player answers it; the doubler is on roll.
+    on_roll = 1 - mover if doubled else mover
+    if doubled and owner == (1 if mover == BOTTOM_PLAYER else -1):
+        raise _bad("cube owner", f"the {'bottom' if mover == BOTTOM_PLAYER else 'top'} player, who must answer "
+                                 f"the double, owns the cube, so the other player cannot have doubled "
+                                 f"(RULES 7.1)")
     score = [0, 0]
     score[BOTTOM_PLAYER], score[TOP_PLAYER] = bottom_score, top_score
     crawford = bool(length) and rules == 1
@@ -245,7 +266,9 @@ def parse_xgid(text: str) -> Xgid:
         position = Position.from_array(board)
     except InvalidPositionError as e:
         raise _bad("position", str(e)) from None
-    return Xgid(position, state, beavers=not length and bool(rules & 2), max_cube=1 << max_log)
+    order = None if doubled else (int(dice_text[0]), int(dice_text[1]))
+    return Xgid(position, state, beavers=not length and bool(rules & 2), max_cube=1 << max_log,
+                dice_order=order)
 
 
 def read_xgid(text: str) -> tuple[Position, MatchState]:
@@ -279,26 +302,30 @@ def _format(x: Xgid) -> str:
     if top[24]:
         chars[0] = chr(ord("a") + top[24] - 1)
     owner = 0 if s.cube_owner is None else (1 if s.cube_owner == BOTTOM_PLAYER else -1)
-    dice = "D" if s.double_offered else f"{s.dice[0]}{s.dice[1]}"
+    d = x.dice_order or s.dice
+    dice = "D" if s.double_offered else f"{d[0]}{d[1]}"
+    mover = s.turn if s.double_offered else s.on_roll
     if s.match_length:
         rules = int(s.crawford)
     else:
         rules = int(s.jacoby) | (2 if x.beavers else 0)
-    fields = ("".join(chars), s.cube_value.bit_length() - 1, owner, 1 if s.on_roll == BOTTOM_PLAYER else -1,
+    fields = ("".join(chars), s.cube_value.bit_length() - 1, owner, 1 if mover == BOTTOM_PLAYER else -1,
               dice, s.score[BOTTOM_PLAYER], s.score[TOP_PLAYER], rules, s.match_length,
               x.max_cube.bit_length() - 1)
     return _PREFIX + ":".join(map(str, fields))
 
 
 def write_xgid(position, state: MatchState | None = None, *, beavers: bool = False,
-               max_cube: int | None = None) -> str:
+               max_cube: int | None = None, dice_order: tuple | None = None) -> str:
     """The XGID of ``position`` (side on roll in row 1) in ``state``
     (default: money play, cube centred, player 0 (top) on roll, not rolled),
     or of an :class:`Xgid` (``parse_xgid``'s value, every field kept).
 
     MatchState player 1 is the bottom player.  ``beavers`` sets bit 2 of
     the money-play rules field; ``max_cube`` is the cube limit (a power of
-    two; by default XG's 1024, or the cube value if that is larger).  In a match the rules field is the Crawford flag, so
+    two; by default XG's 1024, or the cube value if that is larger);
+    ``dice_order`` writes the dice in that order (default: higher first).
+    With a double offered the turn field is the player who must answer it.  In a match the rules field is the Crawford flag, so
     ``state.jacoby`` (which gnubg stores even in matches, where it has no
     effect, RULES 8.4) is not written.  A state XGID cannot record (a game
     not in play, a resignation offer, a turn that does not follow from the
@@ -310,14 +337,14 @@ def write_xgid(position, state: MatchState | None = None, *, beavers: bool = Fal
     if isinstance(position, Xgid):
         if state is not None:
             raise TypeError("state: an Xgid holds its state; give it alone")
-        return write_xgid(position.position, position.state, beavers=position.beavers, max_cube=position.max_cube)
+        return _format(position)
     instance("position", position, Position)
     if state is None:
         state = MatchState()
     instance("state", state, MatchState)
     if max_cube is None:
         max_cube = max(DEFAULT_MAX_CUBE, state.cube_value)
-    return _format(Xgid(position, state, beavers=beavers, max_cube=max_cube))
+    return _format(Xgid(position, state, beavers=beavers, max_cube=max_cube, dice_order=dice_order))
 
 
 from . import Format  # noqa: E402  (the package index reads FORMAT)

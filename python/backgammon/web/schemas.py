@@ -34,10 +34,13 @@ class _Strict(BaseModel):
 
 
 class Resume(_Strict):
-    """A saved game or match to resume: the text of a match file."""
+    """A saved game or match to resume: a match file in any format the
+    readers take, as ``text`` (``mat``, any program's dialect; ``sgf``) or
+    as ``data``, its bytes in base64 (any format; ``xg`` only so)."""
 
-    format: Literal["mat", "sgf"] = "mat"
-    text: str = Field(max_length=200_000)
+    format: Literal["mat", "sgf", "xg"] = "mat"
+    text: str | None = Field(None, max_length=200_000)
+    data: str | None = Field(None, max_length=400_000, description="the file's bytes, base64")
 
 
 class NewGame(_Strict):

@@ -355,11 +355,27 @@ def record_text(session: Session, fmt: str) -> str:
     return write(session.match, players=names)
 
 
+def _file_content(saved: Resume) -> str | bytes:
+    """The file a Resume carries: its bytes (``data``, base64) or its text."""
+    if (saved.text is None) == (saved.data is None):
+        raise RulesError("resume: give the file as text or as data (base64), one of the two")
+    if saved.data is not None:
+        import base64
+        import binascii
+        try:
+            return base64.b64decode(saved.data, validate=True)
+        except (binascii.Error, ValueError):
+            raise RulesError("resume: data is not base64") from None
+    if get_format(saved.format).binary:
+        raise RulesError(f"resume: a {saved.format} file is binary: give it as data (base64)")
+    return saved.text or ""
+
+
 def resume(saved: Resume, side: int, seed: int):
     """The match of a saved record (games in progress included), its
     current game, and the human's side: the side not named "Computer" in
     the file when one is, else ``side``."""
-    record = get_format(saved.format).read(saved.text, partial=True)
+    record = get_format(saved.format).read(_file_content(saved), partial=True)
     match = Match(record.length, rules=record.rules, seed=seed)
     for rec in record.games:
         game = match.new_game()

@@ -1,0 +1,132 @@
+"""The readers on the local corpus of real files under /work/corpus (not
+part of the repository; see tests/data/README for what it holds and the
+figures measured on it).  Each test skips, saying so, when its corpus
+directory is not there; the committed tests (test_formats_mat_dialects.py,
+test_xgid.py, test_fibs.py, test_xg.py) are the coverage.
+
+* XGID (/work/corpus/xgid): every XGID parse_xgid reads writes back to the
+  same string, and its Position ID and Match ID are gnubg's stored reading;
+  every one it refuses says what is impossible.
+* FIBS (/work/corpus/fibs): board lines read and write back byte for byte.
+* .mat (/work/corpus/mat): a sample of the 2,181 files against gnubg's
+  stored reading (/work/corpus/measure_mat.py measures all of them).
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+
+import pytest
+
+from backgammon.formats.fibs import InvalidFibsBoardError, read_fibs_board, write_fibs_board
+from backgammon.formats.mat import MatFileError, read_mat
+from backgammon.formats.xgid import InvalidXgidError, parse_xgid, write_xgid
+
+ROOT = "/work/corpus"
+
+
+def corpus(sub: str) -> str:
+    path = os.path.join(ROOT, sub)
+    if not os.path.isdir(path):
+        pytest.skip(f"{path} is not here: the corpus of real files is local, not part of the repository")
+    return path
+
+
+def tsv(path: str) -> list:
+    with open(path, encoding="utf-8") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def test_xgid_corpus_round_trips_and_matches_gnubg():
+    here = corpus("xgid")
+    rows = tsv(os.path.join(here, "xgids.tsv"))
+    with open(os.path.join(here, "gnubg.json"), encoding="utf-8") as f:
+        gnubg = json.load(f)
+    valid, refused, compared = 0, {}, 0
+    for row in rows:
+        text = row["xgid"]
+        try:
+            x = parse_xgid(text)
+        except InvalidXgidError as e:
+            refused[text] = str(e)
+            continue
+        valid += 1
+        expected = text if text.upper().startswith("XGID=") else "XGID=" + text
+        assert write_xgid(x) == str(x) == "XGID=" + expected[5:], text      # exactly, every field
+        g = gnubg.get(text)
+        if g and g["gnubgid"]:
+            state, position = x.state, x.position
+            if state.double_offered:        # gnubg puts the turn field's player on roll, no double
+                state = state.replace(double_offered=False, on_roll=state.turn, turn=state.turn)
+                position = position.swapped()
+            if state.match_length == 0:
+                state = state.replace(score=(0, 0))
+            assert f"{position.to_id()}:{state.to_match_id()}" == g["gnubgid"], text
+            compared += 1
+    assert valid == 1179 and compared == 1179 and len(refused) == 17
+    reasons = " | ".join(refused.values())
+    for words in ("has 10 fields", "has 20 checkers", "a checker in the other side's bar slot",
+                  "neither side has a checker left", "above the max cube", "owns the cube"):
+        assert words in reasons, words
+
+
+def test_fibs_corpus_round_trips_byte_for_byte():
+    here = corpus("fibs")
+    rows = tsv(os.path.join(here, "boards.tsv"))
+    same, refused = 0, []
+    for row in rows:
+        try:
+            fb = read_fibs_board(row["line"])
+        except InvalidFibsBoardError as e:
+            refused.append(str(e))
+            continue
+        assert write_fibs_board(fb) == str(fb) == row["line"]
+        same += 1
+    assert (same, len(rows)) == (46, 48)
+    assert sorted(refused) == ["FIBS board board: the player has 16 checkers; a side has 15 (RULES 1.2)",
+                               "FIBS board dice: dice are two values 1-6, or 0 0 when not rolled; got (1, 0)"]
+
+
+def _games(record) -> list:
+    return [(list(g.score), g.winner, g.points if g.winner is not None else None) for g in record.games]
+
+
+def test_mat_corpus_sample_reads_as_gnubg():
+    here = corpus("mat")
+    rows = tsv(os.path.join(here, "SOURCES.tsv"))
+    with open(os.path.join(here, "gnubg.json"), encoding="utf-8") as f:
+        gnubg = json.load(f)
+    off = os.path.join(ROOT, "mat_gnubg_jacoby_off.json")
+    jacoby_off = json.load(open(off, encoding="utf-8")) if os.path.exists(off) else {}
+    # Every fifth file of the smaller programs, every fortieth Galaxy file.
+    sample = [r for k, r in enumerate(rows) if k % (40 if r["program"] == "BackgammonGalaxy" else 5) == 0]
+    agree, refused, differ = 0, [], []
+    for row in sample:
+        path = row["local_path"]
+        with open(os.path.join(here, path), "rb") as f:
+            data = f.read()
+        try:
+            try:
+                record = read_mat(data)
+            except MatFileError as e:
+                if "truncated" not in str(e):
+                    raise
+                record = read_mat(data, partial=True)
+        except MatFileError as e:
+            assert e.game and e.line and "RULES" in str(e), (path, str(e))   # a rules violation, named
+            refused.append(path)
+            continue
+        reading = jacoby_off.get(path, gnubg[path])
+        if not reading["ok"]:
+            continue
+        theirs = [(g["score"], g["winner"], g["points"] if g["winner"] is not None else None)
+                  for g in reading["games"]]
+        if _games(record) == theirs:
+            agree += 1
+        else:
+            differ.append(path)
+    judged = agree + len(refused) + len(differ)
+    share = agree / judged
+    print(f"{agree}/{judged} sampled files agree; refused {len(refused)}, differ {len(differ)}")
+    assert share >= 0.98, (share, refused, differ)

@@ -1,0 +1,376 @@
+"""eXtreme Gammon .xg files (backgammon.formats.xg, through the optional
+gammonview package): matches played here are written as .xg files by a
+writer in this file (the layout of docs/formats.md, "XG match files") and
+must read back to their own record, every game replayed through
+Match/Game; sides are matched by name (gammonview calls the players white
+and black after sorting their names); without gammonview read_xg says how
+to install it.
+
+test_real_xg_files reads the real files of /work/corpus/xg when that
+directory exists (a local corpus that is not part of the repository) and
+says so when it does not: it is not counted on as coverage, the generated
+files are.
+"""
+from __future__ import annotations
+
+import csv
+import os
+import struct
+import sys
+import zlib
+
+import pytest
+
+import backgammon as bg
+from backgammon.formats import for_path, get
+from backgammon.formats.mat import read_mat
+from backgammon.formats.record import MatchRecord
+from backgammon.formats.xg import INSTALL, XgFileError, available, read_xg
+
+CORPUS = "/work/corpus/xg"
+needs_gammonview = pytest.mark.skipif(not available(), reason=f"gammonview is not installed: {INSTALL}")
+
+
+# -- writing .xg files (test data) -------------------------------------------------------------
+
+RECORD = 2560
+
+
+def _pos26(position: bg.Position, player_on_roll: int, frame: int) -> list:
+    """XG's 26 bytes of a position, from ``frame``'s side (0 or 1): 1-24 its
+    points, 25 its bar, 0 the other's bar; its checkers positive."""
+    a = position.array
+    mine, theirs = (a[1], a[0]) if frame == player_on_roll else (a[0], a[1])
+    out = [0] * 26
+    for p in range(1, 25):
+        out[p] = int(mine[p - 1]) - int(theirs[24 - p])
+    out[25] = int(mine[24])
+    out[0] = -int(theirs[24])
+    return out
+
+
+def _ustr(text: str) -> bytes:
+    return text.encode("utf-16-le")[:256] + b"\0\0"
+
+
+def _sstr(text: str, size: int) -> bytes:
+    raw = text.encode("cp1252", "replace")[:size]
+    return bytes([len(raw)]) + raw + b"\0" * (size - len(raw))
+
+
+def _record(kind: int) -> bytearray:
+    rec = bytearray(RECORD)
+    rec[8] = kind
+    return rec
+
+
+def _cube_code(value: int, owner) -> int:
+    n = value.bit_length() - 1
+    return 0 if owner is None else (n if owner == 0 else -n)
+
+
+def xg_bytes(match: bg.Match, players=("Ann", "Bob"), event="Club", jacoby=False, beavers=False) -> bytes:
+    """An .xg file of ``match`` (every game finished): XG player 1 is our
+    player 0.  Cube records before each roll, move records with the play
+    as one candidate (as XG's analysis keeps it), game and match footers,
+    in XG's ZLB archive (temp.xg and temp.xgi) behind an RGMH header with
+    no thumbnail."""
+    recs = []
+    head = _record(0)
+    head[9:50] = _sstr(players[0], 40)
+    head[50:91] = _sstr(players[1], 40)
+    struct.pack_into("<i", head, 92, match.length or 99999)
+    head[100], head[101], head[102] = 1, int(jacoby), int(beavers)
+    struct.pack_into("<d", head, 128, 45256.3958)
+    head[136:265] = _sstr(event, 128)
+    struct.pack_into("<i", head, 548, 1)
+    struct.pack_into("<i", head, 552, 30)
+    head[556:560] = b"DMLI"
+    struct.pack_into("<i", head, 612, 10)
+    head[622:880] = _ustr(event).ljust(258, b"\0")
+    head[880:1138] = _ustr(players[0]).ljust(258, b"\0")
+    head[1138:1396] = _ustr(players[1]).ljust(258, b"\0")
+    recs.append(head)
+    for number, game in enumerate(match.games, 1):
+        gh = _record(1)
+        struct.pack_into("<ii", gh, 12, *game.score)
+        gh[20] = int(game.crawford)
+        struct.pack_into("<i", gh, 48, number)
+        recs.append(gh)
+        replay = bg.Game()
+        cube, owner, pending = 1, None, None            # pending: the cube record of the roll to come
+        events = list(game.history)
+        k = 0
+        while k < len(events):
+            e = events[k]
+            if e.kind in ("opening", "roll") and not (e.kind == "opening" and e.value[0] == e.value[1]):
+                mover = (0 if e.value[0] > e.value[1] else 1) if e.kind == "opening" else e.player
+                before = replay.position
+                replay.apply(e)
+                dice = (max(e.value), min(e.value)) if e.kind == "opening" else tuple(e.value)
+                cr = pending or _record(2)
+                struct.pack_into("<i", cr, 12, 1 if mover == 0 else -1)
+                if pending is None:
+                    struct.pack_into("<iii", cr, 16, -2, -1, -1)
+                struct.pack_into("<i", cr, 32, _cube_code(cube, owner))
+                cr[36:62] = struct.pack("<26b", *_pos26(before, mover, 0))
+                cr[208:211] = _sstr(f"{dice[0]}{dice[1]}", 2)
+                recs.append(cr)
+                pending = None
+                mv = _record(3)
+                mv[9:35] = struct.pack("<26b", *_pos26(before, mover, 0))
+                struct.pack_into("<i", mv, 64, 1 if mover == 0 else -1)
+                struct.pack_into("<ii", mv, 100, *dice)
+                struct.pack_into("<i", mv, 108, _cube_code(cube, owner))
+                pairs = [-1] * 8
+                nxt = events[k + 1] if k + 1 < len(events) else None
+                if nxt is not None and nxt.kind == "play" and replay.phase is bg.Phase.PLAY:
+                    play = before.parse_play(nxt.value, dice) if replay.phase is bg.Phase.PLAY else None
+                    replay.apply(nxt)
+                    k += 1
+                    steps = list(play.moves)
+                    for i, (frm, to) in enumerate(steps):
+                        pairs[2 * i] = 24 if frm == 25 else frm - 1
+                        pairs[2 * i + 1] = (to - 1) if to else frm - 1 - max(dice)
+                    after = _pos26(play.position.swapped(), mover, mover)
+                    mv[35:61] = struct.pack("<26b", *after)
+                    struct.pack_into("<i", mv, 120, 1)             # one candidate: the play
+                    mv[192:218] = struct.pack("<26b", *after)
+                    mv[1024:1032] = struct.pack("<8b", *pairs)
+                    mv[2308] = 1
+                elif replay.phase is not bg.Phase.PLAY:          # no legal play: the turn passed
+                    if nxt is not None and nxt.kind == "play" and nxt.value == "":
+                        k += 1
+                    mv[35:61] = struct.pack("<26b", *_pos26(before, mover, mover))
+                    mv[2308] = 1
+                struct.pack_into("<8i", mv, 68, *(pairs if mv[2308] else [0] * 8))
+                recs.append(mv)
+            elif e.kind == "double":
+                replay.apply(e)
+                cr = _record(2)
+                struct.pack_into("<iii", cr, 12, 1 if e.player == 0 else -1, 1, -1)
+                struct.pack_into("<i", cr, 32, _cube_code(cube, owner))
+                answer = events[k + 1]
+                replay.apply(answer)
+                k += 1
+                if answer.kind == "take":
+                    struct.pack_into("<i", cr, 20, 1)
+                    cube, owner = cube * 2, answer.player
+                    pending = cr                                # the doubler's roll follows
+                else:
+                    struct.pack_into("<i", cr, 20, 0)
+                    cr[208:211] = _sstr("77", 2)
+                    recs.append(cr)
+            elif e.kind == "resign":
+                replay.apply(e)
+                if replay.phase is bg.Phase.RESIGNED and events[k - 1].kind in ("play", "take", "opening") \
+                        and game.history[k - 1].kind != "roll":
+                    cr = _record(2)
+                    struct.pack_into("<iiii", cr, 12, 1 if e.player == 0 else -1, -1, -1, -1)
+                    struct.pack_into("<i", cr, 32, _cube_code(cube, owner))
+                    cr[208:211] = _sstr("77", 2)
+                    recs.append(cr)
+            else:
+                replay.apply(e)
+            k += 1
+        o = game.outcome
+        foot = _record(4)
+        final = game.final_score
+        struct.pack_into("<ii", foot, 12, *final)
+        struct.pack_into("<iii", foot, 24, 1 if o.winner == 0 else -1, o.points,
+                         {"dropped double": 0, "resignation": 100 + o.multiplier}.get(o.ending.value, o.multiplier))
+        recs.append(foot)
+    fm = _record(5)
+    struct.pack_into("<ii", fm, 12, *match.score)
+    recs.append(fm)
+    return _container(b"".join(recs), recs[0] + recs[-1])
+
+
+def _container(temp_xg: bytes, temp_xgi: bytes) -> bytes:
+    header = bytearray(8232)
+    header[0:4] = b"RGMH"
+    struct.pack_into("<II", header, 4, 1, 8232)          # version, header size; thumbnail offset 0, size 0
+    archive, registry = b"", b""
+    for name, content in (("temp.xg", temp_xg), ("temp.xgi", temp_xgi)):
+        stored = zlib.compress(content, 2)
+        entry = _sstr(name, 255) + _sstr("", 255) + struct.pack("<iiiIBBxx", len(content), len(stored),
+                                                                  len(archive), zlib.crc32(content), 0, 2)
+        archive += stored
+        registry += entry
+    registry = zlib.compress(registry)
+    body = archive + registry
+    trailer = struct.pack("<Iiiiii12x", zlib.crc32(body), 2, 1, len(registry), len(archive), 1)
+    return bytes(header) + body + trailer
+
+
+# -- matches to write -------------------------------------------------------------------------
+
+def played_match(length: int, seed: int, double_rate=0.12, resign_rate=0.02) -> bg.Match:
+    """A match of random legal actions: doubles taken and dropped,
+    resignations before and after rolling, dances, the Crawford game."""
+    import random
+    rng = random.Random(seed)
+    m = bg.Match(length, seed=seed)
+    while not m.is_over():
+        g = m.new_game()
+        while not g.is_over():
+            r = rng.random()
+            if g.phase is bg.Phase.OPENING:
+                g.roll()
+            elif g.phase is bg.Phase.TURN:
+                if g.can_double() and r < double_rate:
+                    g.double()
+                elif r > 1 - resign_rate:
+                    g.resign(1)
+                else:
+                    g.roll()
+            elif g.phase is bg.Phase.PLAY:
+                plays = g.legal_plays()
+                if r > 1 - resign_rate and len(plays) > 1:
+                    g.resign(2)
+                else:
+                    g.play(str(plays[rng.randrange(len(plays))]))
+            elif g.phase is bg.Phase.DOUBLED:
+                (g.take if r < 0.6 else g.drop)()
+            else:
+                g.accept_resignation()
+    return m
+
+
+def events_of(record_or_match) -> list:
+    games = record_or_match.games
+    return [(tuple(g.score), tuple(getattr(g, "events", None) or
+             [e for e in g.history if not (e.kind == "opening" and e.value[0] == e.value[1])]))
+            for g in games]
+
+
+# -- generated files ---------------------------------------------------------------------------
+
+@needs_gammonview
+@pytest.mark.parametrize("length, seed, players", [
+    (5, 1, ("Ann", "Bob")),          # gammonview's white is XG's player 1
+    (7, 2, ("Zoe", "Adam")),         # ... and here player 2 (it sorts the names)
+    (3, 9, ("Sam", "Sam")),          # one name twice: the sides follow the first roll
+])
+def test_generated_xg_reads_to_its_match(length, seed, players):
+    match = played_match(length, seed)
+    kinds = {e.kind for g in match.games for e in g.history}
+    assert {"double", "take", "resign"} <= kinds
+    data = xg_bytes(match, players)
+    record = read_xg(data)
+    assert isinstance(record, MatchRecord)
+    assert record.players == players and record.length == length and record.warnings == ()
+    assert events_of(record) == events_of(match)                  # RULES 2-8, every action
+    assert [(g.winner, g.points) for g in record.games] == [(g.outcome.winner, g.outcome.points)
+                                                           for g in match.games]
+    assert record.replay().score == match.score == record.score
+    assert ("Event", "Club") in record.header
+    assert get("xg").read(data) == record and for_path("a.xg").read(bytearray(data)) == record
+
+
+@needs_gammonview
+def test_resignations_and_drops_in_xg():
+    # A drop ends the game at the cube before the double (RULES 7.3); a
+    # resignation after rolling keeps its roll, before rolling none (RULES 6.5).
+    m = bg.Match(5)
+    g = m.new_game()
+    g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.drop()
+    g = m.new_game()
+    g.roll((6, 5)); g.play("24/13"); g.roll((6, 6)); g.play("24/18(2) 13/7(2)"); g.resign(1); g.accept_resignation()
+    g = m.new_game()
+    g.roll((4, 2)); g.play("8/4 6/4"); g.roll((5, 2)); g.resign(2); g.accept_resignation()
+    g = m.new_game()
+    g.roll((2, 1)); g.play("13/11 6/5"); g.double(); g.take(); g.roll((3, 3)); g.play("24/21(2) 13/10(2)")
+    g.resign(1); g.accept_resignation()
+    record = read_xg(xg_bytes(m, ("Ann", "Bob")), partial=True)
+    assert [(g.score, g.winner, g.points) for g in record.games] == [
+        ((0, 0), 1, 1), ((0, 1), 1, 1), ((0, 2), 0, 2), ((2, 2), 1, 2)]
+    assert [e.kind for e in record.games[0].events][-2:] == ["double", "drop"]
+    assert [e.kind for e in record.games[1].events][-3:] == ["play", "resign", "accept"]
+    assert [e.kind for e in record.games[2].events][-3:] == ["roll", "resign", "accept"]
+    assert record.games[2].events[-2] == bg.Event("resign", 1, 2)          # a gammon, after rolling 52
+    assert events_of(record) == events_of(m)
+    with pytest.raises(XgFileError, match="ends at 2-4 before anyone has won"):
+        read_xg(xg_bytes(m, ("Ann", "Bob")))
+
+
+@needs_gammonview
+def test_a_play_xg_kept_that_the_rules_refuse():
+    # XG keeps a play a transcriber entered, flagged invalid: the record
+    # cannot replay it, and the error names the game, the action and the rule.
+    match = played_match(3, 4)
+    data = bytearray(xg_bytes(match, ("Ann", "Bob")))
+    raw = zlib.decompressobj()
+    start = 8232
+    temp = bytearray(raw.decompress(bytes(data[start:])))
+    for k in range(len(temp) // RECORD):
+        rec = temp[k * RECORD:(k + 1) * RECORD]
+        if rec[8] == 3 and struct.unpack_from("<i", rec, 120)[0] == 1:
+            moves = list(struct.unpack_from("<8b", rec, 1024))
+            if moves[0] >= 1 and moves[1] >= 0:
+                moves[1] = moves[0]                        # a checker that "moves" zero pips
+                struct.pack_into("<8b", temp, k * RECORD + 1024, *moves)
+                break
+    bad = _container(bytes(temp), bytes(temp[:RECORD]))
+    with pytest.raises(XgFileError, match=r"game 1, action \d+: .*RULES") as info:
+        read_xg(bad)
+    assert info.value.game == 1 and info.value.line >= 1
+
+
+@needs_gammonview
+def test_unreadable_and_wrong_input():
+    with pytest.raises(XgFileError, match="gammonview can read"):
+        read_xg(b"RGMH" + b"\0" * 100)
+    with pytest.raises(XgFileError, match="gammonview can read"):
+        read_xg(b"not an xg file at all")
+    with pytest.raises(TypeError, match="data"):
+        read_xg("a path, not bytes")
+    with pytest.raises(TypeError, match="rules"):
+        read_xg(b"", rules="standard")
+
+
+def test_without_gammonview_the_error_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "gvformat.xg", None)          # import fails as if not installed
+    assert not available()
+    with pytest.raises(XgFileError, match=r"pip install 'backgammon\[xg\]'"):
+        read_xg(b"RGMH")
+    assert issubclass(XgFileError, ValueError) and get("xg").error is XgFileError and get("xg").binary
+
+
+# -- the real files (a local corpus, when present) --------------------------------------------------
+
+def _corpus_files():
+    if not os.path.isdir(CORPUS):
+        return []
+    with open(os.path.join(CORPUS, "SOURCES.tsv")) as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+@needs_gammonview
+def test_real_xg_files():
+    rows = _corpus_files()
+    if not rows:
+        pytest.skip(f"{CORPUS} is not here: the real .xg files are a local corpus, not part of the repository")
+    read, refused = {}, {}
+    for row in rows:
+        with open(row["local_path"], "rb") as f:
+            data = f.read()
+        try:
+            record = read_xg(data)
+        except XgFileError as e:
+            refused[os.path.basename(row["local_path"])] = str(e)
+            continue
+        read[row["local_path"]] = record
+        assert record.replay().score == record.score and record.winner is not None
+        for pair in filter(None, row["paired_text_export_local_path"].split(",")):
+            with open(pair, "rb") as f:
+                text = read_mat(f.read())
+            assert sorted(text.players) == sorted(record.players)
+            assert text.players == record.players             # XG's player 1 is the left column
+            assert [(g.score, g.events, g.winner, g.points) for g in text.games] == \
+                [(g.score, g.events, g.winner, g.points) for g in record.games]
+    assert len(read) == 8, refused
+    # The two files of Insti/xgdatatools are made by a test helper, not by XG: unreadable.
+    assert {"demo.xg", "example.xg"} <= set(refused)
+    squire = [v for k, v in refused.items() if "Squire" in k]
+    assert squire and "game 7, action 28" in squire[0] and "RULES 3" in squire[0] and "invalid" in squire[0]
