@@ -32,6 +32,10 @@ class Chouette:
     doubles go through ``team_doubles``/``answer_box_double`` here, since
     each team member decides alone; ``settle()`` pays out and rotates.
     ``ledger`` holds each player's running total; it always sums to zero.
+
+    >>> c = Chouette(["Ann", "Bob", "Cy"], stake=1, seed=3)
+    >>> c.order, c.ledger
+    (['Ann', 'Cy', 'Bob'], {'Ann': 0, 'Bob': 0, 'Cy': 0})
     """
 
     def __init__(self, players, stake: int = 1, rules: Rules | None = None, seed=None):

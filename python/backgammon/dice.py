@@ -82,21 +82,41 @@ def to_dice(roll, name: str = "roll") -> tuple[int, int]:
 
 
 _PAIRS = [[(a, b) for b in range(7)] for a in range(7)]
-#: The 21 distinct rolls, high die first, doubles included.
 ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in range(1, a + 1))
-#: The same as an int8 array of shape (21, 2).
+"""The 21 distinct rolls, high die first, doubles included.
+
+>>> len(ROLLS), ROLLS[:2]
+(21, (Roll(die1=1, die2=1), Roll(die1=2, die2=1)))
+"""
 ROLL_ARRAY = np.array(ROLLS, dtype=np.int8)
+"""The same as a read-only int8 array of shape (21, 2).
+
+>>> ROLL_ARRAY.shape, ROLL_ARRAY[1].tolist()
+((21, 2), [2, 1])
+"""
 ROLL_ARRAY.flags.writeable = False
-#: Probability of each of the 21 rolls; sums to 1.
 ROLL_PROBABILITIES = np.array([r.probability for r in ROLLS])
+"""Probability of each of the 21 rolls (1/36 a double, 2/36 the others); sums to 1.
+
+>>> (ROLL_PROBABILITIES[:2] * 36).round(6).tolist()
+[1.0, 2.0]
+"""
 ROLL_PROBABILITIES.flags.writeable = False
-#: The 36 equally likely ordered outcomes, shape (36, 2).
 ORDERED_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], dtype=np.int8)
+"""The 36 equally likely ordered outcomes, shape (36, 2).
+
+>>> ORDERED_ROLLS.shape, ORDERED_ROLLS[1].tolist()
+((36, 2), [1, 2])
+"""
 ORDERED_ROLLS.flags.writeable = False
-#: The 30 equally likely opening throws (RULES 2.2: each side throws one
-#: die, ties are thrown again), shape (30, 2): one die per side, never
-#: equal; the higher moves first with both.  The kernels' own table.
 OPENING_ROLLS = _dice.opening_throws()
+"""The 30 equally likely opening throws (RULES 2.2: each side throws one
+die, ties are thrown again), shape (30, 2): one die per side, never
+equal; the higher moves first with both.  The kernels' own table.
+
+>>> OPENING_ROLLS.shape, bool((OPENING_ROLLS[:, 0] != OPENING_ROLLS[:, 1]).all())
+((30, 2), True)
+"""
 OPENING_ROLLS.flags.writeable = False
 
 
@@ -141,7 +161,12 @@ def roll_dice(seed=None) -> Roll:
 
 
 def roll_batch(n: int, seed=None) -> np.ndarray:
-    """``n`` rolls as a uint8 array of shape (n, 2)."""
+    """``n`` rolls as a uint8 array of shape (n, 2), from ``seed`` (an int,
+    a ``SeedSequence``, a ``Generator`` or None).
+
+    >>> roll_batch(3, seed=1).tolist()
+    [[6, 6], [1, 3], [6, 5]]
+    """
     from ._validate import integer
     n = integer("n", n, low=0)
     return _generator(seed).integers(1, 7, size=(n, 2), dtype=np.uint8)

@@ -49,7 +49,13 @@ class GameRecord:
 class DuelResult:
     """Player A's points per game against B (``ppg``) with its standard
     error (over the pairs of duplicate games), and the rates of each
-    player's wins, gammons (including backgammons) and backgammons."""
+    player's wins, gammons (including backgammons) and backgammons.
+
+    >>> import backgammon as bg
+    >>> r = bg.duel("pubeval", "random", games=20, seed=1, workers=1)
+    >>> r.games, r.ppg > 0, 0 <= r.a_wins <= 1
+    (20, True, True)
+    """
 
     a: str
     b: str
@@ -185,7 +191,11 @@ def duel(a, b, *, games: int = 1000, seed=None, workers: int | None = None, exec
     :func:`backgammon.player`); return A's points per game and the rates.
     ``workers``/``executor`` as in :func:`backgammon.rollout`; with
     ``record`` the result keeps every game (for ``.mat`` files).  Player
-    objects run here in one process; specs can go to worker processes."""
+    objects run here in one process; specs can go to worker processes.
+
+    >>> r = duel("pubeval", "random", games=20, seed=1, workers=1)
+    >>> f"{r.ppg:+.2f} +- {r.ppg_se:.2f}", r.a_wins
+    ('+2.60 +- 0.16', 1.0)"""
     games = integer("games", games, low=2)
     if games % 2:
         raise ValueError(f"games must be even (pairs of duplicate games), not {games}")

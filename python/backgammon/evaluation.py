@@ -31,7 +31,13 @@ MAX_PLY = 3
 
 
 class Evaluation(NamedTuple):
-    """The chances of the side on roll and its cubeless money equity."""
+    """The chances of the side on roll and its cubeless money equity.
+
+    >>> import backgammon as bg
+    >>> e = bg.evaluate(bg.Position.initial())
+    >>> round(e.win, 2), round(e.win_gammon, 2), round(e.equity, 2)
+    (0.53, 0.11, 0.08)
+    """
 
     win: float
     win_gammon: float
@@ -50,7 +56,13 @@ class Evaluation(NamedTuple):
 
 
 class Evaluations(NamedTuple):
-    """Chances of many positions: ``probabilities`` (n, 5) and ``equity`` (n,)."""
+    """Chances of many positions: ``probabilities`` (n, 5) and ``equity`` (n,).
+
+    >>> import backgammon as bg
+    >>> es = bg.evaluate(bg.Position.initial().legal_plays("31").positions)
+    >>> es.probabilities.shape, es.equity.shape
+    ((16, 5), (16,))
+    """
 
     probabilities: np.ndarray
     equity: np.ndarray
@@ -74,7 +86,14 @@ def evaluate(x, ply: int = 0, *, evaluator=None, networks=None, threads: int | N
     (``backgammon.evaluator``; default the shipped networks), such as
     ``backgammon.network.load(path)`` or a callable from boards to chances
     (``networks`` is its older name); ``threads``: how many threads share a
-    batch (None: every core; the same result)."""
+    batch (None: every core; the same result).
+
+    >>> import backgammon as bg
+    >>> round(evaluate(bg.Position.initial()).equity, 2)
+    0.08
+    >>> after = bg.Position.initial().legal_plays("31").positions      # the opponent on roll
+    >>> str(bg.Position.initial().legal_plays("31")[int(evaluate(after, ply=1).equity.argmin())])
+    '8/5 6/5'"""
     from .evaluator import as_evaluator, chances
     ply = integer("ply", ply, low=0, high=MAX_PLY)
     ev = as_evaluator(evaluator, networks=networks)

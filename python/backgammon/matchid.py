@@ -61,7 +61,11 @@ class InvalidMatchIdError(InvalidMatchStateError, InvalidIdError):
 
 
 class GameState(enum.IntEnum):
-    """gnubg's state of the current game, as stored in bits 8-10."""
+    """gnubg's state of the current game, as stored in bits 8-10.
+
+    >>> MatchState.from_match_id("cIkFAAAAAAAE").game_state
+    <GameState.PLAYING: 1>
+    """
 
     NONE = 0       # no game started
     PLAYING = 1

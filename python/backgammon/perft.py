@@ -19,6 +19,9 @@ MAX_DEPTH = _perft.MAX_PERFT_DEPTH
 def perft(position: Position, depth: int) -> int:
     """Leaves of the tree that expands each of the 21 rolls into each
     distinct play, ``depth`` plies deep.  A finished game is a leaf.
+
+    >>> perft(Position.initial(), 2)
+    202782
     """
     instance("position", position, Position, "backgammon.Position")
     depth = integer("depth", depth, low=0, high=MAX_DEPTH)

@@ -72,6 +72,13 @@ class Play:
     """One legal play: its checker steps, the points where it hit, and the
     position after it (the opponent now on roll).  Points count from the
     mover's side; 25 = bar, 0 = off.
+
+    >>> from backgammon import Position
+    >>> play = Position.initial().parse_play("8/5 6/5", "31")
+    >>> str(play), play.moves, play.hits, play.steps
+    ('8/5 6/5', ((8, 5), (6, 5)), (), ((8, 5, 0), (6, 5, 0)))
+    >>> play.position.to_id()          # the opponent on roll
+    'sGfwATDgc/ABMA'
     """
 
     moves: tuple
@@ -96,6 +103,13 @@ class Plays(Sequence):
     kernel's arrays; ``Play`` objects are made on access.
 
     ``plays.positions`` is a read-only (n, 2, 25) array of the results.
+
+    >>> from backgammon import Position
+    >>> plays = Position.initial().legal_plays("31")
+    >>> len(plays), plays.positions.shape, plays.roll, plays.dice_used
+    (16, (16, 2, 25), (3, 1), 2)
+    >>> str(plays[plays.find(plays[10].position)])
+    '8/5 6/5'
     """
 
     __slots__ = ("start", "roll", "dice_used", "_n", "_children", "_moves")

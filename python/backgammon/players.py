@@ -324,7 +324,15 @@ def player_names() -> list[str]:
 def player(spec, seed=None, *, name: str = "spec") -> Player:
     """A player from its spec string (see the module's list); ``seed``
     seeds a random player.  A Player given as ``spec`` is returned as it is.
-    ``name`` is the parameter that errors name (a caller's own)."""
+    ``name`` is the parameter that errors name (a caller's own).
+
+    >>> import backgammon as bg
+    >>> p = player("pubeval")
+    >>> p, str(p.choose(bg.Position.initial(), "31"))
+    (<Player pubeval>, '8/5 6/5')
+    >>> player("net:1").spec
+    'net:1'
+    """
     if isinstance(spec, Player):
         return spec
     if not isinstance(spec, str):

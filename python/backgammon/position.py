@@ -21,9 +21,18 @@ from .errors import InvalidPositionError, InvalidPositionIdError
 
 __all__ = ["Position", "GameResult", "WinKind", "ON_ROLL", "OPPONENT", "board_arrays", "board_counts"]
 
-#: Row of the side on roll and of its opponent in the (2, 25) array.
 ON_ROLL = 1
+"""Row of the side on roll in the (2, 25) array.
+
+>>> int(Position.initial().array[ON_ROLL].sum())    # its 15 checkers
+15
+"""
 OPPONENT = 0
+"""Row of the opponent of the side on roll in the (2, 25) array.
+
+>>> int(Position.initial().array[OPPONENT][5])      # five checkers on its own 6-point
+5
+"""
 _BAR = 24
 
 #: Why a board is not a position, for a ``BoardProblem`` code (the kernels' texts).
@@ -31,7 +40,11 @@ problem_message = _board.problem_message
 
 
 class WinKind(enum.IntEnum):
-    """How a game was won; the value is the multiple of the cube (RULES 6)."""
+    """How a game was won; the value is the multiple of the cube (RULES 6).
+
+    >>> WinKind.GAMMON.value, [k.name for k in WinKind]
+    (2, ['SINGLE', 'GAMMON', 'BACKGAMMON'])
+    """
 
     SINGLE = 1
     GAMMON = 2
@@ -40,7 +53,11 @@ class WinKind(enum.IntEnum):
 
 @dataclass(frozen=True)
 class GameResult:
-    """The end of a game: the winning row (ON_ROLL or OPPONENT) and how."""
+    """The end of a game: the winning row (ON_ROLL or OPPONENT) and how.
+
+    >>> GameResult(winner=ON_ROLL, kind=WinKind.GAMMON).points
+    2
+    """
 
     winner: int
     kind: WinKind

@@ -25,6 +25,9 @@ class Rules:
     - ``cube_limit``: highest cube value, a power of two (RULES 7.4).
     - ``backgammon_counts_as_gammon``: a backgammon scores 2 (RULES 6.4).
     - ``opening_reroll``: the opening winner may roll both dice afresh (RULES 2.2).
+
+    >>> Rules().jacoby, Rules(jacoby=True, beavers=1).beavers
+    (False, 1)
     """
 
     jacoby: bool = False

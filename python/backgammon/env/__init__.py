@@ -9,21 +9,47 @@ package never needs them.
   agent against an opponent (``random``, ``pubeval``, ``net``, ``net:1``, ...);
   ``gymnasium.make_vec(..., num_envs=N, vectorization_mode="vector_entry_point")``
   gives N games in lockstep.  Importing ``backgammon.env`` registers the id.
+  Gymnasium's own ``SyncVectorEnv`` and ``AsyncVectorEnv``
+  (``vectorization_mode="sync"`` or ``"async"``) work over the
+  single-agent environment too.
+- ``sample_legal``: a uniformly random legal action per game, vectorised;
+  ``action_masks()`` on the Gymnasium environments, for sb3-contrib's
+  ``MaskablePPO``.
 
 See docs/environments.md for the action and observation design.
+
+>>> import gymnasium, backgammon.env
+>>> envs = gymnasium.make_vec(ENV_ID, num_envs=4, vectorization_mode="sync")
+>>> obs, info = envs.reset(seed=0)
+>>> obs["observation"].shape, info["num_plays"].shape, len(info["afterstates"][0]) == info["num_plays"][0]
+((4, 210), (4,), np.True_)
+>>> obs, reward, terminated, truncated, info = envs.step(sample_legal(info["num_plays"], rng=0))
+>>> envs.close()
 """
 from __future__ import annotations
 
-from ._core import NUM_ACTIONS, OBS_SIZE, encode
+from ._core import NUM_ACTIONS, OBS_SIZE, Afterstates, encode, sample_legal
 
-__all__ = ["env", "raw_env", "ENV_ID", "NUM_ACTIONS", "OBS_SIZE", "encode", "register"]
+__all__ = ["env", "raw_env", "ENV_ID", "NUM_ACTIONS", "OBS_SIZE", "encode", "register", "sample_legal",
+           "Afterstates"]
 
-#: The Gymnasium id of the single-agent (and vector) environment.
 ENV_ID = "backgammon/Backgammon-v0"
+"""The Gymnasium id of the single-agent (and vector) environment.
+
+>>> import gymnasium
+>>> ENV_ID in gymnasium.registry
+True
+"""
 
 
 def raw_env(render_mode: str | None = None):
-    """The PettingZoo AEC environment without wrappers (see ``aec.BackgammonAEC``)."""
+    """The PettingZoo AEC environment without wrappers (see ``aec.BackgammonAEC``).
+
+    >>> e = raw_env()
+    >>> e.reset(seed=0)
+    >>> e.agent_selection in e.possible_agents, e.observe(e.agent_selection)["action_mask"].shape
+    (True, (3072,))
+    """
     from .aec import BackgammonAEC
     return BackgammonAEC(render_mode=render_mode)
 
@@ -33,7 +59,15 @@ def env(render_mode: str | None = None, illegal_reward: float | None = None):
     (out-of-bounds assertion, order enforcing).  An illegal action raises
     ``IllegalPlayError``; with ``illegal_reward`` (say -1) it ends the game
     instead, giving that reward to the agent that made it (PettingZoo's
-    ``TerminateIllegalWrapper``, as its chess environment does)."""
+    ``TerminateIllegalWrapper``, as its chess environment does).
+
+    >>> e = env()
+    >>> e.reset(seed=0)
+    >>> obs, reward, terminated, truncated, info = e.last()
+    >>> e.step(int(obs["action_mask"].argmax()))   # the first legal play
+    >>> sum(e.rewards.values())
+    0
+    """
     from pettingzoo.utils import wrappers
     e = raw_env(render_mode=render_mode)
     if illegal_reward is not None:
@@ -44,7 +78,13 @@ def env(render_mode: str | None = None, illegal_reward: float | None = None):
 
 def register() -> None:
     """Register ``backgammon/Backgammon-v0`` with Gymnasium (done on import
-    when Gymnasium is installed; calling it again does nothing)."""
+    when Gymnasium is installed; calling it again does nothing).
+
+    >>> register()
+    >>> import gymnasium
+    >>> gymnasium.spec(ENV_ID).vector_entry_point
+    'backgammon.env.vector:BackgammonVectorEnv'
+    """
     import gymnasium
     if ENV_ID in gymnasium.registry:
         return

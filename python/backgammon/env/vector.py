@@ -6,7 +6,9 @@ stepped together in one batch-kernel call per half-turn.
 >>> obs, info = envs.reset(seed=0)
 >>> obs["observation"].shape, obs["action_mask"].shape
 ((8, 210), (8, 3072))
->>> obs, reward, terminated, truncated, info = envs.step(np.zeros(8, dtype=np.int64))
+>>> obs, reward, terminated, truncated, info = envs.step(sample_legal(info["num_plays"], rng=0))
+>>> envs.action_masks().shape, envs.action_masks().dtype
+((8, 3072), dtype('bool'))
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from ..errors import IllegalPlayError
 from ..position import Position
 from .._env import EnvAction
 from .._parallel import cores
-from ._core import Games, opponent_player, start_position
+from ._core import Games, opponent_player, portable, sample_legal, start_position  # noqa: F401
 from .single import action_space, observation_space
 
 __all__ = ["BackgammonVectorEnv"]
@@ -59,13 +61,26 @@ class BackgammonVectorEnv(VectorEnv):
     ``threads`` (None: every core the process may use) share each step;
     the games are the same for any number (set 1 when running one
     environment per core).
+
+    ``max_episode_steps`` (what ``gymnasium.make_vec(...,
+    max_episode_steps=N)`` passes): a game that has not ended after N of
+    the agent's steps is truncated (``truncated`` True, as Gymnasium's
+    ``TimeLimit`` does it, terminated or not) and restarts on the next
+    step.  ``mask_in_observation=False`` leaves ``"action_mask"`` out of
+    the observation (``info`` and ``action_masks()`` still have it).
+
+    The environment pickles and deep-copies with its games and opponent.
     """
 
     metadata = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 1, opponent="random", render_mode: str | None = None,
-                 copy: bool = True, illegal_reward: float | None = -3.0, threads: int | None = None):
+                 copy: bool = True, illegal_reward: float | None = -3.0, threads: int | None = None,
+                 max_episode_steps: int | None = None, mask_in_observation: bool = True):
         self.illegal_reward = None if illegal_reward is None else number("illegal_reward", illegal_reward)
+        self.max_episode_steps = None if max_episode_steps is None else integer("max_episode_steps",
+                                                                               max_episode_steps, low=1)
+        self.mask_in_observation = flag("mask_in_observation", mask_in_observation)
         self.num_envs = integer("num_envs", num_envs, low=1)
         if render_mode is not None:
             one_of("render_mode", render_mode, self.metadata["render_modes"])
@@ -73,11 +88,17 @@ class BackgammonVectorEnv(VectorEnv):
         self.copy = flag("copy", copy)
         self.threads = cores() if threads is None else integer("threads", threads, low=1)
         self.opponent = opponent_player(opponent)
-        self.single_observation_space = observation_space()
+        self.single_observation_space = observation_space(self.mask_in_observation)
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._games: Games | None = None
+        self._elapsed = np.zeros(self.num_envs, dtype=np.int64)    # the agent's steps in each game
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["opponent"] = portable(self.opponent)
+        return state
 
     def reset(self, *, seed=None, options=None):
         if isinstance(seed, (list, tuple)):
@@ -102,6 +123,7 @@ class BackgammonVectorEnv(VectorEnv):
             g.boards[mask] = board
             actions = np.where(mask, EnvAction.ENV_ROLL, EnvAction.ENV_KEEP)
         g.step(actions.astype(np.int64))
+        self._elapsed[mask] = 0
         return self._observe()
 
     def step(self, actions):
@@ -121,12 +143,33 @@ class BackgammonVectorEnv(VectorEnv):
                 k = int(g.counts[i])
                 raise IllegalPlayError(f"actions[{i}] = {int(actions[i])} is not a legal play: game {i} has "
                                        f"{k} distinct legal play{'s' if k != 1 else ''}, actions 0 to {k - 1}")
-        # NEXT_STEP autoreset: a finished game restarts, its action ignored.
+        # NEXT_STEP autoreset: a finished (or truncated) game restarts, its action ignored.
+        restarted = g.done.astype(bool)
         reward, terminated, illegal = g.step(actions, self.illegal_reward or 0.0, autoreset=True)
+        elapsed = self._elapsed
+        elapsed += 1
+        elapsed[restarted] = 0
+        if self.max_episode_steps is None:
+            truncated = np.zeros(self.num_envs, dtype=bool)
+        else:
+            truncated = elapsed >= self.max_episode_steps
+            g.done[truncated] = 1           # restarted by the next step
         obs, info = self._observe()
         if illegal.any():
             info["illegal_action"] = illegal
-        return obs, reward, terminated, np.zeros(self.num_envs, dtype=bool), info
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every game as (num_envs, 3072) bools (a view
+        of the int8 mask: with ``copy=False`` the environment's own,
+        overwritten by the next step): what sb3-contrib's ``MaskablePPO``
+        calls.  A finished game's row is all False; a truncated game's
+        keeps its plays, though the next step restarts it whatever its
+        action."""
+        g = self._games
+        if g is None:
+            raise RuntimeError("call reset() before action_masks()")
+        return g.mask.view(np.bool_)
 
     def _observe(self):
         g = self._games
@@ -134,7 +177,9 @@ class BackgammonVectorEnv(VectorEnv):
         obs, mask = g.obs, g.mask
         info = {"action_mask": mask, "num_plays": g.counts.copy(), "roll": g.rolls.copy(),
                 "afterstates": g.children, "afterstate_offsets": g.offsets}
-        return {"observation": obs, "action_mask": mask}, info
+        if self.mask_in_observation:
+            return {"observation": obs, "action_mask": mask}, info
+        return {"observation": obs}, info
 
     def render(self):
         if self.render_mode is None:
