@@ -1,39 +1,96 @@
 // Backgammon against the computer: draws the board from the JSON API's
 // game state and sends the player's actions.  Every rule is the server's
 // (the engine's): the page only shows what the state says is allowed.
+//
+// For tests (and the curious) the page says what it is doing on <body>:
+// data-screen (lobby | game), data-phase (the game's phase), data-state
+// (what the page waits for: roll, move, answer-double, ..., computer),
+// data-ready ("1" when a state is drawn, no request is out and no
+// animation runs), data-version (counts the states and selections drawn),
+// data-opening-shown (the opening throws shown, "3-3 5-2"), data-keys
+// (key presses seen), data-animated (the computer's steps animated in
+// the last answer) and data-sounds (sounds made).  window.backgammonState is the last state.
 "use strict";
 
 (function () {
   const SVG = "http://www.w3.org/2000/svg";
-  const STORE_KEY = "backgammon.game";
-  // Board geometry (viewBox 0 0 1100 760).
-  const G = {
-    W: 66, R: 30, TOP: 30, BOTTOM: 730, MID: 380, TRI: 292,
-    LEFT: 90, BAR_L: 486, BAR_R: 560, RIGHT: 956, BAR_X: 523,
-    TRAY_X: 974, TRAY_W: 46,
+  const SETTINGS_KEY = "backgammon.settings";
+  const SAVED_KEY = "backgammon.saved";
+  const TAB_KEY = "backgammon.tab";          // sessionStorage: the game this tab shows (a reload returns to it)
+  const VW = 1014;                           // the board's width in SVG units; its height follows the labels
+  const DEFAULTS = {
+    level: "normal", length: 5, side: 0,
+    pointNumbers: true, bothPips: true, autoEnd: true,
+    pace: "realistic", sound: true, orientation: "right",
+  };
+  // Pace of the computer's moves (ms): the dice tumbling, each checker's
+  // flight, the pause after each, after the play, a tie of the opening roll.
+  const PACES = {
+    realistic: { roll: 700, step: 520, gap: 180, after: 380, tie: 1000, nomove: 1200 },
+    fast: { roll: 300, step: 260, gap: 80, after: 200, tie: 450, nomove: 600 },
   };
   const COLORS = {
-    light: { fill: "url(#chk-light)", stroke: "#6b5535", text: "#3a2a1a", die: "#f6efe0", pip: "#2b2018" },
-    dark: { fill: "url(#chk-dark)", stroke: "#0d0a08", text: "#f3ead8", die: "#2a1d17", pip: "#f3ead8" },
+    light: { fill: "url(#chk-light)", stroke: "#6b5535", text: "#3a2a1a", die: "#f6efe0", pip: "#2b2018", css: "light" },
+    dark: { fill: "url(#chk-dark)", stroke: "#0d0a08", text: "#f3ead8", die: "#2a1d17", pip: "#f3ead8", css: "dark" },
   };
+  const LEVEL_NAMES = { beginner: "Beginner", intermediate: "Intermediate", normal: "Normal",
+    advanced: "Advanced", expert: "Expert" };
+
+  const params = new URLSearchParams(location.search);
+  let settings = loadSettings();
+  let seedParam = params.has("seed") ? Number(params.get("seed")) : null;
 
   let game = null;          // the last state from the server
   let selected = null;      // the point (your numbering, 25 = bar) of the checker picked
-  let busy = false;
+  let press = null;         // a pointer pressed on the board: {id, x, y, loc, source}
+  let drag = null;          // a checker being dragged: {from, node}
+  let hintView = null;      // the hint drawn on the board: {hint, index}
+  let pending = 0;          // requests and animations under way
   let version = 0;
+  let lastMatLog = null;    // the log when the record was last saved
+  let G = geometry(13);     // the board's geometry
+  let scale = 1;            // CSS px per SVG unit
 
   const $ = (id) => document.getElementById(id);
+  const svg = () => $("board");
 
-  // -- the API -----------------------------------------------------------------
+  // -- settings and the saved game ---------------------------------------------------
+  function loadSettings() {
+    let s = {};
+    try { s = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {}; } catch (e) { s = {}; }
+    return Object.assign({}, DEFAULTS, s);
+  }
+  function saveSettings() {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  }
+  function pace() {            // ?pace=instant|fast|realistic overrides the setting until it is changed
+    const p = params.get("pace");
+    if (p && (p === "instant" || PACES[p])) return p;
+    return settings.pace;
+  }
+  function loadSaved() {
+    try { return JSON.parse(localStorage.getItem(SAVED_KEY) || "null"); } catch (e) { return null; }
+  }
+  function writeSaved(saved) {
+    if (saved) localStorage.setItem(SAVED_KEY, JSON.stringify(saved));
+    else localStorage.removeItem(SAVED_KEY);
+  }
+
+  // -- the API -------------------------------------------------------------------------
   async function api(method, path, body) {
-    const options = { method, headers: {} };
-    if (body !== undefined) {
+    const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin", mode: "same-origin" };
+    if (method !== "GET") {          // every state-changing request: JSON, from this origin
       options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
+      options.body = JSON.stringify(body === undefined ? {} : body);
     }
     const response = await fetch(path, options);
+    const type = response.headers.get("Content-Type") || "";
     let data = null;
-    try { data = await response.json(); } catch (e) { data = null; }
+    if (type.includes("json")) {
+      try { data = await response.json(); } catch (e) { data = null; }
+    } else {
+      data = await response.text();
+    }
     if (!response.ok) {
       const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
       const err = new Error(message);
@@ -43,68 +100,251 @@
     return data;
   }
 
+  // -- running one thing at a time -------------------------------------------------------
+  function markReady() {
+    document.body.dataset.ready = pending === 0 ? "1" : "0";
+  }
+  function bump() {
+    version += 1;
+    document.body.dataset.version = String(version);
+  }
   async function run(task) {
-    if (busy) return;
-    busy = true;
-    document.body.dataset.busy = "1";
+    if (pending) return false;
+    pending += 1;
+    markReady();
     showError(null);
     try {
       await task();
     } catch (e) {
       showError(e.message || String(e));
+      try { await recover(e); } catch (e2) { /* the error shown stays */ }
     } finally {
-      busy = false;
-      document.body.dataset.busy = "0";
+      pending -= 1;
+      bump();
+      markReady();
     }
+    return true;
   }
-
   function showError(message) {
     const box = $("error");
     box.hidden = !message;
     box.textContent = message || "";
+    const lobbyBox = $("lobby-error");
+    if (lobbyBox) { lobbyBox.hidden = !message; lobbyBox.textContent = message || ""; }
+  }
+  // After a refused action: draw the server's state again (409: the page was
+  // behind), or continue from the saved copy (404/410: the server forgot the game).
+  async function recover(e) {
+    if (!game || screen() !== "game") return;
+    if (e.status === 409) {
+      const state = await api("GET", `/api/games/${encodeURIComponent(game.id)}`);
+      selected = null;
+      game = state;
+      window.backgammonState = state;
+      render();
+    } else if (e.status === 404 || e.status === 410) {
+      const message = e.message;
+      if (await openGame(game.id, loadSaved())) showError(null);
+      else showError(message);
+    }
+  }
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  function frame() {
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = () => { if (!done) { done = true; resolve(); } };
+      requestAnimationFrame(finish);
+      setTimeout(finish, 40);         // a hidden tab runs no animation frames
+    });
   }
 
-  async function act(body) {
-    const state = await api("POST", `/api/games/${game.id}/actions`, body);
+  // -- actions --------------------------------------------------------------------------
+  async function perform(body, said) {
+    const before = game;
+    const state = await api("POST", `/api/games/${encodeURIComponent(game.id)}/actions`, body);
+    if (said && said.length) state.said = said.concat(state.said || []);     // what the page's own follow-up carries on
     selected = null;
-    show(state);
-    return state;
+    if (!state.hint) hintView = null;
+    await present(state, before, body);
+    await follow(state, body);
   }
 
-  async function newGame(options) {
-    const state = await api("POST", "/api/games", options);
-    localStorage.setItem(STORE_KEY, state.id);
+  // What the page does by itself after an answer: roll again after a tie
+  // of the opening roll; end the turn once the dice are used.
+  async function follow(state, body) {
+    if (state !== game) return;
+    const g = state.game;
+    if (body.action === "roll" && g.phase === "opening" && g.opening.length && state.actions.includes("roll")) {
+      await perform({ action: "roll" }, state.said);     // the tie was shown (animateAnswer held it)
+      return;
+    }
+    const m = state.moves;
+    if (settings.autoEnd && m && m.complete && Object.keys(m.destinations).length === 0 &&
+        state.actions.includes("commit") && body.action === "move") {
+      const p = PACES[pace()];
+      if (p && visible()) await sleep(Math.min(250, p.after));
+      await perform({ action: "commit" }, state.said);
+    }
+  }
+
+  function act(body) {
+    if (!game) return;
+    run(() => perform(body));
+  }
+
+  async function newMatch(options) {
+    const body = Object.assign({}, options);
+    if (seedParam !== null && !body.resume) { body.seed = seedParam; seedParam = null; }
+    const state = await api("POST", "/api/games", body);
     selected = null;
-    $("hint").innerHTML = '<p class="muted">Ask for a hint on your turn.</p>';
-    show(state);
+    hintView = null;
+    game = null;
+    lastMatLog = null;
+    sessionStorage.setItem(TAB_KEY, state.id);
+    showScreen("game");
+    await present(state, null, { action: "new" });
   }
 
-  // -- drawing helpers -------------------------------------------------------------
+  function matchOptions() {
+    return { length: Number(settings.length), level: settings.level, side: Number(settings.side) };
+  }
+
+  // Open a game: the server's copy, else the saved record (the server
+  // restarted or dropped the game to make room).
+  async function openGame(id, saved) {
+    let state = null;
+    try {
+      state = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+    } catch (e) {
+      if ((e.status === 404 || e.status === 410) && saved && saved.id === id && saved.mat) {
+        await newMatch({ level: saved.level || settings.level, side: Number(saved.side || 0),
+          resume: { format: "mat", text: saved.mat } });
+        $("said").textContent = "The server no longer had this game: it continues from the saved record.";
+        return true;
+      }
+      if (e.status === 404 || e.status === 410) return false;
+      throw e;
+    }
+    selected = null;
+    hintView = null;
+    game = null;
+    lastMatLog = null;
+    sessionStorage.setItem(TAB_KEY, state.id);
+    showScreen("game");
+    await present(state, null, { action: "load" });
+    return true;
+  }
+
+  // -- the saved copy ------------------------------------------------------------------
+  async function persist(state) {
+    if (!state) return;
+    const m = state.match;
+    let saved = loadSaved();
+    if (!saved || saved.id !== state.id) saved = { id: state.id };
+    Object.assign(saved, {
+      id: state.id, level: state.level, side: state.you, length: m.length, money: m.money,
+      score: m.score, game: m.game, crawford: m.crawford, over: m.over, savedAt: Date.now(),
+    });
+    const logKey = JSON.stringify(state.log);
+    if (logKey !== lastMatLog || !saved.mat) {
+      try {
+        saved.mat = await api("GET", `/api/games/${encodeURIComponent(state.id)}/mat`);
+        lastMatLog = logKey;
+      } catch (e) { /* the copy saved before stays */ }
+    }
+    if (m.over) writeSaved(null);    // nothing to continue
+    else writeSaved(saved);
+  }
+
+  // -- geometry --------------------------------------------------------------------------
+  function geometry(label) {
+    const F = Math.max(30, Math.round(label + 14));
+    const g = {
+      W: 66, R: 30, F, TOP: F, BOTTOM: F + 700, MID: F + 350, H: 700 + 2 * F, TRI: 292,
+      LEFT: 72, BAR_L: 468, BAR_R: 540, RIGHT: 936, TRAY_X: 946, TRAY_W: 56, CUBE_X: 36,
+      flip: settings.orientation === "left", label,
+    };
+    g.BAR_X = (g.BAR_L + g.BAR_R) / 2;
+    return g;
+  }
+  const mx = (x) => (G.flip ? VW - x : x);
+  const rx = (x, w) => (G.flip ? VW - x - w : x);
+  function pointX(p) {          // centre of point p (your numbering)
+    const W = G.W;
+    let x;
+    if (p <= 6) x = G.RIGHT - W * (p - 1) - W / 2;
+    else if (p <= 12) x = G.BAR_L - W * (p - 7) - W / 2;
+    else if (p <= 18) x = G.LEFT + W * (p - 13) + W / 2;
+    else x = G.BAR_R + W * (p - 19) + W / 2;
+    return mx(x);
+  }
+  const isTop = (p) => p >= 13;
+  function slotY(p, i) {        // the i-th checker from the edge on point p
+    const k = Math.min(i, 4);
+    return isTop(p) ? G.TOP + G.R + 2 * G.R * k : G.BOTTOM - G.R - 2 * G.R * k;
+  }
+  // Where a checker sits: kind "point" (p), "bar" (side), "off" (side).
+  function spot(where, side, i) {
+    if (where === 25 && side === "you") return { x: mx(G.BAR_X), y: G.MID + 70 + 2 * G.R * Math.min(i, 3) };
+    if (where === 25) return { x: mx(G.BAR_X), y: G.MID - 70 - 2 * G.R * Math.min(i, 3) };
+    if (where === 0) {
+      const y = side === "you" ? G.BOTTOM - 16 - Math.min(i, 14) * 22 : G.TOP + 16 + Math.min(i, 14) * 22;
+      return { x: mx(G.TRAY_X + G.TRAY_W / 2), y };
+    }
+    return { x: pointX(where), y: slotY(where, i) };
+  }
+  // Screen half centres: the opening dice go yours left, the computer's right;
+  // later the roller's dice lie on its side (yours right, the computer's left).
+  function halfX(screenSide) {
+    const left = (G.LEFT + G.BAR_L) / 2, right = (G.BAR_R + G.RIGHT) / 2;
+    if (!G.flip) return screenSide === "left" ? left : right;
+    return screenSide === "left" ? VW - right : VW - left;
+  }
+  function locate(x, y) {       // the board place under SVG point (x, y): 1-24, 25 (bar), 0 (your tray), null
+    const ux = G.flip ? VW - x : x;
+    if (y < 0 || y > G.H) return null;
+    if (ux >= G.TRAY_X - 8) return y > G.MID ? 0 : null;
+    if (ux >= G.BAR_L && ux < G.BAR_R) return 25;
+    const top = y < G.MID;
+    if (ux >= G.LEFT && ux < G.BAR_L) {
+      const col = Math.floor((ux - G.LEFT) / G.W);
+      return top ? 13 + col : 12 - col;
+    }
+    if (ux >= G.BAR_R && ux < G.RIGHT) {
+      const col = Math.floor((ux - G.BAR_R) / G.W);
+      return top ? 19 + col : 6 - col;
+    }
+    return null;
+  }
+  function svgXY(ev) {
+    const m = svg().getScreenCTM();
+    if (!m) return { x: -1, y: -1 };
+    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+    return { x: p.x, y: p.y };
+  }
+  function measure() {          // CSS px per SVG unit, and labels of at least 11.5 px
+    const w = svg().getBoundingClientRect().width;
+    scale = w > 0 ? w / VW : 1;
+    const label = Math.max(13, Math.ceil(11.5 / scale));
+    if (label !== G.label || G.flip !== (settings.orientation === "left")) G = geometry(label);
+  }
+  const fs = (units) => Math.max(units, G.label);
+
+  // -- drawing helpers ---------------------------------------------------------------------
   function el(name, attrs, parent) {
     const node = document.createElementNS(SVG, name);
     for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
     if (parent) parent.appendChild(node);
     return node;
   }
-
   function text(parent, x, y, content, attrs) {
     const t = el("text", Object.assign({ x, y, "text-anchor": "middle", "dominant-baseline": "central",
       "font-family": "Georgia, serif" }, attrs || {}), parent);
     t.textContent = content;
     return t;
   }
-
-  function pointX(p) {          // centre of point p (your numbering)
-    const W = G.W;
-    if (p <= 6) return G.RIGHT - W * (p - 1) - W / 2;
-    if (p <= 12) return G.BAR_L - W * (p - 7) - W / 2;
-    if (p <= 18) return G.LEFT + W * (p - 13) + W / 2;
-    return G.BAR_R + W * (p - 19) + W / 2;
-  }
-  const isTop = (p) => p >= 13;
-
-  function defs(svg) {
-    const d = el("defs", {}, svg);
+  function defs(root) {
+    const d = el("defs", {}, root);
     const wood = el("linearGradient", { id: "wood", x1: 0, y1: 0, x2: 1, y2: 1 }, d);
     el("stop", { offset: "0", "stop-color": "#8a5a2b" }, wood);
     el("stop", { offset: ".5", "stop-color": "#6b3e1f" }, wood);
@@ -122,33 +362,26 @@
     el("stop", { offset: "1", "stop-color": "#150c08" }, dark);
     const shadow = el("filter", { id: "shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" }, d);
     el("feDropShadow", { dx: 1.5, dy: 2.5, stdDeviation: 2, "flood-color": "#000", "flood-opacity": ".5" }, shadow);
+    const arrow = el("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 5,
+      markerHeight: 5, orient: "auto-start-reverse" }, d);
+    el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#7fe3ff" }, arrow);
   }
-
-  function checker(parent, x, y, palette, label, extra) {
-    const g = el("g", { class: "checker" }, parent);
-    el("circle", Object.assign({ cx: x, cy: y, r: G.R - 1, fill: palette.fill, stroke: palette.stroke,
-      "stroke-width": 2, filter: "url(#shadow)" }, extra || {}), g);
+  function palettes(state) {
+    const you = state && state.you === 1 ? COLORS.dark : COLORS.light;
+    return { you, computer: you === COLORS.light ? COLORS.dark : COLORS.light };
+  }
+  function checker(parent, x, y, palette, label, attrs, ring) {
+    const g = el("g", Object.assign({ class: "checker" }, attrs || {}), parent);
+    if (ring === "picked") el("circle", { cx: x, cy: y, r: G.R + 7, fill: "#ffe14a", "fill-opacity": ".45", class: "halo" }, g);
+    el("circle", { cx: x, cy: y, r: G.R - 1, fill: palette.fill, stroke: ring ? "#ffd84a" : palette.stroke,
+      "stroke-width": ring === "picked" ? 6 : ring ? 3.5 : 2, filter: "url(#shadow)" }, g);
     el("circle", { cx: x, cy: y, r: G.R - 9, fill: "none", stroke: palette.stroke, "stroke-opacity": ".35",
       "stroke-width": 1.5 }, g);
-    if (label) text(g, x, y + 1, label, { "font-size": 22, "font-weight": "bold", fill: palette.text });
+    if (label) text(g, x, y + 1, label, { "font-size": fs(22), "font-weight": "bold", fill: palette.text });
     return g;
   }
-
-  function stack(parent, p, n, palette, highlight, movable) {
-    if (!n) return;
-    const x = pointX(p);
-    const shown = Math.min(n, 5);
-    for (let i = 0; i < shown; i++) {
-      const y = isTop(p) ? G.TOP + G.R + 2 * G.R * i : G.BOTTOM - G.R - 2 * G.R * i;
-      const last = i === shown - 1;
-      const extra = last && highlight ? { stroke: "#ffd84a", "stroke-width": 5 }
-        : last && movable ? { stroke: "#ffd84a", "stroke-width": 2.5, "stroke-opacity": ".8" } : undefined;
-      checker(parent, x, y, palette, last && n > 5 ? String(n) : "", extra);
-    }
-  }
-
-  function die(parent, x, y, value, palette, used) {
-    const g = el("g", { class: "die", opacity: used ? 0.35 : 1 }, parent);
+  function dieFace(parent, x, y, value, palette, attrs) {
+    const g = el("g", Object.assign({ class: "die" }, attrs || {}), parent);
     el("rect", { x: x - 27, y: y - 27, width: 54, height: 54, rx: 9, fill: palette.die, stroke: "#000",
       "stroke-opacity": ".5", "stroke-width": 1.5, filter: "url(#shadow)" }, g);
     const o = 14;
@@ -156,193 +389,574 @@
       4: [[-o, -o], [o, -o], [-o, o], [o, o]], 5: [[-o, -o], [o, -o], [0, 0], [-o, o], [o, o]],
       6: [[-o, -o], [o, -o], [-o, 0], [o, 0], [-o, o], [o, o]] }[value] || [];
     for (const [dx, dy] of spots) el("circle", { cx: x + dx, cy: y + dy, r: 5.2, fill: palette.pip }, g);
+    return g;
   }
-
-  function cube(parent, x, y, value, size, label) {
-    const g = el("g", { class: "cube" }, parent);
-    const s = size || 52;
+  function cube(parent, x, y, value, size, attrs) {
+    const g = el("g", Object.assign({ class: "cube" }, attrs || {}), parent);
+    const s = Math.max(size, fs(26) * 1.7);
     el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: 8, fill: "#f7f2e6", stroke: "#2b2018",
       "stroke-width": 2, filter: "url(#shadow)" }, g);
-    text(g, x, y + 1, String(value), { "font-size": s * 0.5, "font-weight": "bold", fill: "#2b2018" });
-    if (label) text(g, x, y + s / 2 + 14, label, { "font-size": 13, fill: "#f1ead9" });
+    text(g, x, y + 1, String(value), { "font-size": fs(value >= 10 ? 22 : 26), "font-weight": "bold", fill: "#2b2018" });
+    return g;
   }
 
-  // -- the board -----------------------------------------------------------------------
-  function drawBoard(state) {
-    const svg = $("board");
-    svg.replaceChildren();
-    defs(svg);
-    const youColor = state.you === 0 ? COLORS.light : COLORS.dark;
-    const compColor = state.you === 0 ? COLORS.dark : COLORS.light;
-    const b = state.board;
-    const moves = state.moves;
-    const dests = moves ? moves.destinations : {};
-    const targets = selected !== null && dests[String(selected)] ? dests[String(selected)] : [];
-
-    // frame, felt, bar and trays
-    el("rect", { x: 2, y: 8, width: 1090, height: 744, rx: 18, fill: "url(#wood)", stroke: "#2e1a0c", "stroke-width": 3 }, svg);
-    el("rect", { x: G.LEFT, y: G.TOP, width: G.BAR_L - G.LEFT, height: G.BOTTOM - G.TOP, fill: "url(#felt)" }, svg);
-    el("rect", { x: G.BAR_R, y: G.TOP, width: G.RIGHT - G.BAR_R, height: G.BOTTOM - G.TOP, fill: "url(#felt)" }, svg);
-    el("rect", { x: G.BAR_L, y: G.TOP - 22, width: G.BAR_R - G.BAR_L, height: G.BOTTOM - G.TOP + 44, fill: "#5a3318",
-      stroke: "#2e1a0c", "stroke-width": 2 }, svg);
-    for (const [y0, y1] of [[G.TOP, G.MID - 8], [G.MID + 8, G.BOTTOM]]) {
-      el("rect", { x: G.TRAY_X, y: y0, width: G.TRAY_W, height: y1 - y0, rx: 6, fill: "#3a2110",
-        stroke: "#24130a", "stroke-width": 2 }, svg);
+  // -- the board model (what the board shows, also mid-animation) ------------------------------
+  function copyBoard(b) {
+    return { points: b.points.map((p) => ({ point: p.point, you: p.you, computer: p.computer })),
+      bar: Object.assign({}, b.bar), off: Object.assign({}, b.off) };
+  }
+  function pipsOf(b) {
+    let you = 25 * b.bar.you, computer = 25 * b.bar.computer;
+    for (const p of b.points) { you += p.point * p.you; computer += (25 - p.point) * p.computer; }
+    return { you, computer };
+  }
+  const at = (b, p) => b.points[p - 1];
+  // A computer step [from, to, hit] (its own numbering: 25 its bar, 0 off) on the board, or undone.
+  function computerStep(b, step, undo) {
+    const [f, t, hit] = step;
+    const s = undo ? -1 : 1;
+    if (f === 25) b.bar.computer -= s; else at(b, 25 - f).computer -= s;
+    if (t === 0) b.off.computer += s; else at(b, 25 - t).computer += s;
+    if (hit) { at(b, 25 - t).you -= s; b.bar.you += s; }
+  }
+  // The board before the computer's plays of this answer.
+  function unplay(board, played) {
+    const b = copyBoard(board);
+    for (let i = played.length - 1; i >= 0; i--) {
+      const steps = played[i].steps;
+      for (let j = steps.length - 1; j >= 0; j--) computerStep(b, steps[j], true);
     }
-    // the cube strip on the left
-    el("rect", { x: 12, y: G.TOP, width: 62, height: G.BOTTOM - G.TOP, rx: 8, fill: "#3a2110",
-      stroke: "#24130a", "stroke-width": 2 }, svg);
+    return b;
+  }
+  function count(b, where, side) {
+    if (where === 25) return b.bar[side];
+    if (where === 0) return b.off[side];
+    return at(b, where)[side];
+  }
 
-    // triangles
+  // -- drawing the board ------------------------------------------------------------------------
+  // view: {state, board, dice: [{value, x, side, used, tag}], movable: Set, picked, lit: Map(to -> kind),
+  //        lifted: point, arrows: [[from, to]], hidden: {where, side}}
+  function drawBoard(view) {
+    const root = svg();
+    measure();
+    root.setAttribute("viewBox", `0 0 ${VW} ${G.H}`);
+    root.replaceChildren();
+    defs(root);
+    const state = view.state;
+    const pal = palettes(state);
+    const b = view.board;
+
+    el("rect", { x: 0, y: 0, width: VW, height: G.H, rx: 18, fill: "url(#wood)" }, root);
+    el("rect", { x: rx(G.LEFT, G.BAR_L - G.LEFT), y: G.TOP, width: G.BAR_L - G.LEFT, height: 700, fill: "url(#felt)" }, root);
+    el("rect", { x: rx(G.BAR_R, G.RIGHT - G.BAR_R), y: G.TOP, width: G.RIGHT - G.BAR_R, height: 700, fill: "url(#felt)" }, root);
+    el("rect", { x: rx(G.BAR_L, G.BAR_R - G.BAR_L), y: G.TOP - 6, width: G.BAR_R - G.BAR_L, height: 712,
+      fill: "#4a2a14", stroke: "#2e1a0c", "stroke-width": 2 }, root);
+    el("rect", { x: rx(G.TRAY_X, G.TRAY_W), y: G.TOP, width: G.TRAY_W, height: 342, rx: 6, fill: "#2e1a0c",
+      stroke: "#1b0f07", "stroke-width": 2 }, root);
+    el("rect", { x: rx(G.TRAY_X, G.TRAY_W), y: G.MID + 8, width: G.TRAY_W, height: 342, rx: 6, fill: "#2e1a0c",
+      stroke: "#1b0f07", "stroke-width": 2, "data-tray": "you" }, root);
+    el("rect", { x: rx(8, 56), y: G.TOP, width: 56, height: 700, rx: 6, fill: "#2e1a0c", "fill-opacity": ".55" }, root);
+
+    // the points, lit when a checker may land there
     for (let p = 1; p <= 24; p++) {
       const x = pointX(p);
       const base = isTop(p) ? G.TOP : G.BOTTOM;
       const tip = isTop(p) ? G.TOP + G.TRI : G.BOTTOM - G.TRI;
-      const color = p % 2 === 0 ? "#e8d3a7" : "#a0412d";
-      el("path", { d: `M${x - G.W / 2 + 2},${base} L${x + G.W / 2 - 2},${base} L${x},${tip} Z`, fill: color,
-        stroke: "#00000033", "stroke-width": 1 }, svg);
-      if (targets.includes(p)) {
-        el("path", { d: `M${x - G.W / 2 + 2},${base} L${x + G.W / 2 - 2},${base} L${x},${tip} Z`,
-          fill: "#ffe14a", "fill-opacity": ".55", stroke: "#ffd000", "stroke-width": 3, class: "glow" }, svg);
+      const d = `M${x - G.W / 2 + 2},${base} L${x + G.W / 2 - 2},${base} L${x},${tip} Z`;
+      el("path", { d, fill: p % 2 === 0 ? "#e8d3a7" : "#a0412d", stroke: "#00000033", "stroke-width": 1,
+        class: "point", "data-point": p }, root);
+      const kind = view.lit && view.lit.get(p);
+      if (kind) {
+        el("path", { d, class: `glow ${kind}`, "data-target": kind, "data-point": p,
+          fill: kind === "single" ? "#ffe14a" : "#ff9d3a", "fill-opacity": kind === "single" ? ".55" : ".45",
+          stroke: kind === "single" ? "#ffd000" : "#ff7a00", "stroke-width": 3,
+          "stroke-dasharray": kind === "single" ? "none" : "10 6" }, root);
       }
-      // point numbers on the frame, your numbering
-      text(svg, x, isTop(p) ? 19 : 742, String(p), { "font-size": 13, fill: "#f1dcb5", "fill-opacity": ".85" });
+      if (settings.pointNumbers) {
+        text(root, x, isTop(p) ? G.F / 2 : G.H - G.F / 2, String(p),
+          { "font-size": fs(13), fill: "#f1dcb5", "fill-opacity": ".9", class: "point-number" });
+      }
     }
 
-    // checkers
-    for (const pt of b.points) {
-      stack(svg, pt.point, pt.you, youColor, selected === pt.point, selected === null && dests[String(pt.point)]);
-      stack(svg, pt.point, pt.computer, compColor, false);
+    const hidden = view.hidden;     // a checker in flight is not in its stack
+    const shown = (where, side) => count(b, where, side) - (hidden && hidden.where === where && hidden.side === side ? 1 : 0);
+    // checkers on the points
+    for (let p = 1; p <= 24; p++) {
+      for (const side of ["you", "computer"]) {
+        const n = shown(p, side);
+        const lifted = side === "you" && view.lifted === p;
+        const top = Math.min(n, 5) - 1;
+        for (let i = 0; i < Math.min(n, 5); i++) {
+          const last = i === top;
+          const s = spot(p, side, i);
+          const ring = side === "you" && last ? (view.picked === p ? "picked" : view.movable && view.movable.has(p) ? "movable" : null) : null;
+          const attrs = { "data-checker": side, "data-point": p, "data-index": i };
+          if (ring) attrs["data-movable"] = "1";
+          if (ring === "picked") attrs["data-picked"] = "1";
+          const g = checker(root, s.x, s.y, pal[side], last && n > 5 ? String(n) : "", attrs, ring);
+          if (last && lifted) g.setAttribute("opacity", ".35");
+        }
+      }
     }
     // the bar: yours below the middle, the computer's above
-    for (let i = 0; i < Math.min(b.bar.you, 4); i++) {
-      const last = i === Math.min(b.bar.you, 4) - 1;
-      checker(svg, G.BAR_X, G.MID + 70 + 2 * G.R * i, youColor, last && b.bar.you > 4 ? String(b.bar.you) : "",
-        last && selected === 25 ? { stroke: "#ffd84a", "stroke-width": 5 }
-          : last && selected === null && dests["25"] ? { stroke: "#ffd84a", "stroke-width": 2.5 } : undefined);
-    }
-    for (let i = 0; i < Math.min(b.bar.computer, 4); i++) {
-      const last = i === Math.min(b.bar.computer, 4) - 1;
-      checker(svg, G.BAR_X, G.MID - 70 - 2 * G.R * i, compColor, last && b.bar.computer > 4 ? String(b.bar.computer) : "");
+    for (const side of ["you", "computer"]) {
+      const n = shown(25, side);
+      for (let i = 0; i < Math.min(n, 4); i++) {
+        const last = i === Math.min(n, 4) - 1;
+        const s = spot(25, side, i);
+        const ring = side === "you" && last ? (view.picked === 25 ? "picked" : view.movable && view.movable.has(25) ? "movable" : null) : null;
+        const attrs = { "data-checker": side, "data-point": side === "you" ? 25 : "bar", "data-index": i };
+        if (ring) attrs["data-movable"] = "1";
+        const g = checker(root, s.x, s.y, pal[side], last && n > 4 ? String(n) : "", attrs, ring);
+        if (last && side === "you" && view.lifted === 25) g.setAttribute("opacity", ".35");
+      }
     }
     // borne-off trays: yours below, the computer's above
-    drawTray(svg, b.off.you, youColor, false, targets.includes(0));
-    drawTray(svg, b.off.computer, compColor, true, false);
-
-    // pip counts by the trays
-    text(svg, G.TRAY_X + G.TRAY_W / 2 + 50, G.BOTTOM - 12, `${b.pips.you}`, { "font-size": 16, fill: "#f1ead9" });
-    text(svg, G.TRAY_X + G.TRAY_W / 2 + 50, G.BOTTOM - 32, "pips", { "font-size": 12, fill: "#cdbf9f" });
-    text(svg, G.TRAY_X + G.TRAY_W / 2 + 50, G.TOP + 12, `${b.pips.computer}`, { "font-size": 16, fill: "#f1ead9" });
-    text(svg, G.TRAY_X + G.TRAY_W / 2 + 50, G.TOP + 32, "pips", { "font-size": 12, fill: "#cdbf9f" });
-    text(svg, G.TRAY_X + G.TRAY_W / 2 + 50, G.MID + 40, "you", { "font-size": 13, fill: "#cdbf9f" });
-    text(svg, G.TRAY_X + G.TRAY_W / 2 + 50, G.MID - 40, "computer", { "font-size": 13, fill: "#cdbf9f" });
+    for (const side of ["you", "computer"]) {
+      const n = shown(0, side);
+      for (let i = 0; i < n; i++) {
+        const s = spot(0, side, i);
+        el("rect", { x: s.x - G.TRAY_W / 2 + 4, y: s.y - 10, width: G.TRAY_W - 8, height: 20, rx: 4,
+          fill: pal[side].fill, stroke: pal[side].stroke, "stroke-width": 1.5, "data-checker": side, "data-point": "off" }, root);
+      }
+    }
+    const trayKind = view.lit && view.lit.get(0);
+    if (trayKind) {
+      el("rect", { x: rx(G.TRAY_X, G.TRAY_W), y: G.MID + 8, width: G.TRAY_W, height: 342, rx: 6,
+        class: `glow ${trayKind}`, "data-target": trayKind, "data-point": 0,
+        fill: trayKind === "single" ? "#ffe14a" : "#ff9d3a", "fill-opacity": ".45",
+        stroke: trayKind === "single" ? "#ffd000" : "#ff7a00", "stroke-width": 3 }, root);
+    }
 
     // the cube: top = the computer owns it, middle = centred, bottom = you own it
-    const c = state.game.cube;
-    const crawford = state.match.crawford && !state.match.money && state.game.phase !== "over";
+    const g = state.game, m = state.match;
+    const c = g.cube;
+    const crawford = m.crawford && !m.money && g.phase !== "over";
     if (!crawford) {
-      const cy = c.owner === "you" ? G.BOTTOM - 40 : c.owner === "computer" ? G.TOP + 40 : G.MID;
-      cube(svg, 42, cy, c.value === 1 && !c.owner ? 64 : c.value, 50);
+      const cy = c.owner === "you" ? G.BOTTOM - 45 : c.owner === "computer" ? G.TOP + 45 : G.MID;
+      cube(root, mx(G.CUBE_X), cy, c.value === 1 && !c.owner ? 64 : c.value, 50,
+        { "data-value": c.value, "data-owner": c.owner || "centre" });
     } else {
-      text(svg, 42, G.MID, "CRAWFORD", { "font-size": 11, fill: "#ffd7a0", transform: `rotate(-90 42 ${G.MID})` });
+      text(root, mx(G.CUBE_X), G.MID, "CRAWFORD", { "font-size": fs(12), fill: "#ffd7a0", "letter-spacing": 2,
+        transform: `rotate(-90 ${mx(G.CUBE_X)} ${G.MID})` });
     }
     if (c.offered) {   // a double waiting for an answer, in the middle of the answering side's half
-      const x = c.offered_by === "you" ? (G.LEFT + G.BAR_L) / 2 : (G.BAR_R + G.RIGHT) / 2;
-      cube(svg, x, G.MID, c.offered, 68, c.offered_by === "you" ? "you double" : "the computer doubles");
+      const x = halfX(c.offered_by === "you" ? "left" : "right");
+      cube(root, x, G.MID, c.offered, 68, { "data-offered": c.offered });
     }
 
-    // dice: the roller's on its right-hand half
-    const g = state.game;
-    if (g.dice) {
-      const mine = g.on_roll === "you";
-      const palette = mine ? youColor : compColor;
-      const cx = mine ? (G.BAR_R + G.RIGHT) / 2 : (G.LEFT + G.BAR_L) / 2;
-      const dice = g.dice[0] === g.dice[1] ? [g.dice[0], g.dice[0]] : g.dice;
-      const left = moves ? moves.dice_left.slice() : null;
-      const used = dice.map((v) => {
-        if (!left) return false;
-        const i = left.indexOf(v);
-        if (i >= 0) { left.splice(i, 1); return false; }
-        return true;
-      });
-      if (g.dice[0] === g.dice[1] && moves) {   // doubles: dim as the four moves are used
-        const n = moves.dice_left.length;
-        used[0] = n < 2; used[1] = n < 1;
-      }
-      die(svg, cx - 36, G.MID, dice[0], palette, used[0]);
-      die(svg, cx + 36, G.MID, dice[1], palette, used[1]);
-    }
-    if (g.resignation) {
-      const x = g.resignation.by === "you" ? (G.BAR_R + G.RIGHT) / 2 : (G.LEFT + G.BAR_L) / 2;
-      const flag = el("g", {}, svg);
-      el("rect", { x: x - 70, y: G.MID - 24, width: 140, height: 48, rx: 8, fill: "#f7f2e6", stroke: "#2b2018",
+    // dice
+    const diceLayer = el("g", { id: "dice-layer" }, root);
+    drawDice(diceLayer, view.dice || [], pal);
+
+    if (g.resignation && g.phase === "resigned") {
+      const x = halfX(g.resignation.by === "you" ? "right" : "left");
+      const flag = el("g", { class: "flag" }, root);
+      const w = fs(18) * 8;
+      el("rect", { x: x - w / 2, y: G.MID - 28, width: w, height: 56, rx: 8, fill: "#f7f2e6", stroke: "#2b2018",
         "stroke-width": 2 }, flag);
-      text(flag, x, G.MID, `resigns ×${g.resignation.level}`, { "font-size": 18, fill: "#2b2018" });
+      text(flag, x, G.MID, `resigns ×${g.resignation.level}`, { "font-size": fs(18), fill: "#2b2018" });
     }
-    if (g.outcome) {
-      const banner = el("g", {}, svg);
-      el("rect", { x: 330, y: G.MID - 34, width: 460, height: 68, rx: 12, fill: "#000000b0", stroke: "#e0b84a",
-        "stroke-width": 2 }, banner);
+    if (view.arrows && view.arrows.length) drawArrows(root, view);
+    if (g.outcome && view.final) {
+      const banner = el("g", { class: "banner", "data-outcome": g.outcome.winner }, root);
+      const size = fs(28);
       const who = g.outcome.winner === "you" ? "You win" : "The computer wins";
       const pts = g.outcome.points;
-      text(banner, 560, G.MID, `${who} ${pts} point${pts === 1 ? "" : "s"}`, { "font-size": 28, fill: "#ffe9b0" });
+      const words = `${who} ${pts} point${pts === 1 ? "" : "s"}`;
+      const w = Math.min(VW - 120, Math.max(460, words.length * size * 0.56 + 60));
+      const ms = state.match.score;
+      const over = m.over ? (m.winner === "you" ? `You win the match ${ms.you}–${ms.computer}` :
+        `The computer wins the match ${ms.computer}–${ms.you}`) : null;
+      const h = over ? size * 4.2 : size * 2.6;
+      el("rect", { x: VW / 2 - w / 2, y: G.MID - h / 2, width: w, height: h, rx: 12, fill: "#000000c0",
+        stroke: "#e0b84a", "stroke-width": 2 }, banner);
+      text(banner, VW / 2, over ? G.MID - size * 0.8 : G.MID, words, { "font-size": size, fill: "#ffe9b0" });
+      if (over) text(banner, VW / 2, G.MID + size * 0.9, over, { "font-size": fs(22), fill: "#e0b84a", "font-weight": "bold" });
     }
 
-    // click targets: one per point column, the bar and your tray
-    const sources = Object.keys(dests).map(Number);
+    // the places a click or a drop can name (for tests and assistive tools; events are the board's)
+    const hits = el("g", { class: "hits" }, root);
     for (let p = 1; p <= 24; p++) {
-      const x = pointX(p);
       const y = isTop(p) ? G.TOP : G.MID;
-      hit(svg, x - G.W / 2, y, G.W, G.MID - G.TOP, p, sources.includes(p), targets.includes(p));
+      hitRect(hits, pointX(p) - G.W / 2, y, G.W, 350, p, view);
     }
-    hit(svg, G.BAR_L, G.MID + 30, G.BAR_R - G.BAR_L, G.BOTTOM - G.MID - 30, 25, sources.includes(25), false);
-    hit(svg, G.TRAY_X, G.MID + 8, G.TRAY_W, G.BOTTOM - G.MID - 8, 0, false, targets.includes(0));
+    hitRect(hits, mx(G.BAR_X) - (G.BAR_R - G.BAR_L) / 2, G.MID, G.BAR_R - G.BAR_L, 350, 25, view);
+    hitRect(hits, rx(G.TRAY_X - 8, VW - G.TRAY_X + 8), G.MID, VW - G.TRAY_X + 8, G.H - G.MID, 0, view);   // the tray to the frame's edge
   }
 
-  function drawTray(svg, n, palette, top, glow) {
-    const h = 20;
-    for (let i = 0; i < n; i++) {
-      const y = top ? G.TOP + 6 + i * (h + 2) : G.BOTTOM - 6 - h - i * (h + 2);
-      el("rect", { x: G.TRAY_X + 4, y, width: G.TRAY_W - 8, height: h, rx: 4, fill: palette.fill,
-        stroke: palette.stroke, "stroke-width": 1.5 }, svg);
-    }
-    if (glow) {
-      el("rect", { x: G.TRAY_X, y: G.MID + 8, width: G.TRAY_W, height: G.BOTTOM - G.MID - 8, rx: 6,
-        fill: "#ffe14a", "fill-opacity": ".45", stroke: "#ffd000", "stroke-width": 3 }, svg);
-    }
-    if (n) {
-      const y = top ? G.MID - 24 : G.MID + 24;
-      text(svg, G.TRAY_X + G.TRAY_W / 2, y, String(n), { "font-size": 15, fill: "#f1ead9" });
-    }
-  }
-
-  function hit(svg, x, y, w, h, point, src, dest) {
+  function hitRect(parent, x, y, w, h, point, view) {
     const cls = ["hit"];
-    if (src) cls.push("src");
-    if (dest) cls.push("dest");
-    const r = el("rect", { x, y, width: w, height: h, fill: "#ffffff", "fill-opacity": 0, class: cls.join(" "),
-      "data-point": point }, svg);
-    r.addEventListener("click", () => clickPoint(point));
+    if (view.movable && view.movable.has(point)) cls.push("src");
+    const kind = view.lit && view.lit.get(point);
+    if (kind) cls.push("dest", kind);
+    const attrs = { x, y, width: w, height: h, fill: "#fff", "fill-opacity": 0, class: cls.join(" "), "data-point": point };
+    if (kind) attrs["data-target"] = kind;
+    el("rect", attrs, parent);
   }
 
-  function clickPoint(point) {
-    if (!game || !game.moves || busy) return;
-    const dests = game.moves.destinations;
-    if (selected !== null && (dests[String(selected)] || []).includes(point)) {
-      const from = selected;
-      run(() => act({ action: "move", from, to: point }));
+  function drawDice(layer, dice, pal) {
+    layer.replaceChildren();
+    for (const d of dice) {
+      const attrs = { "data-die-side": d.side, "data-value": d.value };
+      if (d.used) attrs["data-used"] = "1";
+      if (d.tag) attrs["data-tag"] = d.tag;
+      const g = dieFace(layer, d.x, G.MID, d.value, pal[d.side], attrs);
+      if (d.used) g.setAttribute("opacity", d.tag === "last" ? ".6" : ".35");
+      if (d.caption) text(layer, d.x, G.MID + 27 + fs(13) * 0.9, d.caption, { "font-size": fs(13), fill: "#f1dcb5", class: "die-caption" });
+    }
+  }
+
+  function drawArrows(root, view) {
+    const layer = el("g", { id: "hint-arrows", class: "hint-arrows" }, root);
+    const b = copyBoard(view.board);
+    for (const [f, t] of view.arrows) {
+      const n = count(b, f, "you");
+      if (n <= 0) continue;
+      const a = f === 25 ? spot(25, "you", n - 1) : spot(f, "you", n - 1);
+      if (f === 25) b.bar.you -= 1; else at(b, f).you -= 1;
+      let z;
+      if (t === 0) { z = spot(0, "you", b.off.you); b.off.you += 1; } else {
+        const p = at(b, t);
+        if (p.computer === 1) p.computer = 0;           // a hit: it lands on the blot's spot
+        z = spot(t, "you", p.you);
+        p.you += 1;
+      }
+      const midx = (a.x + z.x) / 2, midy = (a.y + z.y) / 2;
+      const dx = z.x - a.x, dy = z.y - a.y;
+      const len = Math.hypot(dx, dy) || 1;
+      const bend = Math.min(90, len * 0.25);
+      // bow the arrow toward the middle of the board, never over its edge
+      const c1 = { x: midx - (dy / len) * bend, y: midy + (dx / len) * bend };
+      const c2 = { x: midx + (dy / len) * bend, y: midy - (dx / len) * bend };
+      const { x: cx, y: cy } = Math.abs(c1.y - G.MID) <= Math.abs(c2.y - G.MID) ? c1 : c2;
+      el("path", { d: `M${a.x},${a.y} Q${cx},${cy} ${z.x},${z.y}`, fill: "none", stroke: "#7fe3ff", "stroke-width": 6,
+        "stroke-linecap": "round", "stroke-dasharray": "1 13", "marker-end": "url(#arrowhead)", class: "hint-arrow",
+        "data-from": f, "data-to": t }, layer);
+      el("circle", { cx: z.x, cy: z.y, r: G.R - 3, fill: "none", stroke: "#7fe3ff", "stroke-width": 3,
+        "stroke-dasharray": "6 6", class: "hint-ghost", "data-point": t }, layer);
+    }
+  }
+
+  // -- the view of a state -----------------------------------------------------------------------
+  function currentLog(state) {
+    return state.log.length ? state.log[state.log.length - 1] : { lines: [] };
+  }
+  function isOpeningPlay(state) {
+    const g = state.game;
+    if (!g.opening.length || g.phase !== "play") return false;
+    return !currentLog(state).lines.some((l) => l.player && !/…$/.test(l.text));
+  }
+  function lastComputerDice(state) {      // the computer's last roll in this game, if it was the last
+    const lines = currentLog(state).lines;
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const l = lines[i];
+      const m = /^(\d)(\d):/.exec(l.text);
+      if (m) return l.player === "computer" ? [Number(m[1]), Number(m[2])] : null;
+    }
+    return null;
+  }
+  function diceOf(state) {
+    const g = state.game;
+    const out = [];
+    if (g.phase === "opening" && g.opening.length) {          // a tie: shown before the roll again
+      const last = g.opening[g.opening.length - 1];
+      out.push({ side: "you", value: last.you, x: halfX("left"), tag: "opening", caption: "you" });
+      out.push({ side: "computer", value: last.computer, x: halfX("right"), tag: "opening", caption: "computer" });
+      return out;
+    }
+    if (g.dice && g.phase === "play") {
+      const mine = g.on_roll === "you";
+      const side = mine ? "you" : "computer";
+      const values = g.dice[0] === g.dice[1] ? [g.dice[0], g.dice[0]] : g.dice.slice();
+      const used = usedDice(values, state.moves);
+      if (isOpeningPlay(state)) {
+        const th = g.opening[g.opening.length - 1];
+        const uy = usedDice([th.you, th.computer], state.moves);
+        out.push({ side: "you", value: th.you, x: halfX("left"), used: uy[0], tag: "opening", caption: "you" });
+        out.push({ side: "computer", value: th.computer, x: halfX("right"), used: uy[1], tag: "opening", caption: "computer" });
+        return out;
+      }
+      const cx = halfX(mine ? "right" : "left");
+      out.push({ side, value: values[0], x: cx - 36, used: used[0] });
+      out.push({ side, value: values[1], x: cx + 36, used: used[1] });
+      return out;
+    }
+    if (g.phase === "turn" && g.turn === "you") {
+      const last = lastComputerDice(state);
+      if (last) {
+        const cx = halfX("left");
+        out.push({ side: "computer", value: last[0], x: cx - 36, used: true, tag: "last" });
+        out.push({ side: "computer", value: last[1], x: cx + 36, used: true, tag: "last" });
+      }
+    }
+    return out;
+  }
+  function usedDice(values, moves) {
+    if (!moves) return values.map(() => false);
+    const left = moves.dice_left.slice();
+    if (values[0] === values[1]) {
+      const n = left.length;
+      return [n < 2, n < 1];
+    }
+    return values.map((v) => {
+      const i = left.indexOf(v);
+      if (i >= 0) { left.splice(i, 1); return false; }
+      return true;
+    });
+  }
+  function sources(state) {
+    const m = state && state.moves;
+    if (!m) return new Set();
+    return new Set(Object.keys(m.paths || m.destinations).map(Number));
+  }
+  function targets(state, from) {
+    const m = state && state.moves;
+    const lit = new Map();
+    if (!m || from === null || from === undefined) return lit;
+    const single = m.destinations[String(from)] || [];
+    const paths = (m.paths || {})[String(from)] || {};
+    for (const t of Object.keys(paths).map(Number)) lit.set(t, single.includes(t) && paths[t].length === 1 ? "single" : "combined");
+    for (const t of single) if (!lit.has(t)) lit.set(t, "single");
+    return lit;
+  }
+  function arrowsOf(state) {
+    if (!hintView || !state.moves || state.moves.steps.length) return null;
+    const h = hintView.hint;
+    if (!h || h.kind !== "play" || !h.plays.length) return null;
+    const p = h.plays[Math.min(hintView.index, h.plays.length - 1)];
+    return p.moves || [];
+  }
+  function viewOf(state, extra) {
+    return Object.assign({
+      state, board: state.board, dice: diceOf(state), final: true,
+      movable: state.moves ? sources(state) : new Set(),
+      picked: selected, lit: drag ? targets(state, drag.from) : targets(state, selected),
+      lifted: drag ? drag.from : null, arrows: arrowsOf(state),
+    }, extra || {});
+  }
+
+  // -- animations --------------------------------------------------------------------------------
+  function visible() { return document.visibilityState !== "hidden"; }
+  function animating() { return pace() !== "instant" && visible(); }
+
+  async function tween(node, a, z, ms) {
+    const start = performance.now();
+    for (;;) {
+      const t = Math.min(1, (performance.now() - start) / ms);
+      const e = t < 0.5 ? 2 * t * t : 1 - Math.pow(-2 * t + 2, 2) / 2;
+      const lift = Math.sin(Math.PI * t) * 18;
+      node.setAttribute("transform", `translate(${(z.x - a.x) * e},${(z.y - a.y) * e - lift})`);
+      if (t >= 1) return;
+      await frame();
+    }
+  }
+  async function tumble(view, which, ms) {      // the dice in `which` (indices) rolling for ms
+    const start = performance.now();
+    const pal = palettes(view.state);
+    const layer = $("dice-layer");
+    if (!layer) return;
+    Sound.play("dice");
+    while (performance.now() - start < ms) {
+      const shown = view.dice.map((d, i) => (which.includes(i) ? Object.assign({}, d, { value: 1 + Math.floor(Math.random() * 6), caption: d.caption }) : d));
+      drawDice(layer, shown, pal);
+      await sleep(70);
+    }
+    drawDice(layer, view.dice, pal);
+  }
+  function noteOpening(th) {
+    const shown = document.body.dataset.openingShown ? document.body.dataset.openingShown.split(" ") : [];
+    shown.push(`${th.you}-${th.computer}`);
+    document.body.dataset.openingShown = shown.join(" ");
+  }
+
+  async function animateAnswer(state, before, body) {
+    const p = PACES[pace()];
+    const sameGame = before && before.id === state.id && before.match.game === state.match.game;
+    const throws = sameGame ? state.game.opening.slice(before.game.opening.length) :
+      (body.action === "roll" ? state.game.opening : []);
+    const played = state.played || [];
+    for (const th of throws) noteOpening(th);
+    const board = unplay(state.board, played);
+    document.body.dataset.animated = "0";
+    if (!animating()) {
+      if (played.some((pl) => pl.steps.some((s) => s[2]))) Sound.play("hit");
+      else if (played.length) Sound.play("checker");
+      else if (body.action === "roll" && state.game.dice) Sound.play("dice");
       return;
     }
-    if (dests[String(point)]) {
-      selected = selected === point ? null : point;
-    } else {
-      selected = null;
+    for (const btn of document.querySelectorAll(".controls button")) btn.hidden = true;   // nothing to press meanwhile
+    $("resign-group").hidden = true;
+    document.body.dataset.state = "computer";
+    const shell = Object.assign({}, state, { game: Object.assign({}, state.game, { outcome: null }) });
+    const base = { state: shell, board, final: false, dice: [] };
+    // the opening throws, each side's die on its side
+    for (const th of throws) {
+      const view = Object.assign({}, base, { dice: [
+        { side: "you", value: th.you, x: halfX("left"), tag: "opening", caption: "you" },
+        { side: "computer", value: th.computer, x: halfX("right"), tag: "opening", caption: "computer" }] });
+      drawBoard(view);
+      $("status").textContent = "Opening roll…";
+      await tumble(view, [0, 1], p.roll);
+      $("status").textContent = th.you === th.computer ? `Opening roll ${th.you}-${th.computer}: a tie, rolling again.`
+        : `Opening roll: you ${th.you}, the computer ${th.computer}. ${th.you > th.computer ? "You start." : "The computer starts."}`;
+      if (th.you === th.computer) {
+        const layer = $("dice-layer");
+        const size = fs(22), w = size * 9, y = G.MID;          // between the two dice
+        const note = el("g", { class: "tie-note" }, layer);
+        el("rect", { x: VW / 2 - w / 2, y: y - size, width: w, height: size * 2, rx: 10, fill: "#000000b0",
+          stroke: "#e0b84a", "stroke-width": 2 }, note);
+        text(note, VW / 2, y, `Tie ${th.you}-${th.computer}: roll again`, { "font-size": size, fill: "#ffe9b0" });
+        await sleep(p.tie);
+      } else {
+        await sleep(p.after * 2);
+      }
     }
-    drawBoard(game);
-    bump();
+    // your roll when you cannot move
+    const stuck = (state.said || []).map((s) => /You rolled (\d)-(\d) and cannot move/.exec(s)).find(Boolean);
+    if (stuck) {
+      const cx = halfX("right");
+      const view = Object.assign({}, base, { dice: [
+        { side: "you", value: Number(stuck[1]), x: cx - 36 }, { side: "you", value: Number(stuck[2]), x: cx + 36 }] });
+      drawBoard(view);
+      await tumble(view, [0, 1], p.roll);
+      $("status").textContent = "You cannot move.";
+      await sleep(p.nomove);
+    } else if (body.action === "roll" && state.game.phase === "play" && state.game.on_roll === "you" && !throws.length) {
+      const view = viewOf(state, { final: false });
+      drawBoard(view);
+      await tumble(view, [0, 1], Math.min(p.roll, 450));     // your own roll: short, you are waiting to move
+    }
+    // the computer's plays, checker by checker
+    let opening = throws.length > 0 && played.length > 0;
+    for (const pl of played) {
+      let dice;
+      if (opening) {
+        const th = throws[throws.length - 1];
+        dice = [{ side: "you", value: th.you, x: halfX("left"), tag: "opening", caption: "you", v: th.you },
+          { side: "computer", value: th.computer, x: halfX("right"), tag: "opening", caption: "computer", v: th.computer }];
+      } else {
+        const values = pl.dice[0] === pl.dice[1] ? [pl.dice[0], pl.dice[0]] : pl.dice.slice();
+        const cx = halfX("left");
+        dice = [{ side: "computer", value: values[0], x: cx - 36 }, { side: "computer", value: values[1], x: cx + 36 }];
+      }
+      let view = Object.assign({}, base, { board, dice });
+      drawBoard(view);
+      if (!opening) await tumble(view, [0, 1], p.roll);
+      else await sleep(p.gap);
+      $("status").textContent = pl.steps.length ? `The computer plays ${pl.dice[0]}-${pl.dice[1]}: ${pl.play}` :
+        `The computer rolled ${pl.dice[0]}-${pl.dice[1]} and cannot move.`;
+      const left = pl.dice[0] === pl.dice[1] ? [pl.dice[0], pl.dice[0], pl.dice[0], pl.dice[0]] : pl.dice.slice();
+      for (const step of pl.steps) {
+        const [f, t, hit] = step;
+        const from = f === 25 ? 25 : 25 - f, to = t === 0 ? 0 : 25 - t;
+        const a = spot(from, "computer", count(board, from, "computer") - 1);
+        const land = to === 0 ? board.off.computer : at(board, to).computer;
+        view = Object.assign({}, base, { board, dice: markUsed(dice, left, f, t, pl.dice), hidden: { where: from, side: "computer" } });
+        drawBoard(view);
+        const z = spot(to, "computer", hit ? 0 : land);
+        const pal = palettes(state);
+        const flying = checker(svg(), a.x, a.y, pal.computer, "", { class: "checker flying", "data-checker": "computer" });
+        await tween(flying, a, z, p.step);
+        computerStep(board, step, false);
+        document.body.dataset.animated = String(Number(document.body.dataset.animated || 0) + 1);
+        Sound.play(hit ? "hit" : "checker");
+        drawBoard(Object.assign({}, base, { board, dice: view.dice }));
+        await sleep(p.gap);
+      }
+      await sleep(p.after);
+      opening = false;
+    }
+  }
+  function markUsed(dice, left, f, t, rolled) {     // the dice with those used so far dimmed
+    const d = (f === 25 ? 25 : f) - t;
+    let i = left.indexOf(d);
+    if (i < 0) { const bigger = left.filter((v) => v > d); i = bigger.length ? left.indexOf(Math.min(...bigger)) : 0; }
+    left.splice(i, 1);
+    const out = dice.map((x) => Object.assign({}, x));
+    if (rolled[0] === rolled[1]) {
+      if (left.length < 2) out[0].used = true;
+      if (left.length < 1) out[1].used = true;
+    } else {
+      const remaining = left.slice();
+      for (const x of out) {
+        const v = x.v !== undefined ? x.v : x.value;
+        const k = remaining.indexOf(v);
+        if (k >= 0) remaining.splice(k, 1); else x.used = true;
+      }
+    }
+    return out;
   }
 
-  // -- the rest of the page ----------------------------------------------------------------
+  // -- a state on the page ---------------------------------------------------------------------------
+  async function present(state, before, body) {
+    if (before && before.id === state.id && body.action === "move") {
+      const hit = state.board.bar.computer > before.board.bar.computer;
+      Sound.play(hit ? "hit" : "checker");
+    }
+    if (body.action !== "load" && body.action !== "new") await animateAnswer(state, before, body);
+    game = state;
+    window.backgammonState = state;
+    if (state.hint) hintView = { hint: state.hint, index: 0 };
+    render();
+    await persist(state);
+  }
+
+  function render() {
+    if (!game) return;
+    const state = game;
+    if (selected !== null && !sources(state).has(selected)) selected = null;
+    drawBoard(viewOf(state));
+    svg().style.touchAction = state.moves ? "none" : "pan-y";     // a swipe on the board scrolls unless checkers can move
+    const g = state.game, a = state.actions;
+    document.body.dataset.phase = g.phase;
+    document.body.dataset.state = pageState(state);
+    document.body.dataset.gameId = state.id;
+    scoreboard(state);
+    strips(state);
+    drawLog(state);
+    $("status").textContent = status(state);
+    $("said").textContent = (state.said || []).join(" ");
+    for (const btn of document.querySelectorAll(".controls button[data-action]")) {
+      const name = btn.dataset.action;
+      if (name === "resign") continue;
+      btn.hidden = !a.includes(name);
+    }
+    const m = state.moves;
+    const auto = settings.autoEnd && m && Object.keys(m.destinations).length === 0;
+    $("btn-commit").hidden = !a.includes("commit") || auto;
+    $("btn-undo").textContent = m && m.steps.length ? "Undo move" : "Undo last play";
+    $("btn-newmatch").hidden = !state.match.over;
+    $("resign-group").hidden = !a.includes("resign");
+    $("notation").hidden = !a.includes("play");
+    $("notation").closest(".panel").hidden = !a.includes("play");
+    if (hintView) drawHint(hintView.hint);
+    else $("hint").replaceChildren(muted("Ask for a hint on your turn (H)."));
+    $("save-mat").href = `/api/games/${state.id}/mat`;
+    $("save-sgf").href = `/api/games/${state.id}/sgf`;
+  }
+
+  function pageState(state) {
+    const g = state.game, m = state.match;
+    if (m.over) return "match-over";
+    if (g.phase === "over") return "game-over";
+    if (g.phase === "opening") return "roll";
+    if (g.turn !== "you") return "computer";
+    if (g.phase === "doubled" || g.phase === "beavered") return "answer-double";
+    if (g.phase === "resigned") return "answer-resignation";
+    if (g.phase === "turn") return "roll";
+    if (g.phase === "play") return state.moves && state.moves.complete ? "end-turn" : "move";
+    return g.phase;
+  }
+
+  function muted(content) {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = content;
+    return p;
+  }
+
   function status(state) {
     const g = state.game, m = state.match, a = state.actions;
     if (m.over) return m.winner === "you" ? "You have won the match!" : "The computer has won the match.";
@@ -350,16 +964,25 @@
       const o = g.outcome;
       const who = o.winner === "you" ? "You win" : "The computer wins";
       return `${who} ${o.points} point${o.points === 1 ? "" : "s"} (${o.ending}). ` +
-        (a.includes("next") ? "Start the next game." : "");
+        (a.includes("next") ? "Next game: Enter." : "");
     }
-    if (g.phase === "opening") return "Roll to decide who starts.";
+    if (g.phase === "opening") {
+      if (g.opening.length) {
+        const t = g.opening[g.opening.length - 1];
+        return `Opening roll ${t.you}-${t.computer}: a tie. Roll again.`;
+      }
+      return "Roll to decide who starts (Space).";
+    }
     if (g.turn !== "you") return "The computer is thinking…";
-    if (g.phase === "doubled") return `The computer doubles to ${g.cube.offered}: take or pass?`;
-    if (g.phase === "resigned") return `The computer offers to resign (×${g.resignation.level}): accept or reject?`;
-    if (g.phase === "turn") return a.includes("double") ? "Your turn: roll or double." : "Your turn: roll.";
+    if (g.phase === "doubled") return `The computer doubles to ${g.cube.offered}: take (T) or pass (P)?`;
+    if (g.phase === "resigned") return `The computer offers to resign (×${g.resignation.level}): accept (A) or reject (X)?`;
+    if (g.phase === "turn") return a.includes("double") ? "Your turn: roll (Space) or double (D)." : "Your turn: roll (Space).";
     if (g.phase === "play") {
-      if (state.moves && state.moves.complete) return "Confirm your play, or undo a move.";
-      return `Move ${g.dice[0]}-${g.dice[1]}: click a checker, then a highlighted point.`;
+      const moves = state.moves;
+      const opening = isOpeningPlay(state) ? "You start. " : "";
+      if (moves && moves.complete && Object.keys(moves.destinations).length === 0) return "End your turn (Enter), or undo a move (U).";
+      if (moves && moves.complete) return "End your turn (Enter), move on, or undo (U).";
+      return `${opening}Move ${g.dice[0]}-${g.dice[1]}: drag or click a lit checker.`;
     }
     return "";
   }
@@ -369,29 +992,75 @@
     const box = $("scoreboard");
     box.replaceChildren();
     const add = (cls, content) => { const s = document.createElement("span"); s.className = cls; s.textContent = content; box.appendChild(s); return s; };
-    add("kind", m.money ? `Money game ${m.game}` : `${m.length}-point match, game ${m.game}`);
-    add("score", `You ${m.score.you} – ${m.score.computer} Computer`);
-    add("level", `Level: ${state.level}`);
+    const kind = add("kind", "");
+    const long = document.createElement("span");
+    long.className = "long";
+    long.textContent = m.money ? `Money game ${m.game}` : `${m.length}-point match, game ${m.game}`;
+    const short = document.createElement("span");
+    short.className = "short";
+    short.textContent = m.money ? `Money · G${m.game}` : `${m.length}-pt · G${m.game}`;
+    kind.append(long, short);
+    const score = add("score", "");
+    const you = document.createElement("span"); you.className = "long"; you.textContent = "You ";
+    const comp = document.createElement("span"); comp.className = "long"; comp.textContent = " Computer";
+    score.append(you, document.createTextNode(`${m.score.you}–${m.score.computer}`), comp);
     if (m.crawford && !m.money) add("tag", "Crawford");
     else if (m.post_crawford) add("tag", "post-Crawford");
+  }
+
+  function strips(state) {
+    const pal = palettes(state);
+    const pips = state.board.pips;
+    for (const side of ["you", "computer"]) {
+      const strip = $(`strip-${side}`);
+      strip.querySelector(".swatch").className = `swatch ${pal[side].css}`;
+      strip.querySelector(".who").textContent = side === "you" ? "You" : `Computer · ${LEVEL_NAMES[state.level] || state.level}`;
+      const show = side === "you" || settings.bothPips;
+      strip.querySelector(".pips").textContent = show ? `${pips[side]} pips` : "";
+      strip.dataset.pips = show ? String(pips[side]) : "";
+      const g = state.game;
+      let note = "";
+      if (g.phase !== "over" && g.phase !== "opening" && g.turn === side) note = side === "you" ? "your turn" : "to play";
+      if (g.cube.owner === side) note = (note ? note + " · " : "") + `owns the cube (${g.cube.value})`;
+      strip.querySelector(".note").textContent = note;
+      strip.classList.toggle("active", g.turn === side && g.phase !== "over");
+    }
   }
 
   function drawLog(state) {
     const list = $("log");
     list.replaceChildren();
-    for (const game of state.log) {
-      if (state.log.length > 1 || !state.match.money) {
-        const li = document.createElement("li");
-        li.className = "note";
-        li.textContent = `Game ${game.game} — score ${game.score.you}-${game.score.computer}${game.crawford ? " (Crawford)" : ""}`;
-        list.appendChild(li);
+    for (const lg of state.log) {
+      const head = document.createElement("li");
+      head.className = "game-head";
+      head.textContent = state.match.money ? `Game ${lg.game} (you ${lg.score.you}, computer ${lg.score.computer})`
+        : `Game ${lg.game} — score ${lg.score.you}-${lg.score.computer}${lg.crawford ? " (Crawford)" : ""}`;
+      list.appendChild(head);
+      const table = document.createElement("table");
+      table.className = "turns";
+      const headRow = table.insertRow();
+      for (const h of ["", "You", "Computer"]) { const th = document.createElement("th"); th.textContent = h; headRow.appendChild(th); }
+      let row = null, n = 0;
+      const newRow = () => { n += 1; row = { tr: table.insertRow(), you: null, computer: null }; const c = row.tr.insertCell(); c.className = "n"; c.textContent = `${n}`; row.you = row.tr.insertCell(); row.computer = row.tr.insertCell(); row.filled = {}; };
+      for (const line of lg.lines) {
+        if (!line.player) {
+          const tr = table.insertRow();
+          tr.className = "note";
+          const c = tr.insertCell();
+          c.colSpan = 3;
+          c.textContent = line.text;
+          row = null;
+          continue;
+        }
+        const p = line.player;
+        if (!row || row.filled[p] || (p === "you" && row.filled.computer)) newRow();
+        row.filled[p] = true;
+        row[p].textContent = row[p].textContent ? row[p].textContent + "; " + line.text : line.text;
+        row[p].className = p;
       }
-      for (const line of game.lines) {
-        const li = document.createElement("li");
-        li.className = line.player || "note";
-        li.textContent = (line.player === "you" ? "You: " : line.player === "computer" ? "Computer: " : "") + line.text;
-        list.appendChild(li);
-      }
+      const li = document.createElement("li");
+      li.appendChild(table);
+      list.appendChild(li);
     }
     list.scrollTop = list.scrollHeight;
   }
@@ -403,150 +1072,486 @@
     const pct = (x) => (100 * x).toFixed(1) + "%";
     if (h.kind === "play") {
       const table = document.createElement("table");
-      table.innerHTML = "<thead><tr><th>Play</th><th>Equity</th><th>Diff</th><th>Win</th><th>Gammon</th></tr></thead>";
-      const body = document.createElement("tbody");
+      const head = table.createTHead().insertRow();
+      for (const t of ["Play", "Equity", "Diff", "Win", "Gammon"]) { const th = document.createElement("th"); th.textContent = t; head.appendChild(th); }
+      const body = table.createTBody();
       h.plays.forEach((p, i) => {
-        const tr = document.createElement("tr");
-        tr.className = (i === 0 ? "best " : "") + "pick";
+        const tr = body.insertRow();
+        tr.className = (i === 0 ? "best " : "") + "pick" + (hintView && hintView.index === i ? " shown" : "");
         for (const v of [p.play || "(no move)", f(p.equity), i === 0 ? "" : f(p.difference),
           pct(p.probabilities.win), pct(p.probabilities.win_gammon)]) {
-          const td = document.createElement("td");
-          td.textContent = v;
-          tr.appendChild(td);
+          tr.insertCell().textContent = v;
         }
-        tr.title = "Click to put this play in the notation box";
-        tr.addEventListener("click", () => { $("notation-text").value = p.play; });
-        body.appendChild(tr);
+        tr.title = "Show this play on the board and put it in the notation box";
+        tr.addEventListener("click", () => {
+          $("notation-text").value = p.play;
+          if (hintView) hintView.index = i;
+          render();
+          bump();
+        });
       });
-      table.appendChild(body);
       box.appendChild(table);
       const note = document.createElement("p");
       note.className = "muted small";
-      note.textContent = `${h.count} legal play${h.count === 1 ? "" : "s"}; cubeless equity, searched ${h.ply}-ply.`;
+      note.textContent = `${h.count} legal play${h.count === 1 ? "" : "s"}; cubeless equity, searched ${h.ply}-ply.` +
+        (game && game.moves && game.moves.steps.length ? " From the start of your turn." : " Arrows on the board show the play picked.");
       box.appendChild(note);
     } else {
       const p = document.createElement("p");
-      const advice = h.kind === "take" ? `Advice: ${h.take}.` : `Advice: ${h.action}.`;
-      p.innerHTML = "";
       const strong = document.createElement("strong");
-      strong.textContent = advice;
+      strong.textContent = h.kind === "take" ? `Advice: ${h.take}.` : `Advice: ${h.action}.`;
       p.appendChild(strong);
       box.appendChild(p);
       const table = document.createElement("table");
       for (const [k, v] of [["No double", h.no_double], ["Double, take", h.double_take], ["Double, pass", h.double_pass]]) {
-        const tr = document.createElement("tr");
-        const a = document.createElement("td"); a.textContent = k;
-        const b = document.createElement("td"); b.textContent = f(v);
-        tr.append(a, b);
-        table.appendChild(tr);
+        const tr = table.insertRow();
+        tr.insertCell().textContent = k;
+        tr.insertCell().textContent = f(v);
       }
       box.appendChild(table);
-      if (!h.can_double && h.reason && h.kind === "cube") {
-        const r = document.createElement("p"); r.className = "muted small"; r.textContent = h.reason; box.appendChild(r);
-      }
+      if (!h.can_double && h.reason && h.kind === "cube") box.appendChild(Object.assign(muted(h.reason), { className: "muted small" }));
     }
   }
 
-  function show(state) {
-    const turnChanged = !game || game.id !== state.id || JSON.stringify(game.log) !== JSON.stringify(state.log);
-    game = state;
-    window.backgammonState = state;   // for tests and the curious; the page itself keeps `game`
-    if (turnChanged && !state.hint) $("hint").innerHTML = '<p class="muted">Ask for a hint on your turn.</p>';
-    localStorage.setItem(STORE_KEY, state.id);
-    if (selected !== null && !(state.moves && state.moves.destinations[String(selected)])) selected = null;
-    drawBoard(state);
-    scoreboard(state);
-    drawLog(state);
-    $("status").textContent = status(state);
-    $("said").textContent = (state.said || []).join(" ");
-    const a = state.actions;
-    for (const btn of document.querySelectorAll(".controls button[data-action]")) {
-      const name = btn.dataset.action;
-      if (name === "resign") continue;
-      btn.hidden = !a.includes(name);
+  // -- moving checkers: click, tap, drag ------------------------------------------------------------
+  function canMove() { return game && game.moves && !pending && screen() === "game"; }
+  function farthest(from) {
+    const d = (game.moves.destinations[String(from)] || []);
+    return d.length ? Math.min(...d) : null;
+  }
+  function moveChecker(from, to) {
+    selected = null;
+    drag = null;
+    run(() => perform({ action: "move", from, to }));
+  }
+  function clickAt(loc) {
+    if (!canMove()) return;
+    const src = sources(game);
+    if (selected !== null) {
+      if (loc === selected) {
+        const to = farthest(selected);
+        if (to !== null) { moveChecker(selected, to); return; }
+      } else if (loc !== null && targets(game, selected).has(loc)) {
+        moveChecker(selected, loc);
+        return;
+      }
+      selected = loc !== null && src.has(loc) && loc !== selected ? loc : null;
+    } else if (loc !== null && src.has(loc)) {
+      selected = loc;
     }
-    $("btn-undo").textContent = state.moves && state.moves.steps.length ? "Undo move" : "Undo last play";
-    $("resign-group").hidden = !a.includes("resign");
-    $("notation").hidden = !a.includes("play");
-    if (state.hint) drawHint(state.hint);
-    $("save-mat").href = `/api/games/${state.id}/mat`;
-    $("save-sgf").href = `/api/games/${state.id}/sgf`;
+    render();
     bump();
   }
-
-  function bump() {
-    version += 1;
-    document.body.dataset.version = String(version);
+  function onDown(ev) {
+    if (ev.button !== undefined && ev.button !== 0) return;
+    Sound.unlock();
+    if (!canMove()) return;
+    const p = svgXY(ev);
+    const loc = locate(p.x, p.y);
+    press = { id: ev.pointerId, cx: ev.clientX, cy: ev.clientY, loc, source: loc !== null && sources(game).has(loc) };
+    document.body.dataset.pointer = ev.pointerType || "mouse";
+    if (press.source) {
+      try { svg().setPointerCapture(ev.pointerId); } catch (e) { /* capture is a nicety */ }
+    }
+    ev.preventDefault();
+  }
+  function onMove(ev) {
+    if (!press || ev.pointerId !== press.id) return;
+    const p = svgXY(ev);
+    if (!drag) {
+      if (!press.source || Math.hypot(ev.clientX - press.cx, ev.clientY - press.cy) < 6) return;
+      drag = { from: press.loc };
+      selected = null;
+      drawBoard(viewOf(game));
+      const pal = palettes(game);
+      drag.node = checker(svg(), 0, 0, pal.you, "", { class: "checker dragging", "data-checker": "you", "data-dragging": "1" }, "picked");
+      document.body.dataset.dragging = "1";
+    }
+    drag.node.setAttribute("transform", `translate(${p.x},${p.y})`);
+    ev.preventDefault();
+  }
+  function onUp(ev) {
+    if (!press || ev.pointerId !== press.id) return;
+    const p = svgXY(ev);
+    const loc = locate(p.x, p.y);
+    const wasDrag = drag;
+    press = null;
+    delete document.body.dataset.dragging;
+    if (wasDrag) {
+      drag = null;
+      if (loc !== null && loc !== wasDrag.from && targets(game, wasDrag.from).has(loc)) {
+        moveChecker(wasDrag.from, loc);
+      } else {
+        render();
+        bump();
+      }
+      return;
+    }
+    clickAt(loc);
+  }
+  function onCancel(ev) {
+    if (!press || ev.pointerId !== press.id) return;
+    press = null;
+    drag = null;
+    delete document.body.dataset.dragging;
+    render();
+    bump();
+  }
+  function cancelSelection() {
+    if (selected === null && !drag) return false;
+    selected = null;
+    drag = null;
+    press = null;
+    render();
+    bump();
+    return true;
   }
 
-  // -- wiring ------------------------------------------------------------------------
+  // -- sound (Web Audio, made on the spot) -----------------------------------------------------------
+  const Sound = {
+    ctx: null, noise: null, count: 0,
+    unlock() {
+      if (!settings.sound || this.ctx) return;
+      const AC = window.AudioContext || window.webkitAudioContext;
+      if (!AC) return;
+      try {
+        this.ctx = new AC();
+        const n = this.ctx.sampleRate * 0.5;
+        this.noise = this.ctx.createBuffer(1, n, this.ctx.sampleRate);
+        const data = this.noise.getChannelData(0);
+        for (let i = 0; i < n; i++) data[i] = Math.random() * 2 - 1;
+      } catch (e) { this.ctx = null; }
+    },
+    click(when, freq, gain, length) {
+      const ctx = this.ctx;
+      const src = ctx.createBufferSource();
+      src.buffer = this.noise;
+      const filter = ctx.createBiquadFilter();
+      filter.type = "bandpass";
+      filter.frequency.value = freq;
+      filter.Q.value = 1.2;
+      const amp = ctx.createGain();
+      amp.gain.setValueAtTime(gain, when);
+      amp.gain.exponentialRampToValueAtTime(0.001, when + length);
+      src.connect(filter).connect(amp).connect(ctx.destination);
+      src.start(when, Math.random() * 0.3, length + 0.02);
+    },
+    thud(when, freq, gain, length) {
+      const ctx = this.ctx;
+      const osc = ctx.createOscillator();
+      osc.frequency.setValueAtTime(freq, when);
+      osc.frequency.exponentialRampToValueAtTime(freq * 0.5, when + length);
+      const amp = ctx.createGain();
+      amp.gain.setValueAtTime(gain, when);
+      amp.gain.exponentialRampToValueAtTime(0.001, when + length);
+      osc.connect(amp).connect(ctx.destination);
+      osc.start(when);
+      osc.stop(when + length + 0.02);
+    },
+    play(kind) {
+      if (!settings.sound || !this.ctx) return;
+      try {
+        if (this.ctx.state === "suspended") this.ctx.resume();
+        const t = this.ctx.currentTime + 0.01;
+        if (kind === "dice") {
+          for (let i = 0; i < 5; i++) this.click(t + i * 0.045 + Math.random() * 0.02, 2500 + Math.random() * 1500, 0.35, 0.03);
+        } else if (kind === "hit") {
+          this.click(t, 1400, 0.7, 0.05); this.thud(t, 220, 0.5, 0.09);
+          this.click(t + 0.08, 1900, 0.5, 0.04);
+        } else {
+          this.click(t, 1700, 0.45, 0.035); this.thud(t, 170, 0.35, 0.07);
+        }
+        this.count += 1;
+        document.body.dataset.sounds = String(this.count);
+      } catch (e) { /* no sound, no harm */ }
+    },
+  };
+
+  // -- screens and dialogs -----------------------------------------------------------------------------
+  function screen() { return document.body.dataset.screen; }
+  function showScreen(name) {
+    document.body.dataset.screen = name;
+    $("lobby").hidden = name !== "lobby";
+    $("game").hidden = name !== "game";
+    $("btn-lobby").hidden = name !== "game";
+    $("btn-restart").hidden = name !== "game";
+    if (name === "lobby") {
+      $("scoreboard").replaceChildren();
+      delete document.body.dataset.phase;
+      document.body.dataset.state = "lobby";
+      fillLobby();
+    }
+  }
+  function fillLobby() {
+    for (const name of ["level", "length", "side"]) {
+      for (const input of document.querySelectorAll(`#lobby-form input[name=${name}]`)) input.checked = String(settings[name]) === input.value;
+    }
+    syncSettingInputs();
+    const saved = loadSaved();
+    const card = $("continue-card");
+    if (saved && saved.id && !saved.over) {
+      card.hidden = false;
+      const kind = saved.money ? `Money game, game ${saved.game}` : `${saved.length}-point match, game ${saved.game}`;
+      const s = saved.score || { you: 0, computer: 0 };
+      const when = saved.savedAt ? new Date(saved.savedAt).toLocaleString() : "";
+      $("continue-desc").textContent = `${kind} · You ${s.you} – ${s.computer} Computer · ${LEVEL_NAMES[saved.level] || saved.level}` +
+        (saved.crawford && !saved.money ? " · Crawford game" : "") + (when ? ` · saved ${when}` : "");
+    } else {
+      card.hidden = true;
+    }
+  }
+  function syncSettingInputs() {
+    for (const input of document.querySelectorAll("[data-setting]")) {
+      const key = input.dataset.setting;
+      if (input.type === "checkbox") input.checked = !!settings[key];
+      else input.value = key === "pace" ? pace() : settings[key];
+    }
+  }
+  function openOverlay(id) {
+    for (const o of document.querySelectorAll(".overlay")) o.hidden = o.id !== id;
+    document.body.dataset.overlay = id;
+    const first = $(id).querySelector("select, input, button.primary");
+    if (first) first.focus();
+    bump();
+  }
+  function closeOverlay() {
+    for (const o of document.querySelectorAll(".overlay")) o.hidden = true;
+    delete document.body.dataset.overlay;
+    if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
+    bump();
+  }
+  let confirmAnswer = null;
+  function ask(message, yes) {
+    $("confirm-text").textContent = message;
+    $("confirm-yes").textContent = yes || "OK";
+    openOverlay("confirm");
+    $("confirm-yes").focus();
+    return new Promise((resolve) => { confirmAnswer = resolve; });
+  }
+  function answer(value) {
+    const f = confirmAnswer;
+    confirmAnswer = null;
+    closeOverlay();
+    if (f) f(value);
+  }
+
+  async function toLobby() {
+    if (pending) return;
+    const live = game && !game.match.over;
+    if (live && !(await ask("Back to the lobby? The game is saved as of the start of this turn: continue it from the lobby.", "Save and leave"))) return;
+    run(async () => {
+      if (game && game.moves && game.moves.steps.length) {
+        const state = await api("POST", `/api/games/${encodeURIComponent(game.id)}/actions`, { action: "undo", what: "moves" });
+        game = state;
+      }
+      await persist(game);
+      sessionStorage.removeItem(TAB_KEY);
+      game = null;
+      hintView = null;
+      selected = null;
+      showScreen("lobby");
+    });
+  }
+  async function restart() {
+    if (pending) return;
+    const live = game && !game.match.over;
+    if (live && !(await ask("Restart? This game is discarded and a new one starts with the same settings.", "Discard and restart"))) return;
+    const opts = game ? { length: game.match.length, level: game.level, side: game.you } : matchOptions();
+    run(async () => {
+      writeSaved(null);
+      await newMatch(opts);
+    });
+  }
+
+  // -- keyboard ---------------------------------------------------------------------------------------
+  let keyCount = 0;
+  function onKey(ev) {
+    keyCount += 1;
+    document.body.dataset.keys = String(keyCount);      // keys seen (for tests: a key that changes nothing)
+    Sound.unlock();
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const overlay = document.body.dataset.overlay;
+    if (overlay) {
+      if (ev.key === "Escape") { ev.preventDefault(); if (overlay === "confirm") answer(false); else closeOverlay(); }
+      else if (ev.key === "?" && overlay === "help") { ev.preventDefault(); closeOverlay(); }
+      return;
+    }
+    const tag = ev.target && ev.target.tagName;
+    const typing = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
+    if (typing && ev.key !== "Escape") return;
+    if (ev.key === "?") { ev.preventDefault(); openOverlay("help"); return; }
+    if (screen() !== "game" || !game) return;
+    if ((ev.key === "Enter" || ev.key === " ") && (tag === "BUTTON" || tag === "A" || tag === "SUMMARY")) return;   // the focused control's own key
+    const a = game.actions;
+    const m = game.moves;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    let handled = true;
+    if (key === "Escape") handled = cancelSelection() || !!drag;
+    else if (pending) handled = key === " " || key === "Backspace";
+    else if ((key === " " || key === "Enter" || key === "r") && a.includes("roll")) act({ action: "roll" });
+    else if (key === "Enter" && a.includes("commit")) act({ action: "commit" });
+    else if ((key === "Enter" || key === " " || key === "n") && a.includes("next")) act({ action: "next" });
+    else if ((key === "u" || key === "Backspace") && m && m.steps.length && a.includes("undo")) act({ action: "undo", what: "step" });
+    else if (key === "h" && a.includes("hint")) act({ action: "hint" });
+    else if (key === "d" && a.includes("double")) act({ action: "double" });
+    else if (key === "t" && a.includes("take")) act({ action: "take" });
+    else if (key === "p" && a.includes("drop")) act({ action: "drop" });
+    else if (key === "a" && a.includes("accept")) act({ action: "accept" });
+    else if (key === "x" && a.includes("reject")) act({ action: "reject" });
+    else handled = key === " " || key === "Backspace";     // no page scroll, no going back
+    if (handled) ev.preventDefault();
+  }
+
+  // -- wiring ---------------------------------------------------------------------------------------------
   function wire() {
+    const board = svg();
+    board.addEventListener("pointerdown", onDown);
+    board.addEventListener("pointermove", onMove);
+    board.addEventListener("pointerup", onUp);
+    board.addEventListener("pointercancel", onCancel);
+    board.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("pointerdown", () => Sound.unlock(), { capture: true });
+
     for (const btn of document.querySelectorAll(".controls button[data-action]")) {
-      btn.addEventListener("click", () => {
+      btn.addEventListener("click", (ev) => {
+        if (ev.detail > 0) btn.blur();          // a pointer click: the keys stay the page's
         const name = btn.dataset.action;
         if (!game) return;
-        if (name === "resign") {
-          run(() => act({ action: "resign", level: Number($("resign-level").value) }));
-        } else if (name === "hint") {
-          run(() => act({ action: "hint" }));
-        } else {
-          run(() => act({ action: name }));
-        }
+        if (name === "resign") act({ action: "resign", level: Number($("resign-level").value) });
+        else if (name === "undo") act({ action: "undo", what: game.moves && game.moves.steps.length ? "step" : "turn" });
+        else act({ action: name });
       });
     }
+    // after a pointer click a control gives the focus back: Space and Enter stay the game's keys
+    document.addEventListener("click", (ev) => {
+      const target = ev.target && ev.target.closest && ev.target.closest("summary, a, #game button");
+      if (ev.detail > 0 && target && target.blur) target.blur();
+    });
+    $("resign-level").addEventListener("change", () => $("resign-level").blur());
+    $("btn-newmatch").addEventListener("click", () => run(() => newMatch({ length: game.match.length, level: game.level, side: game.you })));
     $("notation").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const play = $("notation-text").value.trim();
-      if (!game) return;
+      if (!game || !play) return;
       run(async () => {
-        if (game.moves && game.moves.steps.length) await act({ action: "undo", what: "moves" });
-        await act({ action: "play", play });
+        if (game.moves && game.moves.steps.length) {
+          game = await api("POST", `/api/games/${encodeURIComponent(game.id)}/actions`, { action: "undo", what: "moves" });
+        }
+        await perform({ action: "play", play });
         $("notation-text").value = "";
       });
     });
-    $("newgame").addEventListener("submit", (ev) => {
+    $("btn-lobby").addEventListener("click", (ev) => { if (ev.detail > 0) ev.currentTarget.blur(); toLobby(); });
+    $("btn-restart").addEventListener("click", (ev) => { if (ev.detail > 0) ev.currentTarget.blur(); restart(); });
+    $("btn-help").addEventListener("click", () => openOverlay("help"));
+    $("btn-settings").addEventListener("click", () => { syncSettingInputs(); openOverlay("settings"); });
+    $("help-close").addEventListener("click", closeOverlay);
+    $("settings-close").addEventListener("click", closeOverlay);
+    $("confirm-yes").addEventListener("click", () => answer(true));
+    $("confirm-no").addEventListener("click", () => answer(false));
+    for (const o of document.querySelectorAll(".overlay")) {
+      o.addEventListener("click", (ev) => { if (ev.target === o) { if (o.id === "confirm") answer(false); else closeOverlay(); } });
+    }
+    for (const input of document.querySelectorAll("[data-setting]")) {
+      input.addEventListener("change", () => {
+        const key = input.dataset.setting;
+        settings[key] = input.type === "checkbox" ? input.checked : input.value;
+        if (key === "pace") params.delete("pace");
+        if (key === "sound" && settings.sound) Sound.unlock();
+        saveSettings();
+        syncSettingInputs();
+        if (game && screen() === "game") render();
+        bump();
+      });
+    }
+    for (const input of document.querySelectorAll("#lobby-form input[type=radio]")) {
+      input.addEventListener("change", () => {
+        settings[input.name] = input.name === "level" ? input.value : Number(input.value);
+        saveSettings();
+        bump();
+      });
+    }
+    $("lobby-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      run(() => newGame({ length: Number($("ng-length").value), level: $("ng-level").value,
-        side: Number($("ng-side").value) }));
+      if (pending) return;
+      const saved = loadSaved();
+      if (saved && saved.id && !saved.over &&
+          !(await ask("Start a new game? The unfinished one is discarded.", "Start a new game"))) return;
+      run(async () => {
+        writeSaved(null);
+        await newMatch(matchOptions());
+      });
+    });
+    $("btn-continue").addEventListener("click", () => {
+      const saved = loadSaved();
+      if (!saved) return;
+      run(async () => {
+        if (!(await openGame(saved.id, saved))) {
+          writeSaved(null);
+          fillLobby();
+          throw new Error("That game is gone from the server and no copy of it was saved.");
+        }
+      });
     });
     $("resume-file").addEventListener("change", (ev) => {
       const file = ev.target.files && ev.target.files[0];
       if (!file) return;
       run(async () => {
-        if (file.size > 60000) throw new Error("that file is too large for a saved game");
+        if (file.size > 190000) throw new Error("that file is too large for a saved game");
         const content = await file.text();
         const format = /\.sgf$/i.test(file.name) ? "sgf" : "mat";
-        await newGame({ level: $("ng-level").value, side: Number($("ng-side").value),
-          resume: { format, text: content } });
+        writeSaved(null);
+        await newMatch({ level: settings.level, side: Number(settings.side), resume: { format, text: content } });
         ev.target.value = "";
       });
     });
-    document.addEventListener("keydown", (ev) => {
-      if (ev.target && ev.target.tagName === "INPUT") return;
-      if (!game) return;
-      if (ev.key === "r" && game.actions.includes("roll")) run(() => act({ action: "roll" }));
-      else if (ev.key === "Enter" && game.actions.includes("commit")) run(() => act({ action: "commit" }));
-      else if ((ev.key === "u" || ev.key === "Backspace") && game.actions.includes("undo")) run(() => act({ action: "undo" }));
-    });
+    window.addEventListener("pagehide", () => { if (game) persistNow(game); });
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden" && game) persistNow(game); });
+    if (window.ResizeObserver) {
+      let width = 0;
+      new ResizeObserver((entries) => {
+        const w = entries[0].contentRect.width;
+        if (Math.abs(w - width) > 1) {
+          width = w;
+          if (game && screen() === "game" && !pending && !drag) render();
+        }
+      }).observe($("game"));
+    }
+  }
+  function persistNow(state) {      // leaving the page: what is known now (the record was fetched after the last turn)
+    const m = state.match;
+    const saved = loadSaved() || {};
+    if (saved.id !== state.id) return;
+    Object.assign(saved, { score: m.score, game: m.game, crawford: m.crawford, over: m.over, savedAt: Date.now() });
+    if (m.over) writeSaved(null); else writeSaved(saved);
+  }
+
+  function addLobbyError() {
+    const box = document.createElement("div");
+    box.id = "lobby-error";
+    box.className = "error";
+    box.setAttribute("role", "alert");
+    box.hidden = true;
+    $("lobby").prepend(box);
   }
 
   async function start() {
+    addLobbyError();
     wire();
-    await run(async () => {
-      const id = localStorage.getItem(STORE_KEY);
-      if (id) {
-        try {
-          show(await api("GET", `/api/games/${encodeURIComponent(id)}`));
-          return;
-        } catch (e) {
-          if (e.status !== 404) throw e;
-          localStorage.removeItem(STORE_KEY);
+    const tab = sessionStorage.getItem(TAB_KEY);
+    if (tab) {
+      await run(async () => {
+        if (!(await openGame(tab, loadSaved()))) {
+          sessionStorage.removeItem(TAB_KEY);
+          showScreen("lobby");
         }
-      }
-      $("newgame-box").open = true;
-      await newGame({ length: Number($("ng-length").value), level: $("ng-level").value,
-        side: Number($("ng-side").value) });
-    });
+      });
+    } else {
+      showScreen("lobby");
+      bump();
+      markReady();
+    }
   }
 
   window.addEventListener("DOMContentLoaded", start);
