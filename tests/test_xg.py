@@ -346,12 +346,33 @@ def _corpus_files():
         return list(csv.DictReader(f, delimiter="\t"))
 
 
+# The real files that are refused, and why: each holds something the rules refuse, as XG itself
+# flags it (a transcribed play XG marks invalid), or is not XG's at all.
+REFUSED = {
+    "demo.xg": ("not an .xg match file",),               # Insti/xgdatatools: made by a test helper
+    "example.xg": ("not an .xg match file",),
+    "Squire": ("game 7, action 28", "RULES 3", "invalid"),  # '14/11 8/5' off a 4-3
+    "5nqfGw9bWG3deTaU": ("game 1, action 20", "3-1 gives only 4", "invalid"),   # '14/10 13/12' off a 3-1
+    "hQ8sVn2LbTdF4wRm": ("game 2, action 38", "65", "invalid"),   # 6-5 played '14/8 15/10 6/8', a hop back
+    "rK7pXm4TqLb9NzWd": ("game 12, action 19", "33", "invalid"),  # 3-3 played '13/3 7/4', a 10-pip hop
+    # A money game won before anyone rolled, by a resignation: Game refuses a resignation before
+    # the opening roll (its .mat is refused the same way by read_mat).
+    "uwvEbd63UvdX7SDin5o_Iw": ("game 9, action 1", "RULES 6.5"),
+}
+
+
+def _unordered_rolls(events: tuple) -> tuple:
+    """XG stores a roll's higher die first whatever order a text file it imported gave
+    (every move record of the 21 real files), so a roll is compared as a pair of dice."""
+    return tuple(e if e.kind != "roll" else (e.kind, e.player, tuple(sorted(e.value))) for e in events)
+
+
 @needs_gammonview
 def test_real_xg_files():
     rows = _corpus_files()
     if not rows:
         pytest.skip(f"{CORPUS} is not here: the real .xg files are a local corpus, not part of the repository")
-    read, refused = {}, {}
+    read, refused, paired = {}, {}, 0
     for row in rows:
         with open(row["local_path"], "rb") as f:
             data = f.read()
@@ -361,16 +382,19 @@ def test_real_xg_files():
             refused[os.path.basename(row["local_path"])] = str(e)
             continue
         read[row["local_path"]] = record
-        assert record.replay().score == record.score and record.winner is not None
+        assert record.replay().score == record.score
+        assert record.winner is not None or record.length == 0     # a money session has no winner
         for pair in filter(None, row["paired_text_export_local_path"].split(",")):
             with open(pair, "rb") as f:
                 text = read_mat(f.read())
             assert sorted(text.players) == sorted(record.players)
             assert text.players == record.players             # XG's player 1 is the left column
-            assert [(g.score, g.events, g.winner, g.points) for g in text.games] == \
-                [(g.score, g.events, g.winner, g.points) for g in record.games]
-    assert len(read) == 8, refused
-    # The two files of Insti/xgdatatools are made by a test helper, not by XG: unreadable.
-    assert {"demo.xg", "example.xg"} <= set(refused)
-    squire = [v for k, v in refused.items() if "Squire" in k]
-    assert squire and "game 7, action 28" in squire[0] and "RULES 3" in squire[0] and "invalid" in squire[0]
+            assert [(g.score, _unordered_rolls(g.events), g.winner, g.points) for g in text.games] == \
+                [(g.score, _unordered_rolls(g.events), g.winner, g.points) for g in record.games], pair
+            assert len(text.warnings) == len(record.warnings), pair   # both mend the same results
+            paired += 1
+    for name, message in refused.items():
+        why = [v for k, v in REFUSED.items() if k in name]
+        assert why, f"{name} is refused: {message}"
+        assert all(part in message for part in why[0]), (name, message)
+    assert len(read) >= 10 and paired >= 10, (len(read), paired, refused)

@@ -20,6 +20,10 @@ white is XG's player 1 or player 2: the sides are matched by name, and by
 the first roll where both have one name.  An event's ``lines`` entry in the
 record is the number of the game's action (gammonview's ply, from 1) it
 came from, as a line number is for a text file.
+XG stores every roll with the higher die first, whatever order the text
+file it imported gave (so a roll's dice may come in the other order than
+in a ``.mat`` file of the same match; the opening roll keeps each side's
+die).
 
 There is no writer: the format holds XG's analysis, which a record does
 not have (``write`` is None in its :class:`~backgammon.formats.Format`).
