@@ -27,8 +27,9 @@ LAYERS = {
     "values and rules": ["position", "play", "dice", "batch", "perft", "bearoff", "rules", "game", "match",
                          "matchid", "met", "chouette", "sample"],
     "players and evaluators": ["evaluator", "evaluation", "network", "pubeval", "hint", "cube", "resignation",
-                               "players", "duel", "rollouts", "lockstep", "train"],
+                               "players", "peers", "duel", "rollouts", "lockstep", "train"],
     "formats": ["formats", "mat", "sgf", "xgid", "fibs"],
+    "analysis": ["analysis"],
     "services": ["cli", "__main__", "ubgi", "web", "env"],
 }
 RANK = {name: rank for rank, names in enumerate(LAYERS.values()) for name in names}

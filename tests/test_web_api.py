@@ -567,3 +567,22 @@ def test_resume_takes_every_match_format(client):
                                                     422)):
         r = client.post("/api/games", json={"resume": body})
         assert r.status_code == status and "error" in r.json(), (body, r.text)
+
+
+def test_the_analysis_of_the_match_so_far(client):
+    # issue 21: the page's "Analyse": each side's figures and every graded
+    # decision with the board before it and both plays as steps.
+    s = play_out(client, new(client, length=3, level="beginner", seed=11))
+    r = client.get(f"/api/games/{s['id']}/analysis")
+    assert r.status_code == 200, r.text
+    d = r.json()
+    assert set(d["stats"]) == {"you", "computer"} and d["ply"] == 0
+    plays = [e for e in d["decisions"] if e["kind"] == "play"]
+    assert plays, d
+    for e in plays:
+        assert e["who"] in ("you", "computer") and len(e["board"]["points"]) == 24
+        assert sum(p["you"] for p in e["board"]["points"]) + e["board"]["bar"]["you"] + e["board"]["off"]["you"] == 15
+        assert e["error"] >= 0 and (e["played"] != e["best"] or e["error"] == 0)
+        assert e["best_moves"] and e["played_moves"] and e["turn"] >= 1
+    assert client.get(f"/api/games/{s['id']}/analysis?ply=3").status_code == 422
+    assert client.get("/api/games/nope/analysis").status_code == 404

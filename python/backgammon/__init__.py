@@ -44,6 +44,7 @@ from .players import Player, player
 from .cube import CubeDecision, cube_decision
 from .hint import RankedPlay, hint
 from .duel import DuelResult, duel
+from .analysis import MatchAnalysis, analyse
 from .formats.xgid import InvalidXgidError, read_xgid, write_xgid
 from .formats.fibs import FibsBoard, read_fibs_board, write_fibs_board
 from .formats.mat import read_mat, write_mat
@@ -81,5 +82,5 @@ __all__ = [
     "hint", "RankedPlay", "duel", "DuelResult",
     "read_xgid", "write_xgid", "InvalidXgidError", "read_fibs_board", "write_fibs_board", "FibsBoard",
     "read_mat", "write_mat", "read_sgf", "write_sgf", "read_xg", "MatchRecord", "MatchFileError",
-    "RecordWarning", "XgFileError",
+    "RecordWarning", "XgFileError", "analyse", "MatchAnalysis",
 ]

@@ -237,6 +237,41 @@ def _ubgi(args) -> int:
     return 0
 
 
+def _read_match_file(path: str, source_format=None):
+    """A match file's record, its format from its name (or given)."""
+    from .formats import for_path, get, match_formats
+    fmt = get(source_format) if source_format else for_path(path)
+    if fmt is None or fmt.kind != "match":
+        names = ", ".join(f.name for f in match_formats())
+        raise ValueError(f"cannot tell the format of {path} from its name; give --from ({names})")
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return fmt.read(data, partial=True)
+    except fmt.error as e:
+        raise ValueError(f"{path}: {e}") from None
+
+
+def _analyse(args) -> int:
+    from .analysis import analyse
+    from .rollouts import RolloutSettings
+    record = _read_match_file(args.file, args.source_format)
+    rollout = RolloutSettings(games=args.rollout_games, seed=args.seed, workers=args.workers,
+                              truncate=args.rollout_truncate) if args.rollout else None
+    progress = not args.json and (sys.stderr.isatty() or args.progress)
+    result = analyse(record, ply=args.ply, cube_ply=args.cube_ply, rollout=rollout, workers=args.workers,
+                     progress=progress)
+    if args.sgf:
+        from .formats.sgf import write_sgf
+        with open(args.sgf, "w", encoding="utf-8") as f:
+            f.write(write_sgf(record, analysis=result))
+    if args.json:
+        print(result.to_json())
+    else:
+        print(result.report(threshold=args.threshold, diagrams=not args.no_diagrams), end="")
+    return 0
+
+
 def _convert(args) -> int:
     import inspect
     import os
@@ -266,8 +301,8 @@ def _convert(args) -> int:
         print(f"{args.input}: warning: {w}", file=sys.stderr)
     text = target.write(record)
     tmp = args.output + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
+    with open(tmp, "w", encoding="utf-8") as out:
+        out.write(text)
     os.replace(tmp, args.output)
     games = len(record.games)
     print(f"{args.input} -> {args.output}: {games} game{'s' if games != 1 else ''}"
@@ -397,6 +432,28 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ubgi", help="speak the UBGI engine protocol on standard input and output")
     p.add_argument("--player", default="net:1", help="the player behind the engine (default net:1)")
     p.set_defaults(run=_ubgi)
+    p = sub.add_parser("analyse", help="grade every play and cube decision of a match file (.mat, .sgf, .xg)")
+    p.add_argument("file", help="the match file")
+    p.add_argument("--from", dest="source_format", default=None, help="the file's format: mat, sgf or xg")
+    p.add_argument("--ply", type=int, choices=(0, 1, 2), default=0, help="checker play search depth (default 0)")
+    p.add_argument("--cube-ply", type=int, choices=(0, 1, 2), default=None,
+                   help="cube decision search depth (default: --ply)")
+    p.add_argument("--threshold", type=float, default=0.04,
+                   help="list the plays and cube decisions losing at least this much (default 0.04)")
+    p.add_argument("--no-diagrams", action="store_true", help="no position diagrams in the report")
+    p.add_argument("--json", action="store_true", help="print everything as one JSON object")
+    p.add_argument("--sgf", metavar="OUT", default=None, help="also write the match with the analysis as SGF")
+    p.add_argument("--rollout", action="store_true",
+                   help="check the errors of 0.08 or more by rolling out their candidates")
+    p.add_argument("--rollout-games", type=_positive("--rollout-games"), default=324,
+                   help="games per candidate of those rollouts (default 324)")
+    p.add_argument("--rollout-truncate", type=_at_least("--rollout-truncate", 0), default=None,
+                   help="truncate those rollouts after this many plies")
+    p.add_argument("--seed", type=_at_least("--seed", 0), default=0, help="seed of the rollouts (default 0)")
+    p.add_argument("--workers", type=_positive("--workers"), default=None,
+                   help="local processes (default: all cores)")
+    p.add_argument("--progress", action="store_true", help="show the progress bar even when not a terminal")
+    p.set_defaults(run=_analyse)
     p = sub.add_parser("convert", help="convert a match file (.mat, .sgf, .xg) to .mat or SGF")
     p.add_argument("input", help="the match file to read (its format from its name, or --from)")
     p.add_argument("output", help="the file to write (.mat or .sgf, or --to)")

@@ -27,7 +27,7 @@ from .errors import RulesError
 from .position import Position
 from .rules import Rules
 
-__all__ = ["cube_decision", "CubeDecision", "ACTIONS", "cube_efficiency", "MatchValues", "proper_action"]
+__all__ = ["cube_decision", "cube_decision_from", "cube_values", "CubeDecision", "ACTIONS", "cube_efficiency", "MatchValues", "proper_action"]
 
 #: The answers, in gnubg's words.
 ACTIONS = ("no double", "double, take", "double, pass", "too good to double", "double, beaver",
@@ -74,31 +74,36 @@ class CubeDecision:
 def cube_efficiency(position: Position) -> float:
     """gnubg's cube efficiency for the position: 0.68 with contact, 0.6 in a
     bear-off, else 0.55 + 0.00125 x the pips of the side on roll in [0.6, 0.7]."""
-    if not position.is_race():
-        return 0.68
-    a = position.array
-    if not a[:, 6:].any():
-        return 0.6
-    pips = int(position.pip_counts()[1])
-    return min(0.7, max(0.6, 0.55 + 0.00125 * pips))
+    return float(_efficiencies(position.array[None])[0])
 
 
-def _split(p) -> tuple[float, float, float, float]:
-    """W and L (average value of a win and of a loss, gammons counted) and
-    the chance to win, from the five chances."""
-    w, wg, wb, lg, lb = (float(v) for v in p)
-    win_value = (w + wg + wb) / w if w > 1e-9 else 1.0
-    loss_value = ((1 - w) + lg + lb) / (1 - w) if w < 1 - 1e-9 else 1.0
+# The model works on arrays: p (n, 5) chances of the side on roll and x
+# (n,) cube efficiencies; one decision is a batch of one.
+
+def _split(p: np.ndarray):
+    """W and L (average value of a win and of a loss, gammons counted), the
+    chance to win and the cubeless equity, from the five chances (n, 5)."""
+    w, wg, wb, lg, lb = p.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        win_value = np.where(w > 1e-9, (w + wg + wb) / w, 1.0)
+        loss_value = np.where(w < 1 - 1e-9, ((1 - w) + lg + lb) / (1 - w), 1.0)
     return w, win_value, loss_value, w * win_value - (1 - w) * loss_value
 
 
-def _money(p, x: float, owner: str, jacoby_live: bool) -> tuple[float, float]:
+def _ramp(at, p0, m0, p1, m1):
+    """m0 up to p0, m1 from p1, a straight line between."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mid = m0 + (m1 - m0) * (at - p0) / (p1 - p0)
+    return np.where(at <= p0, m0, np.where(at >= p1, m1, mid))
+
+
+def _money(p: np.ndarray, x: np.ndarray, owner: str, jacoby_live: bool):
     """Janowski's cubeful money equities of the side on roll, per unit of the
-    current cube: (no double, double/take)."""
+    current cube: (no double, double/take), arrays (n,)."""
     w, W, L, dead = _split(p)
     if jacoby_live:
         # Jacoby: gammons count only once the cube is turned.
-        nd_w, nd_l, nd_dead = 1.0, 1.0, 2 * w - 1
+        nd_w, nd_l, nd_dead = np.ones_like(w), np.ones_like(w), 2 * w - 1
     else:
         nd_w, nd_l, nd_dead = W, L, dead
 
@@ -108,18 +113,22 @@ def _money(p, x: float, owner: str, jacoby_live: bool) -> tuple[float, float]:
         return take, cash
 
     tp, cp = points(nd_w, nd_l)
-    if owner == "me":
-        live = -nd_l + (nd_l + 1.0) * w / cp if w < cp else 1.0
-    elif owner == "opponent":
-        live = -1.0 if w <= tp else -1.0 + (nd_w + 1.0) * (w - tp) / (1.0 - tp)
-    else:                                              # centred
-        live = -1.0 if w <= tp else 1.0 if w >= cp else -1.0 + 2.0 * (w - tp) / (cp - tp)
-    no_double = x * live + (1 - x) * nd_dead
-    # After a take the opponent owns the cube at twice the value; gammons count.
-    tp2, _ = points(W, L)
-    live_dt = -1.0 if w <= tp2 else -1.0 + (W + 1.0) * (w - tp2) / (1.0 - tp2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if owner == "me":
+            live = np.where(w < cp, -nd_l + (nd_l + 1.0) * w / cp, 1.0)
+        elif owner == "opponent":
+            live = np.where(w <= tp, -1.0, -1.0 + (nd_w + 1.0) * (w - tp) / (1.0 - tp))
+        else:                                              # centred
+            live = _ramp(w, tp, -1.0, cp, 1.0)
+        no_double = x * live + (1 - x) * nd_dead
+        # After a take the opponent owns the cube at twice the value; gammons count.
+        tp2, _ = points(W, L)
+        live_dt = np.where(w <= tp2, -1.0, -1.0 + (W + 1.0) * (w - tp2) / (1.0 - tp2))
     double_take = 2.0 * (x * live_dt + (1 - x) * dead)
     return no_double, double_take
+
+
+_SHARED: dict = {}
 
 
 class MatchValues:
@@ -129,77 +138,86 @@ class MatchValues:
         self.met, self.n = met, length
         self.a, self.b = length - me, length - opp        # points away
         self.crawford_next = self.a > 1 and self.b > 1
+        self._after: dict = {}
+
+    @classmethod
+    def of(cls, met, length: int, me: int, opp: int) -> "MatchValues":
+        """The (shared) values of a score: grading many positions at one
+        score asks the table the same few questions."""
+        key = (id(met), length, me, opp)
+        hit = _SHARED.get(key)
+        if hit is None or hit.met is not met:
+            if len(_SHARED) > 4096:
+                _SHARED.clear()
+            hit = _SHARED[key] = cls(met, length, me, opp)
+        return hit
 
     def after(self, mine: int, theirs: int) -> float:
         """MWC once I have won ``mine`` more points or the opponent ``theirs``."""
-        x, y = self.a - mine, self.b - theirs
-        if x <= 0:
-            return 1.0
-        if y <= 0:
-            return 0.0
-        return self.met.mwc(x, y, crawford=self.crawford_next and (x == 1) != (y == 1))
+        key = (mine, theirs)
+        v = self._after.get(key)
+        if v is None:
+            x, y = self.a - mine, self.b - theirs
+            if x <= 0:
+                v = 1.0
+            elif y <= 0:
+                v = 0.0
+            else:
+                v = self.met.mwc(x, y, crawford=self.crawford_next and (x == 1) != (y == 1))
+            self._after[key] = v
+        return v
 
-    def outcomes(self, p, cube: int) -> tuple[float, float]:
-        """Average MWC given a win and given a loss at ``cube``."""
-        w, wg, wb, lg, lb = (float(v) for v in p)
-        if w > 1e-9:
-            win = ((w - wg) * self.after(cube, 0) + (wg - wb) * self.after(2 * cube, 0)
-                   + wb * self.after(3 * cube, 0)) / w
-        else:
-            win = self.after(cube, 0)
-        if w < 1 - 1e-9:
-            loss = ((1 - w - lg) * self.after(0, cube) + (lg - lb) * self.after(0, 2 * cube)
-                    + lb * self.after(0, 3 * cube)) / (1 - w)
-        else:
-            loss = self.after(0, cube)
+    def outcomes(self, p: np.ndarray, cube: int):
+        """Average MWC given a win and given a loss at ``cube``, arrays (n,)."""
+        w, wg, wb, lg, lb = p.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            win = np.where(w > 1e-9, ((w - wg) * self.after(cube, 0) + (wg - wb) * self.after(2 * cube, 0)
+                                      + wb * self.after(3 * cube, 0)) / w, self.after(cube, 0))
+            loss = np.where(w < 1 - 1e-9, ((1 - w - lg) * self.after(0, cube) + (lg - lb) * self.after(0, 2 * cube)
+                                           + lb * self.after(0, 3 * cube)) / (1 - w), self.after(0, cube))
         return win, loss
 
 
-def _match(p, x: float, values: MatchValues, cube: int, owner: str, opponent_can_redouble: bool):
+def _match(p: np.ndarray, x: np.ndarray, values: MatchValues, cube: int, owner: str, opponent_can_redouble: bool):
     """Cubeful match winning chances of the side on roll: (no double,
     double/take, double/pass), Janowski's model on MWC with one level of
-    redoubles (beyond it the cube counts as dead)."""
-    w = float(p[0])
-
-    def line(at_p, p0, m0, p1, m1):
-        if at_p <= p0:
-            return m0
-        if at_p >= p1:
-            return m1
-        return m0 + (m1 - m0) * (at_p - p0) / (p1 - p0)
+    redoubles (beyond it the cube counts as dead); arrays (n,)."""
+    w = p[:, 0]
 
     def cash_point(c):
         # Where the opponent is indifferent to taking my double from c to 2c.
         win2, loss2 = values.outcomes(p, 2 * c)
         passed = values.after(c, 0)
-        return (passed - loss2) / (win2 - loss2) if win2 > loss2 else 1.0, passed
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(win2 > loss2, (passed - loss2) / (win2 - loss2), 1.0), passed
 
     def take_point(c):
         # Where I am indifferent to taking the opponent's double from c to 2c.
         win2, loss2 = values.outcomes(p, 2 * c)
         passed = values.after(0, c)
-        return (passed - loss2) / (win2 - loss2) if win2 > loss2 else 0.0, passed
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(win2 > loss2, (passed - loss2) / (win2 - loss2), 0.0), passed
 
     win, loss = values.outcomes(p, cube)
     dead = w * win + (1 - w) * loss
     cp, cash = cash_point(cube)
     tp, drop = take_point(cube)
     if owner == "me":
-        live = line(w, 0.0, loss, cp, cash)
+        live = _ramp(w, 0.0, loss, cp, cash)
     elif owner == "opponent":
-        live = line(w, tp, drop, 1.0, win)
+        live = _ramp(w, tp, drop, 1.0, win)
     else:
-        live = line(w, tp, drop, cp, cash)
+        live = _ramp(w, tp, drop, cp, cash)
     no_double = x * live + (1 - x) * dead
     win2, loss2 = values.outcomes(p, 2 * cube)
     dead2 = w * win2 + (1 - w) * loss2
     if opponent_can_redouble:
         tp2, drop2 = take_point(2 * cube)
-        live2 = line(w, tp2, drop2, 1.0, win2)
+        live2 = _ramp(w, tp2, drop2, 1.0, win2)
         double_take = x * live2 + (1 - x) * dead2
     else:
         double_take = dead2
-    return no_double, double_take, values.after(cube, 0)
+    return no_double, double_take, np.full_like(w, values.after(cube, 0))
 
 
 def proper_action(nd: float, dt: float, dp: float, beavers: bool = False) -> tuple[str, str]:
@@ -242,61 +260,152 @@ def cube_decision(position: Position, state=None, rules: Rules | None = None, pl
     True
     """
     from .evaluation import evaluate
-    from .matchid import MatchState
+    from .evaluator import as_evaluator
     instance("position", position, Position, "backgammon.Position")
+    ply = integer("ply", ply, low=0, high=2)
+    state, rules = _checked(position, state, rules)
+    ev = evaluate(position, ply, evaluator=as_evaluator(evaluator, networks=networks))
+    return cube_decision_from(ev.probabilities, position, state, rules, met=met)
+
+
+def _checked(position, state, rules):
+    from .matchid import MatchState
     state = MatchState() if state is None else instance("state", state, MatchState, "backgammon.MatchState")
     rules = Rules() if rules is None else instance("rules", rules, Rules, "backgammon.Rules")
-    ply = integer("ply", ply, low=0, high=2)
     if position.is_game_over():
         raise ValueError("position: the game is over, there is no cube decision")
-    me = state.on_roll
-    cube = state.cube_value
-    owner = "centred" if state.cube_owner is None else "me" if state.cube_owner == me else "opponent"
-    money = state.match_length == 0
-    reason = ""
-    if owner == "opponent":
-        reason = "the opponent owns the cube (RULES 7.1)"
-    elif state.crawford and not money:
-        reason = "no doubling in the Crawford game (RULES 8.2)"
-    elif not money and state.score[me] + cube >= state.match_length:
-        reason = "dead cube: winning this game at the current cube already wins the match (RULES 8.3)"
-    elif money and cube * 2 > rules.cube_limit:
-        reason = f"the cube is at its limit of {rules.cube_limit} (RULES 7.4)"
-    if not money and rules.money_options():
+    if state.match_length and rules.money_options():
         raise RulesError(f"{', '.join(rules.money_options())} apply only to money play, not to a match (RULES 8.4)")
-    from .evaluator import as_evaluator
-    ev = evaluate(position, ply, evaluator=as_evaluator(evaluator, networks=networks))
-    probs = ev.probabilities
-    x = cube_efficiency(position)
-    if money:
-        exact = _bearoff_exact(position, owner)
-        if exact is not None:
-            nd, dt = exact
-        else:
-            nd, dt = _money(probs, x, owner,
-                            rules.jacoby and cube == 1 and state.cube_owner is None)
-        dp = 1.0
-        mwc = None
+    return state, rules
+
+
+def cube_decision_from(chances, position: Position, state=None, rules: Rules | None = None, *,
+                       met=None) -> CubeDecision:
+    """The cube decision of :func:`cube_decision` from given cubeless
+    ``chances`` of the side on roll (five, as an Evaluation gives them),
+    searched however the caller likes: analysis and rollouts grade many
+    positions from chances they already have.
+
+    >>> import backgammon as bg
+    >>> cube_decision_from((0.95, 0.0, 0.0, 0.0, 0.0), bg.Position.initial()).action
+    'double, pass'
+    """
+    instance("position", position, Position, "backgammon.Position")
+    state, rules = _checked(position, state, rules)
+    probs = tuple(float(v) for v in chances)
+    if len(probs) != 5:
+        raise ValueError(f"chances must be five numbers, not {len(probs)}")
+    owner = _owner(state)
+    exact = _bearoff_exact(position, owner) if state.match_length == 0 else None
+    if exact is not None:
+        nd, dt, dp, mwc = exact[0], exact[1], 1.0, None
     else:
-        from .met import MatchEquityTable
-        table = met if met is not None else MatchEquityTable.kazaross_xg2()
-        values = MatchValues(table, state.match_length, state.score[me], state.score[1 - me])
-        opp_away = state.match_length - state.score[1 - me]
-        opponent_can_redouble = opp_away > 2 * cube
-        m_nd, m_dt, m_dp = _match(probs, x, values, cube, owner,
-                                  opponent_can_redouble)
-        mwc = (m_nd, m_dt, m_dp)
-        # gnubg's normalised equity: -1 = losing a single game at this cube, +1 = winning one.
-        lo, hi = values.after(0, cube), values.after(cube, 0)
-        scale = (hi - lo) if hi > lo else 1.0
-        nd, dt, dp = (2 * (m - lo) / scale - 1 for m in mwc)
-        exact = None
-    beavers = money and rules.beavers > 0
+        eq = _equities(np.array([probs]), np.array([cube_efficiency(position)]), state, rules, met)
+        nd, dt, dp = (float(v[0]) for v in eq[:3])
+        mwc = None if eq[3] is None else tuple(float(v[0]) for v in eq[3])
+    reason = _no_double_reason(state, rules)
+    beavers = state.match_length == 0 and rules.beavers > 0
     if reason:
         return CubeDecision("no double", nd, dt, dp, proper_action(nd, dt, dp, beavers)[1], False, reason,
                             probs, mwc, exact is not None)
     action, take = proper_action(nd, dt, dp, beavers)
     return CubeDecision(action, nd, dt, dp, take, True, "", probs, mwc, exact is not None)
+
+
+def _owner(state) -> str:
+    me = state.on_roll
+    return "centred" if state.cube_owner is None else "me" if state.cube_owner == me else "opponent"
+
+
+def _no_double_reason(state, rules: Rules) -> str:
+    """Why the side on roll may not double (empty when it may)."""
+    me, cube, money = state.on_roll, state.cube_value, state.match_length == 0
+    if _owner(state) == "opponent":
+        return "the opponent owns the cube (RULES 7.1)"
+    if state.crawford and not money:
+        return "no doubling in the Crawford game (RULES 8.2)"
+    if not money and state.score[me] + cube >= state.match_length:
+        return "dead cube: winning this game at the current cube already wins the match (RULES 8.3)"
+    if money and cube * 2 > rules.cube_limit:
+        return f"the cube is at its limit of {rules.cube_limit} (RULES 7.4)"
+    return ""
+
+
+def _equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met):
+    """The cubeful equities (no double, double/take, double/pass) of the
+    side on roll for chances p (n, 5) and cube efficiencies x (n,): money
+    per unit of the cube, match normalised (-1: losing a single game at this
+    cube, +1: winning one), with the match winning chances (or None)."""
+    me, cube = state.on_roll, state.cube_value
+    owner = _owner(state)
+    if state.match_length == 0:
+        nd, dt = _money(p, x, owner, rules.jacoby and cube == 1 and state.cube_owner is None)
+        return nd, dt, np.ones_like(nd), None
+    from .met import MatchEquityTable
+    table = met if met is not None else MatchEquityTable.kazaross_xg2()
+    values = MatchValues.of(table, state.match_length, state.score[me], state.score[1 - me])
+    opp_away = state.match_length - state.score[1 - me]
+    m_nd, m_dt, m_dp = _match(p, x, values, cube, owner, opp_away > 2 * cube)
+    # gnubg's normalised equity: -1 = losing a single game at this cube, +1 = winning one.
+    lo, hi = values.after(0, cube), values.after(cube, 0)
+    scale = (hi - lo) if hi > lo else 1.0
+    return (*(2 * (m - lo) / scale - 1 for m in (m_nd, m_dt, m_dp)), (m_nd, m_dt, m_dp))
+
+
+def cube_values(chances, positions, state=None, rules: Rules | None = None, *, met=None):
+    """The value for the side on roll of its proper cube action (doubling
+    when it should, the other side answering right; no double when it may
+    not), for many positions at one cube state: equities (n,) as
+    :func:`cube_decision` gives them, and match winning chances (n,) in
+    match play (else None).  ``chances`` (n, 5) are the sides' cubeless
+    chances, ``positions`` the boards (n, 2, 25), side on roll in row 1.
+
+    >>> import numpy as np, backgammon as bg
+    >>> v, m = cube_values(np.array([[0.5, 0.1, 0.0, 0.1, 0.0]]), bg.Position.initial().array[None])
+    >>> round(float(v[0]), 3) == round(cube_decision_from([0.5, 0.1, 0.0, 0.1, 0.0], bg.Position.initial()).no_double, 3)
+    True
+    """
+    from .matchid import MatchState
+    state = MatchState() if state is None else instance("state", state, MatchState, "backgammon.MatchState")
+    rules = Rules() if rules is None else instance("rules", rules, Rules, "backgammon.Rules")
+    p = np.asarray(chances, dtype=np.float64).reshape(-1, 5)
+    boards = np.asarray(positions, dtype=np.uint8).reshape(-1, 2, 25)
+    if len(boards) != len(p):
+        raise ValueError(f"chances and positions must be as many, not {len(p)} and {len(boards)}")
+    x = _efficiencies(boards)
+    nd, dt, dp, mwc = _equities(p, x, state, rules, met)
+    nd, dt = nd.copy(), dt.copy()
+    if state.match_length == 0:
+        # Races in the two-sided table: its exact cubeful equities.
+        small = ~boards[:, :, 6:].any(axis=(1, 2))
+        for i in np.flatnonzero(small):
+            exact = _bearoff_exact(Position._from_bytes(boards[i].tobytes()), _owner(state))
+            if exact is not None:
+                nd[i], dt[i] = exact
+    if _no_double_reason(state, rules):
+        return nd, (None if mwc is None else mwc[0])
+    # The doubler's value of doubling: the answer proper_action names.
+    beavers = state.match_length == 0 and rules.beavers > 0
+    take = np.round(dt, 9) <= np.round(dp, 9)
+    beaver = take & beavers & (np.round(dt, 9) < 0)
+    answer = np.where(beaver, 2 * dt, np.where(take, dt, dp))
+    doubles = answer > nd
+    value = np.where(doubles, answer, nd)
+    if mwc is None:
+        return value, None
+    return value, np.where(doubles, np.where(take, mwc[1], mwc[2]), mwc[0])
+
+
+def _efficiencies(boards: np.ndarray) -> np.ndarray:
+    """cube_efficiency of each board (n, 2, 25), side on roll in row 1."""
+    occupied = boards > 0
+    # The rearmost checker of each side (-1: none); contact while they can meet.
+    rear = np.where(occupied.any(axis=2), 24 - np.argmax(occupied[:, :, ::-1], axis=2), -1)
+    contact = rear.sum(axis=1) > 22
+    home = ~boards[:, :, 6:].any(axis=(1, 2))
+    pips = (boards[:, 1, :].astype(np.int64) * np.arange(1, 26)).sum(axis=1)
+    race = np.clip(0.55 + 0.00125 * pips, 0.6, 0.7)
+    return np.where(contact, 0.68, np.where(home, 0.6, race))
 
 
 def _bearoff_exact(position: Position, owner: str):

@@ -11,6 +11,10 @@ players by the same spec strings, made by :func:`player`:
   searched 0, 1 or 2 plies deep with gnubg-style move filters;
 - ``gnubg``: GNU Backgammon's 0-ply network through the ``gnubg-nn``
   package, when it is installed (a test and comparison peer only);
+- ``bgsage``, ``bgsage:2ply``, ``bgsage:3ply``, ...: bgsage (Open Sage),
+  its raw network (its level 1ply, gnubg's 0-ply) or its other levels,
+  through ``backgammon.peers`` when the ``bgsage`` package is installed
+  (a test and comparison peer only);
 - ``ubgi:COMMAND``: any external engine speaking UBGI (see ``ubgi``);
 - any name registered with :func:`register_player`, or by another package
   through the ``backgammon.players`` entry point group (the entry point's

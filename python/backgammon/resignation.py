@@ -73,7 +73,7 @@ def _match_values(state):
     from .cube import MatchValues
     from .met import MatchEquityTable
     me = state.on_roll
-    return MatchValues(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[me], state.score[1 - me])
+    return MatchValues.of(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[me], state.score[1 - me])
 
 
 def _value_of_resigning(level: int, state) -> float:

@@ -261,7 +261,7 @@ class _Lockstep:
         if cube not in self._coef:
             from .cube import MatchValues
             s = self.state0
-            values = MatchValues(self.met, s.match_length, s.score[0], s.score[1])
+            values = MatchValues.of(self.met, s.match_length, s.score[0], s.score[1])
             self._coef[cube] = np.array([values.after(k * cube, 0) for k in (1, 2, 3)]
                                         + [values.after(0, k * cube) for k in (1, 2, 3)])
         return self._coef[cube]
@@ -706,7 +706,7 @@ def _normaliser(state: MatchState):
     match equity: -1 losing a single game at the cube, +1 winning one."""
     from .cube import MatchValues
     from .met import MatchEquityTable
-    values = MatchValues(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[0], state.score[1])
+    values = MatchValues.of(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[0], state.score[1])
     lo, hi = values.after(0, state.cube_value), values.after(state.cube_value, 0)
     return lo, (hi - lo) if hi > lo else 1.0
 
@@ -859,7 +859,7 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
     mwc = None
     dp = 1.0                       # money: per unit of the current cube
     if state.match_length:
-        values = MatchValues(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[0], state.score[1])
+        values = MatchValues.of(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[0], state.score[1])
         lo, scale = _normaliser(state)
         mwc = (float(nd_sum.mwc or 0.0), float(dt_sum.mwc or 0.0), values.after(v, 0))
         dp = 2 * (mwc[2] - lo) / scale - 1

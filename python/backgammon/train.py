@@ -38,6 +38,7 @@ import sys
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -99,7 +100,7 @@ def _check_float(name, value, low=0.0):
 class _LabelTask:
     boards: np.ndarray       # (k, 2, 25) uint8
     keys: tuple              # one dice key per position
-    nets: object             # Networks (pickled by value)
+    nets: Any                # Networks (pickled by value)
     games: int
     truncate: int
 

@@ -40,7 +40,7 @@ class Format:
     kind: str
     read: Callable[..., Any]
     write: Callable[..., str] | None
-    error: type
+    error: type[Exception]
     binary: bool = False
 
 

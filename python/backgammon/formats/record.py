@@ -111,6 +111,8 @@ class MatchRecord:
     comment lines, ``rules`` the rules the games are replayed with.
     ``warnings`` (:class:`RecordWarning` items) lists what the reader
     mended: where the file contradicts itself, the play wins.
+    ``analysis`` holds the analysis a file carries (gnubg's SGF: one
+    :class:`~backgammon.formats.sgf.NodeAnalysis` per analysed action).
     :meth:`replay` rebuilds the games through ``Match``/``Game``.
     """
 
@@ -121,6 +123,7 @@ class MatchRecord:
     comments: tuple = ()
     rules: Rules = field(default_factory=Rules)
     warnings: tuple = ()
+    analysis: tuple = ()
 
     @property
     def score(self) -> tuple:
@@ -225,7 +228,7 @@ class GameItems:
     match_won: bool = False
 
 
-def _steps(play) -> list:
+def play_steps(play) -> list:
     """The single-die steps ``(from, to, hit)`` of a Play; the first step
     landing on a point where the play hit is the hitter."""
     hits = set(play.hits)
@@ -335,7 +338,7 @@ class _Walker:
             assert self.pending is not None and g.dice is not None
             play = g.position.parse_play(value, g.dice) if isinstance(value, str) else value
             g.apply(Event("play", event.player, str(play)))
-            self.items.append(("move", turn, self.pending[1], _steps(play)))
+            self.items.append(("move", turn, self.pending[1], play_steps(play)))
             self.pending = None
         else:
             g.apply(event)
@@ -399,7 +402,7 @@ def _duel_items(result, error_cls=MatchFileError) -> list:
                 play = position.parse_play(text, d)
             except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError, InvalidRollError) as e:
                 raise error_cls(str(e), number) from None
-            items.append(("move", mover, d, _steps(play)))
+            items.append(("move", mover, d, play_steps(play)))
             position = play.position
             mover = 1 - mover
         end = position.result()

@@ -44,13 +44,14 @@ scored, and rules options other than Jacoby.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import NoReturn
 
 from .. import _validate
 from ..rules import Rules
-from .record import MONEY_RULES, GameItems, MatchFileError, MatchRecord, RecordBuilder, record_items
+from .record import MONEY_RULES, GameItems, MatchFileError, MatchRecord, RecordBuilder, play_steps, record_items
 
 __all__ = ["SgfFileError", "read_sgf", "write_sgf"]
 
@@ -231,6 +232,7 @@ def read_sgf(text: str | bytes, rules: Rules | None = None, *, partial: bool = F
         if prop in keys:
             header.append((keys[prop], values[0].replace("-", ".") if prop == "DT" else values[0]))
     comments = tuple(line for line in (_one(root, "GC") or "").split("\n") if line.strip())
+    notes: list = []
     for index, nodes in enumerate(trees):
         number = index + 1
         root = nodes[0]
@@ -260,13 +262,18 @@ def read_sgf(text: str | bytes, rules: Rules | None = None, *, partial: bool = F
             # its turn as a double (a real one must be answered, RULES 7.3).
             actions = actions[:-1]
         for node in actions:
+            before = builder.game.position
+            dice = builder.game.dice
             _action(builder, node, number)
+            note = _node_analysis(node, number, builder.game, before, dice)
+            if note is not None:
+                notes.append(note)
         if result is not None:
             builder.wins(result[0], result[1], root.line, resigned=result[2])
         builder.end(nodes[-1].line, index == len(trees) - 1, partial)
     builder.number = 0
     games = builder.finish(trees[-1][-1].line, partial)
-    return MatchRecord(players, length, games, tuple(header), comments, rules)
+    return MatchRecord(players, length, games, tuple(header), comments, rules, analysis=tuple(notes))
 
 
 @dataclass
@@ -366,6 +373,168 @@ def _action(builder: RecordBuilder, node: _Node, number: int) -> None:
         builder.dice_only(_COLOURS.index(colour), (int(d[0]), int(d[1])), node.line)
 
 
+# -- gnubg's analysis in SGF --------------------------------------------------------------------
+#
+# docs/formats.md, "SGF analysis": a checker play's node may hold A (the
+# candidate plays, best first, and the index of the one played), DA (the
+# cube decision before the roll), LU (the roll's luck), GB/GW (its mark),
+# DO/BM (the play's skill mark) and DC/BC (the skill of not doubling); a
+# double, take or drop node DA and DO/BM.
+
+_SKILL_OF_MARK = {("DO", ""): "doubtful", ("BM", "1"): "error", ("BM", "2"): "blunder"}
+_CUBE_SKILL_OF_MARK = {("DC", ""): "doubtful", ("BC", "1"): "error", ("BC", "2"): "blunder"}
+_MARK_OF_SKILL = {"doubtful": "DO[]", "error": "BM[1]", "blunder": "BM[2]"}
+_CUBE_MARK_OF_SKILL = {"doubtful": "DC[]", "error": "BC[1]", "blunder": "BC[2]"}
+
+
+@dataclass(frozen=True)
+class NodeAnalysis:
+    """The analysis a file holds for one action: ``game`` (1-based) and
+    ``action`` (its place in the game's history, 1-based), ``kind``
+    ("play", "double", "take" or "drop"), the ``player``; for a play the
+    ``candidates`` best first, each (notation, normalised cubeful equity,
+    the mover's five cubeless chances after it, the plies), and the index
+    of the one ``played`` (None when the file gives none); the ``luck`` of
+    the roll (normalised, for the roller) and its ``luck_mark`` (-2..2); the
+    ``skill`` mark of the play or cube action ("", "doubtful", "error",
+    "blunder"); ``cube``: the cube decision before the action (the
+    doubler's cubeless chances, and the cubeful value of no double and of
+    double/take: money equity, or match winning chances in a match), and
+    ``cube_skill``, the mark of not doubling.
+
+    >>> import backgammon as bg
+    >>> text = "(;FF[4]GM[6]MI[length:0]PW[A]PB[B]RE[W+1R];W[31hefe]A[0][hefe E ver 3 0.55 0.15 0.01 0.12 0.005 0.17 0C 0 1 0.000000 1]LU[0.13800])"
+    >>> r = bg.read_sgf(text, partial=True)
+    >>> n = r.analysis[0]
+    >>> n.kind, n.candidates[0][0], n.played, n.luck
+    ('play', '8/5 6/5', 0, 0.138)
+    """
+
+    game: int
+    action: int
+    kind: str
+    player: int
+    candidates: tuple = ()
+    played: int | None = None
+    luck: float | None = None
+    luck_mark: int = 0
+    skill: str = ""
+    cube: dict | None = None
+    cube_skill: str = ""
+
+
+def _floats(words) -> list:
+    return [float(w) for w in words]
+
+
+def _evaluation(words: list, start: int):
+    """(chances, equity, plies, next index) of an evaluation written as
+    ``E ver 3 p1..p5 eq <plies>[C] ...`` or older forms; None for others."""
+    if start >= len(words):
+        return None
+    tag = words[start]
+    i = start + 1
+    if tag == "E":
+        if i + 1 < len(words) and words[i] == "ver":
+            i += 2
+        try:
+            probs = _floats(words[i:i + 5])
+            eq = float(words[i + 5])
+        except (ValueError, IndexError):
+            return None
+        digits = re.match(r"\d*", words[i + 6] if i + 6 < len(words) else "")
+        return tuple(probs), eq, int(digits.group(0) or 0) if digits else 0, i + 6
+    if tag == "X":      # a rollout: "X ver 3 Score eq eq2 Trials n Output p1..p5 ..."
+        try:
+            k = words.index("Score", i)
+            eq = float(words[k + 1])
+            o = words.index("Output", k)
+            probs = _floats(words[o + 1:o + 6])
+        except (ValueError, IndexError):
+            return None
+        return tuple(probs), eq, -1, o + 6
+    return None
+
+
+def _node_analysis(node: _Node, number: int, game, before, dice) -> "NodeAnalysis | None":
+    props = node.props
+    keys = set(props)
+    if not keys & {"A", "DA", "LU", "DO", "BM", "DC", "BC", "GB", "GW"}:
+        return None
+    colour = next((c for c in _COLOURS if c in props), None)
+    if colour is None:
+        return None
+    player = _COLOURS.index(colour)
+    value = props[colour][0].strip()
+    kind = value if value in ("double", "take", "drop") else "play"
+    action = len(game.history)
+    skill = ""
+    for (mark, v), name in _SKILL_OF_MARK.items():
+        if mark in props and (props[mark][0].strip() == v or not v):
+            skill = name
+    cube_skill = ""
+    for (mark, v), name in _CUBE_SKILL_OF_MARK.items():
+        if mark in props and (props[mark][0].strip() == v or not v):
+            cube_skill = name
+    candidates: list = []
+    played = None
+    m = _MOVE_VALUE.match(value) if kind == "play" else None
+    if m:
+        dice = (int(m.group(1)), int(m.group(2)))
+    if "A" in props and kind == "play" and dice is not None:
+        values = props["A"]
+        try:
+            played = int(values[0])
+        except ValueError:
+            played = None
+        for cand in values[1:]:
+            words = cand.split()
+            if not words:
+                continue
+            letters, start = ("", 0) if words[0] in ("E", "X", "R") else (words[0], 1)
+            ev = _evaluation(words, start)
+            if ev is None:
+                continue
+            try:
+                steps = [(_point(player, letters[k]), _point(player, letters[k + 1]))
+                         for k in range(0, len(letters), 2)]
+                text = " ".join(f"{'bar' if f == _BAR else f}/{'off' if t == _OFF else t}" for f, t in steps)
+                notation = str(before.parse_play(text, dice)) if text else ""
+            except ValueError:
+                continue
+            candidates.append((notation, ev[1], ev[0], ev[2]))
+    luck = None
+    if "LU" in props:
+        try:
+            luck = float(props["LU"][0])
+        except ValueError:
+            luck = None
+        if luck is not None and not math.isfinite(luck):
+            luck = None
+    luck_mark = 0
+    for mark, sign in (("GW", 1), ("GB", -1)):
+        if mark in props:
+            try:
+                n = int(props[mark][0])
+            except ValueError:
+                n = 1
+            luck_mark = sign * n * (1 if player == 0 else -1)
+    cube = None
+    if "DA" in props:
+        words = props["DA"][0].split()
+        if words and words[0] == "E":
+            i = 3 if len(words) > 2 and words[1] == "ver" else 1
+            try:
+                numbers = _floats(words[i + 4:i + 4 + 14])
+            except ValueError:
+                numbers = []
+            if len(numbers) == 14:
+                cube = {"chances": tuple(numbers[0:5]), "cubeless": numbers[5], "no_double": numbers[6],
+                        "double_take": numbers[13]}
+    return NodeAnalysis(number, action, kind, player, tuple(candidates), played, luck, luck_mark, skill, cube,
+                        cube_skill)
+
+
 # -- writing ----------------------------------------------------------------------------------
 
 def _escape(text: str) -> str:
@@ -386,7 +555,7 @@ def _node(item) -> str:
     return f";{colour}[{kind}]"
 
 
-def _tree(record: MatchRecord, index: int, game: GameItems) -> str:
+def _tree(record: MatchRecord, index: int, game: GameItems, notes: dict | None = None) -> str:
     from .. import __version__
     w, b = record.players
     root = [f"(;FF[4]GM[6]CA[UTF-8]AP[backgammon:{__version__}]",
@@ -412,21 +581,113 @@ def _tree(record: MatchRecord, index: int, game: GameItems) -> str:
     if game.winner is not None:
         root.append(f"RE[{_COLOURS[game.winner]}+{game.points}{'R' if game.resigned else ''}]")
     lines = ["".join(root)]
-    lines.extend(_node(item) for item in game.items if item[0] != "wins")
+    counts: dict = {}
+    for item in game.items:
+        if item[0] == "wins":
+            continue
+        group = _GROUPS.get(item[0], item[0])
+        k = counts[group] = counts.get(group, 0) + 1
+        lines.append(_node(item) + ((notes or {}).get((group, k), "")))
     return "\n".join(lines) + ")\n"
 
 
-def write_sgf(source, players=None) -> str:
+_GROUPS = {"move": "move", "dice": "dice", "double": "double", "take": "answer", "drop": "answer"}
+_EVENT_GROUPS = {"play": "move", "double": "double", "beaver": "double", "raccoon": "double", "take": "answer",
+                 "drop": "answer"}
+
+
+def _evaluation_text(chances, equity: float, ply: int) -> str:
+    p = " ".join(f"{float(v):.6f}" for v in chances)
+    return f"E ver 3 {p} {equity:.6f} {max(ply, 0)}C 0 1 0.000000 1"
+
+
+def _cube_text(c) -> str:
+    """gnubg's DA: the doubler's chances, cubeless equity and cubeful value
+    (money equity, or match winning chances) of no double, then of double/take."""
+    chances = tuple(c.chances) if c.chances else (0.5, 0.0, 0.0, 0.0, 0.0)
+    w, wg, wb, lg, lb = chances
+    cubeless = 2 * w - 1 + wg - lg + wb - lb
+    nd, dt = (c.mwc[0], c.mwc[1]) if c.mwc else (c.no_double, c.double_take)
+    p = " ".join(f"{float(v):.6f}" for v in chances)
+    return (f"DA[E ver 3 {max(c.ply, 0)}C 1 0.000000 1 {p} {cubeless:.6f} {nd:.6f} "
+            f"{p} {cubeless:.6f} {dt:.6f}]")
+
+
+def _analysis_notes(record: MatchRecord, analysis) -> list:
+    """The properties each node of each game gets from ``analysis`` (a
+    ``backgammon.analysis.MatchAnalysis`` of the same match), as gnubg
+    writes them: {(group, ordinal): text}."""
+    from ..position import Position
+    out = []
+    for k, rec in enumerate(record.games):
+        notes: dict = {}
+        if k >= len(analysis.games):
+            out.append(notes)
+            continue
+        ga = analysis.games[k]
+        key_of: dict = {}
+        counts: dict = {}
+        events = list(rec.events)
+        for i, e in enumerate(events, 1):
+            group = _EVENT_GROUPS.get(e.kind)
+            if group is not None:
+                counts[group] = counts.get(group, 0) + 1
+                key_of[i] = (group, counts[group])
+        next_play = {}
+        following = None
+        for i in range(len(events), 0, -1):
+            if events[i - 1].kind == "play":
+                following = i
+            next_play[i] = following
+
+        def add(key, text):
+            if key is not None:
+                notes[key] = notes.get(key, "") + text
+
+        for c in ga.cubes:
+            if c.kind == "double" and c.action == "no double":
+                play_at = next_play.get(c.action_index)
+                add(key_of.get(play_at), _cube_text(c) + _CUBE_MARK_OF_SKILL.get(c.skill, ""))
+            else:
+                add(key_of.get(c.action_index), _cube_text(c) + _MARK_OF_SKILL.get(c.skill, ""))
+        for p in ga.plays:
+            pos = Position.from_id(p.position_id)
+            cands = []
+            for name, value, chances in (c[:3] for c in p.candidates):
+                play = pos.parse_play(name, p.roll) if name else None
+                letters = "".join(_letter(p.player, f) + _letter(p.player, t) for f, t, _ in play_steps(play)) \
+                    if play is not None else ""
+                cands.append(f"{letters} {_evaluation_text(chances, value, p.ply)}".strip())
+            order = sorted(range(len(cands)), key=lambda j: -p.candidates[j][1])
+            played = next(j for j, c in enumerate(p.candidates) if c[0] == p.played)
+            text = f"A[{order.index(played)}]" + "".join(f"[{_escape(cands[j])}]" for j in order)
+            add(key_of.get(p.action), text + "MR[]" + _MARK_OF_SKILL.get(p.skill, ""))
+        for r in ga.luck:
+            mark = ""
+            level = 2 if abs(r.luck) > 0.6 else 1 if abs(r.luck) > 0.3 else 0
+            if level:
+                favoured = r.player if r.luck > 0 else 1 - r.player
+                mark = f"G{_COLOURS[favoured]}[{level}]"
+            add(key_of.get(r.action), f"LU[{r.luck:.5f}]{mark}")
+        out.append(notes)
+    return out
+
+
+def write_sgf(source, players=None, *, analysis=None) -> str:
     """gnubg's SGF text of a ``Match``, a :class:`~backgammon.mat.MatchRecord`
     or a ``DuelResult`` made with ``record=True`` (a money session), one
     game tree per game.  ``players`` names White (player 0) and Black
-    (player 1).  The games are replayed first: a record the rules refuse
-    raises :class:`SgfFileError`."""
+    (player 1).  ``analysis`` (a ``backgammon.analysis.MatchAnalysis`` of
+    the same match) is written into the nodes as gnubg writes its own
+    (candidate plays, cube decisions, luck and skill marks), so gnubg shows
+    it.  The games are replayed first: a record the rules refuse raises
+    :class:`SgfFileError`."""
     record, games = record_items(source, players, SgfFileError)
     for name in record.players:
         if not name.strip() or "\n" in name:
             raise SgfFileError(f"a player's name is not empty and has no line break, not {name!r}")
-    return "".join(_tree(record, i, game) for i, game in enumerate(games))
+    notes = _analysis_notes(record, analysis) if analysis is not None else [None] * len(games)
+    return "".join(_tree(record, i, game, notes[i]) for i, game in enumerate(games))
 
 
 from . import Format  # noqa: E402  (the package index reads FORMAT)

@@ -204,6 +204,13 @@ def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_bo
                 state["hint"] = extra
             return JSONResponse(state)
 
+    @app.get("/api/games/{gid}/analysis", summary="Every decision of the match so far graded",
+             responses=_ERRORS)
+    def analysis(gid: Annotated[str, Path(max_length=64)], ply: Annotated[int, Query(ge=0, le=2)] = 0):
+        session = store.get(gid)
+        with session.lock:
+            return JSONResponse(play.analysis_json(session, ply))
+
     def record(gid: str, fmt: str) -> PlainTextResponse:
         session = store.get(gid)
         with session.lock:

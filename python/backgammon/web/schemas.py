@@ -240,6 +240,8 @@ class MovesView(BaseModel):
 class LogLine(BaseModel):
     player: str | None
     text: str
+    action: int | None = Field(None, description="the place in the game's history (1-based) of the action "
+                                                 "this line tells, as the analysis names decisions")
 
 
 class LogGame(BaseModel):

@@ -64,10 +64,12 @@ def _log(session: Session) -> list[dict]:
         cube = 1
         roll = None
 
-        def line(side, text):
-            lines.append({"player": session.who(side), "text": text})
+        at = 0
 
-        for ev in game.history:
+        def line(side, text):
+            lines.append({"player": session.who(side), "text": text, "action": at or None})
+
+        for at, ev in enumerate(game.history, 1):
             if ev.kind == "opening":
                 a, b = ev.value
                 if a == b:
@@ -343,6 +345,55 @@ def _hint(session: Session, ply: int) -> dict:
         d = cube_decision(game.position, game.match_state(), game.rules, ply=min(ply, 1))
         return {"kind": "take" if game.phase is not Phase.TURN else "cube", "ply": min(ply, 1), **cube_json(d)}
     raise RulesError(f"no hint in this phase ({game.phase.value})")
+
+
+# -- analysis -------------------------------------------------------------------------------
+
+def analysis_json(session: Session, ply: int) -> dict:
+    """The analysis of the match so far (``backgammon.analysis``), as the
+    page shows it: each side's figures and every graded decision with the
+    board before it (the human's view, as ``state``'s board), the play made
+    and the best one as steps of the side that played."""
+    from ..analysis import analyse
+    from ..position import Position
+    names = NAMES if session.human == 0 else NAMES[::-1]
+    result = analyse(session.match, ply=ply, workers=1, players=names)
+    entries = []
+    for g in result.games:
+        history = session.match.games[g.number - 1].history
+
+        def turn_of(action: int) -> int:
+            # The decision's turn in the move log: plays before it, plus one.
+            return 1 + sum(1 for e in history[:action - 1] if e.kind == "play")
+
+        for d in sorted([*g.plays, *g.cubes], key=lambda d: d.action if hasattr(d, "played") else d.action_index):
+            pos = Position.from_id(d.position_id)
+            mover_is_human = d.player == session.human
+            hr, cr = (1, 0) if mover_is_human else (0, 1)
+            a = pos.array
+            board = {"points": [{"point": q, "you": int(a[hr, q - 1]), "computer": int(a[cr, 24 - q])}
+                                for q in range(1, 25)],
+                     "bar": {"you": int(a[hr, 24]), "computer": int(a[cr, 24])},
+                     "off": {"you": 15 - int(a[hr].sum()), "computer": 15 - int(a[cr].sum())}}
+            entry = {"game": d.game, "who": session.who(d.player), "skill": d.skill, "error": d.error,
+                     "error_mwc": d.error_mwc, "position_id": d.position_id, "match_id": d.match_id, "board": board}
+            if hasattr(d, "played"):
+                def steps(text):
+                    return [list(m) for m in pos.parse_play(text, d.roll).moves] if text else []
+                entry.update(kind="play", action=d.action, roll=list(d.roll), played=d.played, best=d.best,
+                             played_equity=d.played_equity, best_equity=d.best_equity,
+                             played_moves=steps(d.played), best_moves=steps(d.best),
+                             candidates=[{"play": c[0], "equity": c[1]} for c in d.candidates],
+                             turn=turn_of(d.action))
+            else:
+                entry.update(kind="cube" if d.kind == "double" else "take", action=d.action_index,
+                             turn=turn_of(d.action_index), done=d.action,
+                             proper=d.proper, no_double=d.no_double, double_take=d.double_take,
+                             double_pass=d.double_pass)
+            entries.append(entry)
+    stats = {session.who(k): s.to_dict() for k, s in enumerate(result.stats)}
+    return {"length": result.length, "ply": result.ply, "cube_ply": result.cube_ply, "games": len(result.games),
+            "stats": stats, "decisions": entries, "seconds": result.seconds}
 
 
 # -- records --------------------------------------------------------------------------------

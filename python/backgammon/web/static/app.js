@@ -10,6 +10,10 @@
 // data-opening-shown (the opening throws shown, "3-3 5-2"), data-keys
 // (key presses seen), data-animated (the computer's steps animated in
 // the last answer) and data-sounds (sounds made).  window.backgammonState is the last state.
+// After "Analyse": data-analysis (loading | ready | error), data-analysis-marked (the
+// marked decisions in the move log), and while an analysed position is on the board
+// data-reviewing="1" with data-review-game / data-review-action; window.backgammonAnalysis
+// is the analysis shown.
 "use strict";
 
 (function () {
@@ -33,6 +37,9 @@
     light: { fill: "url(#chk-light)", stroke: "#6b5535", text: "#3a2a1a", die: "#f6efe0", pip: "#2b2018", css: "light" },
     dark: { fill: "url(#chk-dark)", stroke: "#0d0a08", text: "#f3ead8", die: "#2a1d17", pip: "#f3ead8", css: "dark" },
   };
+  // The analysis: the marks of the errors, and the colours of the play made and the best one.
+  const MARKS = { doubtful: "?!", error: "?", blunder: "??" };
+  const REVIEW_COLORS = { played: "#ff6ad5", best: "#7fe3ff" };
   const LEVEL_NAMES = { beginner: "Beginner", intermediate: "Intermediate", normal: "Normal",
     advanced: "Advanced", expert: "Expert" };
 
@@ -48,6 +55,9 @@
   let pending = 0;          // requests and animations under way
   let version = 0;
   let lastMatLog = null;    // the log when the record was last saved
+  let analysis = null;      // the analysis shown: {data, key (of the history it covers), id}
+  let review = null;        // an analysed decision drawn on the board instead of the game: {entry}
+  let logKey = null;        // the move log last drawn (its scroll stays while it is the same)
   let G = geometry(13);     // the board's geometry
   let scale = 1;            // CSS px per SVG unit
 
@@ -200,6 +210,7 @@
     hintView = null;
     game = null;
     lastMatLog = null;
+    forgetAnalysis();
     sessionStorage.setItem(TAB_KEY, state.id);
     showScreen("game");
     await present(state, null, { action: "new" });
@@ -229,6 +240,7 @@
     hintView = null;
     game = null;
     lastMatLog = null;
+    forgetAnalysis();
     sessionStorage.setItem(TAB_KEY, state.id);
     showScreen("game");
     await present(state, null, { action: "load" });
@@ -365,6 +377,9 @@
     const arrow = el("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 5,
       markerHeight: 5, orient: "auto-start-reverse" }, d);
     el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#7fe3ff" }, arrow);
+    const played = el("marker", { id: "arrowhead-played", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 5,
+      markerHeight: 5, orient: "auto-start-reverse" }, d);
+    el("path", { d: "M0,0 L10,5 L0,10 z", fill: REVIEW_COLORS.played }, played);
   }
   function palettes(state) {
     const you = state && state.you === 1 ? COLORS.dark : COLORS.light;
@@ -559,6 +574,7 @@
       text(flag, x, G.MID, `resigns ×${g.resignation.level}`, { "font-size": fs(18), fill: "#2b2018" });
     }
     if (view.arrows && view.arrows.length) drawArrows(root, view);
+    if (view.review) drawReviewArrows(root, view);
     if (g.outcome && view.final) {
       const banner = el("g", { class: "banner", "data-outcome": g.outcome.winner }, root);
       const size = fs(28);
@@ -610,32 +626,56 @@
 
   function drawArrows(root, view) {
     const layer = el("g", { id: "hint-arrows", class: "hint-arrows" }, root);
-    const b = copyBoard(view.board);
-    for (const [f, t] of view.arrows) {
-      const n = count(b, f, "you");
+    drawArrowSet(layer, view.board, view.arrows, "you", { color: "#7fe3ff", marker: "arrowhead", cls: "hint-arrow",
+      ghost: "hint-ghost", dash: "1 13", bend: 0.25, bendMax: 90, shift: 0, ring: G.R - 3 });
+  }
+  // A review: the play made and the best play from the same position, in two colours
+  // (the best one dotted as the hint's, the one made dashed), each bowed a little
+  // differently so that a move both share shows twice.
+  function drawReviewArrows(root, view) {
+    for (const set of view.review.sets) {
+      const played = set.name === "played";
+      const layer = el("g", { id: `review-${set.name}`, class: `review-arrows ${set.name}`, "data-set": set.name }, root);
+      drawArrowSet(layer, view.board, set.moves, view.review.side, {
+        color: REVIEW_COLORS[played ? "played" : "best"], marker: played ? "arrowhead-played" : "arrowhead",
+        cls: "review-arrow", ghost: "review-ghost", dash: played ? "12 9" : "1 13",
+        bend: played ? 0.3 : 0.14, bendMax: played ? 110 : 50, shift: played ? -7 : 7, ring: played ? G.R - 2 : G.R - 9 });
+    }
+  }
+  // The arrows of a play's steps ([from, to], in the numbering of `side`, the one
+  // playing: 25 its bar, 0 off) over `board`, each from the top checker of its point.
+  function drawArrowSet(layer, board, moves, side, o) {
+    const b = copyBoard(board);
+    const other = side === "you" ? "computer" : "you";
+    const ours = (p) => (side === "you" || p === 25 || p === 0 ? p : 25 - p);     // the point as drawn (your numbering)
+    for (const [f0, t0] of moves) {
+      const f = ours(f0), t = ours(t0);
+      const n = count(b, f, side);
       if (n <= 0) continue;
-      const a = f === 25 ? spot(25, "you", n - 1) : spot(f, "you", n - 1);
-      if (f === 25) b.bar.you -= 1; else at(b, f).you -= 1;
+      const a = spot(f, side, n - 1);
+      if (f === 25) b.bar[side] -= 1; else at(b, f)[side] -= 1;
       let z;
-      if (t === 0) { z = spot(0, "you", b.off.you); b.off.you += 1; } else {
+      if (t === 0) { z = spot(0, side, b.off[side]); b.off[side] += 1; } else {
         const p = at(b, t);
-        if (p.computer === 1) p.computer = 0;           // a hit: it lands on the blot's spot
-        z = spot(t, "you", p.you);
-        p.you += 1;
+        if (p[other] === 1) { p[other] = 0; b.bar[other] += 1; }     // a hit: it lands on the blot's spot
+        z = spot(t, side, p[side]);
+        p[side] += 1;
       }
-      const midx = (a.x + z.x) / 2, midy = (a.y + z.y) / 2;
       const dx = z.x - a.x, dy = z.y - a.y;
       const len = Math.hypot(dx, dy) || 1;
-      const bend = Math.min(90, len * 0.25);
+      const nx = -dy / len, ny = dx / len;
+      const a1 = { x: a.x + nx * o.shift, y: a.y + ny * o.shift }, z1 = { x: z.x + nx * o.shift, y: z.y + ny * o.shift };
+      const midx = (a1.x + z1.x) / 2, midy = (a1.y + z1.y) / 2;
+      const bend = Math.min(o.bendMax, len * o.bend);
       // bow the arrow toward the middle of the board, never over its edge
-      const c1 = { x: midx - (dy / len) * bend, y: midy + (dx / len) * bend };
-      const c2 = { x: midx + (dy / len) * bend, y: midy - (dx / len) * bend };
+      const c1 = { x: midx + nx * bend, y: midy + ny * bend };
+      const c2 = { x: midx - nx * bend, y: midy - ny * bend };
       const { x: cx, y: cy } = Math.abs(c1.y - G.MID) <= Math.abs(c2.y - G.MID) ? c1 : c2;
-      el("path", { d: `M${a.x},${a.y} Q${cx},${cy} ${z.x},${z.y}`, fill: "none", stroke: "#7fe3ff", "stroke-width": 6,
-        "stroke-linecap": "round", "stroke-dasharray": "1 13", "marker-end": "url(#arrowhead)", class: "hint-arrow",
-        "data-from": f, "data-to": t }, layer);
-      el("circle", { cx: z.x, cy: z.y, r: G.R - 3, fill: "none", stroke: "#7fe3ff", "stroke-width": 3,
-        "stroke-dasharray": "6 6", class: "hint-ghost", "data-point": t }, layer);
+      el("path", { d: `M${a1.x},${a1.y} Q${cx},${cy} ${z1.x},${z1.y}`, fill: "none", stroke: o.color, "stroke-width": 6,
+        "stroke-linecap": "round", "stroke-dasharray": o.dash, "marker-end": `url(#${o.marker})`, class: o.cls,
+        "data-from": f0, "data-to": t0 }, layer);
+      el("circle", { cx: z.x, cy: z.y, r: o.ring, fill: "none", stroke: o.color, "stroke-width": 3,
+        "stroke-dasharray": "6 6", class: o.ghost, "data-point": t }, layer);
     }
   }
 
@@ -891,6 +931,7 @@
 
   // -- a state on the page ---------------------------------------------------------------------------
   async function present(state, before, body) {
+    review = null;              // a new state: the board is the game's again
     if (before && before.id === state.id && body.action === "move") {
       const hit = state.board.bar.computer > before.board.bar.computer;
       Sound.play(hit ? "hit" : "checker");
@@ -907,15 +948,17 @@
     if (!game) return;
     const state = game;
     if (selected !== null && !sources(state).has(selected)) selected = null;
-    drawBoard(viewOf(state));
-    svg().style.touchAction = state.moves ? "none" : "pan-y";     // a swipe on the board scrolls unless checkers can move
+    if (review) drawBoard(reviewView(state, review.entry));
+    else drawBoard(viewOf(state));
+    svg().style.touchAction = state.moves && !review ? "none" : "pan-y";     // a swipe on the board scrolls unless checkers can move
     const g = state.game, a = state.actions;
     document.body.dataset.phase = g.phase;
     document.body.dataset.state = pageState(state);
     document.body.dataset.gameId = state.id;
     scoreboard(state);
-    strips(state);
+    strips(state, review ? reviewInfo(state, review.entry) : null);
     drawLog(state);
+    drawAnalysis(state);
     $("status").textContent = status(state);
     $("said").textContent = (state.said || []).join(" ");
     for (const btn of document.querySelectorAll(".controls button[data-action]")) {
@@ -928,6 +971,9 @@
     $("btn-commit").hidden = !a.includes("commit") || auto;
     $("btn-undo").textContent = m && m.steps.length ? "Undo move" : "Undo last play";
     $("btn-newmatch").hidden = !state.match.over;
+    const fresh = analysis && analysis.key === historyKey(state);
+    $("btn-analyse").hidden = !analysable(state) || !!fresh;
+    $("btn-analyse").textContent = analysis ? "Analyse again" : "Analyse";
     $("resign-group").hidden = !a.includes("resign");
     $("notation").hidden = !a.includes("play");
     $("notation").closest(".panel").hidden = !a.includes("play");
@@ -1008,9 +1054,9 @@
     else if (m.post_crawford) add("tag", "post-Crawford");
   }
 
-  function strips(state) {
+  function strips(state, reviewing) {     // reviewing: the analysed position's pips, cube and side to act
     const pal = palettes(state);
-    const pips = state.board.pips;
+    const pips = reviewing ? pipsOf(reviewing.board) : state.board.pips;
     for (const side of ["you", "computer"]) {
       const strip = $(`strip-${side}`);
       strip.querySelector(".swatch").className = `swatch ${pal[side].css}`;
@@ -1020,16 +1066,24 @@
       strip.dataset.pips = show ? String(pips[side]) : "";
       const g = state.game;
       let note = "";
-      if (g.phase !== "over" && g.phase !== "opening" && g.turn === side) note = side === "you" ? "your turn" : "to play";
-      if (g.cube.owner === side) note = (note ? note + " · " : "") + `owns the cube (${g.cube.value})`;
+      const cubeNow = reviewing ? reviewing.cube : g.cube;
+      const turn = reviewing ? reviewing.side : g.turn;
+      if (reviewing) note = turn === side ? (reviewing.entry.kind === "take" ? "to answer" : "on roll") : "";
+      else if (g.phase !== "over" && g.phase !== "opening" && g.turn === side) note = side === "you" ? "your turn" : "to play";
+      if (cubeNow.owner === side) note = (note ? note + " · " : "") + `owns the cube (${cubeNow.value})`;
       strip.querySelector(".note").textContent = note;
-      strip.classList.toggle("active", g.turn === side && g.phase !== "over");
+      strip.classList.toggle("active", turn === side && (reviewing || g.phase !== "over"));
     }
   }
 
   function drawLog(state) {
     const list = $("log");
+    const key = JSON.stringify(state.log);
+    const keep = key === logKey ? list.scrollTop : null;      // the same log: it stays where it was scrolled
+    logKey = key;
     list.replaceChildren();
+    const attached = attachAnalysis(state);
+    let marked = 0;
     for (const lg of state.log) {
       const head = document.createElement("li");
       head.className = "game-head";
@@ -1055,14 +1109,28 @@
         const p = line.player;
         if (!row || row.filled[p] || (p === "you" && row.filled.computer)) newRow();
         row.filled[p] = true;
-        row[p].textContent = row[p].textContent ? row[p].textContent + "; " + line.text : line.text;
+        const span = document.createElement("span");
+        span.className = "line";
+        span.textContent = line.text;
+        if (line.action) { span.dataset.game = lg.game; span.dataset.action = line.action; }
+        const entries = line.action ? attached.get(`${lg.game}:${line.action}`) : null;
+        if (entries) marked += markLine(span, entries, n);
+        if (row[p].childNodes.length) row[p].append("; ");
+        row[p].append(span);
         row[p].className = p;
       }
       const li = document.createElement("li");
       li.appendChild(table);
       list.appendChild(li);
     }
-    list.scrollTop = list.scrollHeight;
+    if (keep === null) list.scrollTop = list.scrollHeight;
+    else list.scrollTop = keep;
+    const shown = list.querySelector(".line.reviewed");      // the line on the board: in the log's view
+    if (shown) {
+      const r = shown.getBoundingClientRect(), box = list.getBoundingClientRect();
+      if (r.top < box.top || r.bottom > box.bottom) list.scrollTop += r.top - box.top - box.height / 2;
+    }
+    if (analysis) document.body.dataset.analysisMarked = String(marked);
   }
 
   function drawHint(h) {
@@ -1113,8 +1181,363 @@
     }
   }
 
+  // -- the analysis ----------------------------------------------------------------------------------
+  // "Analyse" grades every decision of the match so far (GET /api/games/{id}/analysis):
+  // a summary for both sides, the marked decisions in the move log and in a list; a
+  // marked decision clicked is drawn on the board ("reviewing": the game itself is not
+  // touched) with the play made and the best play as arrows, until "Back to the game" or Esc.
+  function historyKey(state) {      // what an analysis covers: the match's history so far
+    return state.id + "|" + state.log.map((lg) => `${lg.game}.${lg.lines.reduce((a, l) => Math.max(a, l.action || 0), 0)}`).join(",");
+  }
+  function analysable(state) {      // a game over; in a match, also the games so far
+    return state.game.phase === "over" || state.log.length > 1;
+  }
+  function forgetAnalysis() {
+    analysis = null;
+    review = null;
+    window.backgammonAnalysis = null;
+    for (const k of ["analysis", "analysisMarked", "reviewing", "reviewGame", "reviewAction"]) delete document.body.dataset[k];
+  }
+  const signed = (x) => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3);
+  const lost = (x) => "−" + Math.abs(x).toFixed(3);
+  const ordinal = (e) => e.game * 1e6 + e.action;
+  const whoName = (who, capital) => (who === "you" ? (capital ? "You" : "you") : (capital ? "The computer" : "the computer"));
+  const stepsKey = (moves) => JSON.stringify((moves || []).map((m) => m.join("/")).sort());
+  function samePlay(e) { return e.played === e.best || stepsKey(e.played_moves) === stepsKey(e.best_moves); }
+  function markedEntries() {
+    if (!analysis) return [];
+    return analysis.data.decisions.filter((e) => MARKS[e.skill]).sort((a, b) => ordinal(a) - ordinal(b));
+  }
+  function worst(list) { return list.length ? list.reduce((a, b) => (b.error > a.error ? b : a)) : null; }
+
+  // "game:action" of a log line -> the analysed decisions it tells.  A decision with no
+  // line of its own (not doubling) goes with that player's next line (the roll's play).
+  function attachAnalysis(state) {
+    const out = new Map();
+    if (!analysis || analysis.id !== state.id) return out;
+    const games = new Map(state.log.map((lg) => [lg.game, lg.lines]));
+    for (const e of analysis.data.decisions) {
+      const lines = games.get(e.game) || [];
+      const line = lines.find((l) => l.action === e.action && l.player === e.who) ||
+        lines.find((l) => l.player === e.who && l.action > e.action);
+      if (!line) continue;
+      const k = `${e.game}:${line.action}`;
+      if (!out.has(k)) out.set(k, []);
+      out.get(k).push(e);
+    }
+    return out;
+  }
+  function describe(e) {
+    const what = e.kind === "play" ? `best ${e.best || "(no move)"}` : `${e.done}; proper: ${e.proper}`;
+    return `${e.kind === "play" ? "" : "cube: "}${e.skill || "no mark"} ${lost(e.error)} (${what})`;
+  }
+  // A line of the move log with its analysis: a mark per doubtful play, error and
+  // blunder ("?!", "?", "??" and the equity lost); a click shows it on the board.
+  function markLine(span, entries, row) {
+    for (const e of entries) e.row = row;
+    const marked = entries.filter((e) => MARKS[e.skill]);
+    const target = worst(marked) || entries.find((e) => e.kind === "play") || entries[0];
+    span.classList.add("analysed");
+    span.tabIndex = 0;
+    span.setAttribute("role", "button");
+    span.title = (marked.length ? marked.map(describe).join("; ") + ". " : "") + "Show it on the board.";
+    span.addEventListener("click", () => startReview(target));
+    if (review && entries.includes(review.entry)) span.classList.add("reviewed");
+    for (const e of marked) {
+      span.classList.add("marked");
+      const m = document.createElement("span");
+      m.className = `mark m-${e.skill}`;
+      m.dataset.skill = e.skill;
+      m.textContent = `${e.kind === "play" ? "" : "cube "}${MARKS[e.skill]} ${lost(e.error)}`;
+      span.append(" ", m);
+    }
+    return marked.length;
+  }
+
+  function analyse() {
+    if (!game || pending) return;
+    const state = game;
+    const btn = $("btn-analyse");
+    run(async () => {
+      document.body.dataset.analysis = "loading";
+      btn.disabled = true;
+      btn.setAttribute("aria-busy", "true");
+      btn.textContent = "Analysing…";
+      try {
+        const data = await api("GET", `/api/games/${encodeURIComponent(state.id)}/analysis?ply=0`);
+        analysis = { data, key: historyKey(state), id: state.id, built: null };
+        review = null;
+        window.backgammonAnalysis = data;
+        document.body.dataset.analysis = "ready";
+      } catch (e) {
+        document.body.dataset.analysis = analysis ? "ready" : "error";
+        throw e;
+      } finally {
+        btn.disabled = false;
+        btn.removeAttribute("aria-busy");
+        btn.textContent = analysis ? "Analyse again" : "Analyse";
+      }
+      render();
+      const panel = $("analysis").getBoundingClientRect();      // a narrow screen: the summary is under the log
+      if (panel.top > innerHeight - 120) $("analysis").scrollIntoView({ block: "start" });
+    });
+  }
+
+  function drawAnalysis(state) {
+    const a = analysis && analysis.id === state.id ? analysis : null;
+    $("analysis").hidden = !a;
+    if (a) {
+      if (a.built !== a.data) buildAnalysis(a);
+      $("analysis-stale").hidden = a.key === historyKey(state);
+      for (const b of document.querySelectorAll("#analysis-errors button")) {
+        b.classList.toggle("reviewed", !!review && a.data.decisions[Number(b.dataset.index)] === review.entry);
+      }
+    }
+    $("review").hidden = !review;
+    const body = document.body.dataset;
+    if (review) {
+      fillReview(state, review.entry);
+      body.reviewing = "1";
+      body.reviewGame = String(review.entry.game);
+      body.reviewAction = String(review.entry.action);
+    } else {
+      delete body.reviewing;
+      delete body.reviewGame;
+      delete body.reviewAction;
+    }
+  }
+
+  function buildAnalysis(a) {
+    const d = a.data;
+    a.built = d;
+    const games = d.games === 1 ? "1 game" : `${d.games} games`;
+    $("analysis-about").textContent = `${games} · ${d.length ? `${d.length}-point match` : "money play"} · ` +
+      `searched ${d.ply}-ply · ${d.seconds.toFixed(1)} s`;
+    const table = $("analysis-summary");
+    table.replaceChildren();
+    const head = table.createTHead().insertRow();
+    for (const h of ["", "You", "Computer"]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
+    const body = table.createTBody();
+    const cubeMarks = (who) => d.decisions.filter((e) => e.who === who && e.kind !== "play" && MARKS[e.skill]).length;
+    const rows = [
+      ["pr", "PR (lower is better)", (s) => s.pr.toFixed(1),
+        "Performance rating: the average error per decision × 500; 0 is perfect play."],
+      ["decisions", "Decisions", (s) => String(s.decisions), "Checker plays with a choice, and cube decisions."],
+      ["blunders", "Blunders ??", (s) => String(s.blunders), "Decisions losing 0.16 or more."],
+      ["errors", "Errors ?", (s) => String(s.errors), "Decisions losing 0.08 to 0.16."],
+      ["doubtful", "Doubtful ?!", (s) => String(s.doubtful), "Decisions losing 0.04 to 0.08."],
+      ["cube", "Cube errors", (s, who) => `${cubeMarks(who)} of ${s.cube_decisions}`,
+        "Marked cube decisions (doubling, and answers to doubles) of all of them."],
+      ["error", "Equity lost", (s) => s.total_error.toFixed(3), "The errors of all decisions added up."],
+      ["luck", "Luck", (s) => signed(s.luck), "The dice's gifts added up (positive: lucky)."],
+    ];
+    for (const [key, label, value, help] of rows) {
+      const tr = body.insertRow();
+      tr.dataset.stat = key;
+      tr.title = help;
+      const th = document.createElement("th");
+      th.textContent = label;
+      tr.appendChild(th);
+      for (const who of ["you", "computer"]) {
+        const td = tr.insertCell();
+        td.dataset.who = who;
+        td.textContent = value(d.stats[who], who);
+      }
+    }
+    const list = $("analysis-errors");
+    list.replaceChildren();
+    const marked = markedEntries();
+    $("analysis-count").textContent = marked.length
+      ? `${marked.length} marked decision${marked.length === 1 ? "" : "s"}: click one to see it on the board.`
+      : "No doubtful play, error or blunder.";
+    for (const e of marked) {
+      const li = document.createElement("li");
+      const btn = document.createElement("button");
+      btn.type = "button";
+      btn.className = `entry s-${e.skill} ${e.who}`;
+      Object.assign(btn.dataset, { index: d.decisions.indexOf(e), game: e.game, action: e.action, skill: e.skill, who: e.who });
+      const part = (cls, content) => { const x = document.createElement("span"); x.className = cls; x.textContent = content; btn.appendChild(x); };
+      part(`mark m-${e.skill}`, MARKS[e.skill]);
+      part("where", `${d.games > 1 ? `G${e.game} ` : ""}${e.row ? `#${e.row}` : ""}`);
+      part("who", e.who === "you" ? "You" : "Comp.");
+      part("what", e.kind === "play" ? `${e.roll[0]}${e.roll[1]}: ${e.played || "(no move)"}` : `cube: ${e.done}`);
+      part("lost", lost(e.error));
+      btn.title = describe(e);
+      btn.addEventListener("click", () => startReview(e));
+      li.appendChild(btn);
+      list.appendChild(li);
+    }
+  }
+
+  // The review bar under the board: which decision, its mark, the plays with their
+  // equities (the legend of the arrows), and the way back.
+  function fillReview(state, e) {
+    const d = analysis.data;
+    const where = `${d.games > 1 ? `Game ${e.game}, ` : ""}move ${e.row || "?"}`;
+    let what;
+    if (e.kind === "play") what = `${whoName(e.who, true)} rolled ${e.roll[0]}-${e.roll[1]}`;
+    else if (e.kind === "cube") what = `${whoName(e.who, true)} to double or roll`;
+    else what = `${whoName(e.who === "you" ? "computer" : "you", true)} doubled: ${e.who === "you" ? "your" : "the computer's"} answer`;
+    $("review-title").textContent = `${where} · ${what}`;
+    const mark = $("review-mark");
+    mark.className = `mark m-${e.skill || "none"}`;
+    const mwc = e.error_mwc !== null && e.error_mwc !== undefined && d.length && e.error > 0
+      ? `, −${(100 * e.error_mwc).toFixed(1)}% MWC` : "";
+    mark.title = mwc ? "the equity lost, and the match winning chances (MWC) lost" : "the equity lost";
+    mark.textContent = MARKS[e.skill] ? `${MARKS[e.skill]} ${e.skill}: ${lost(e.error)}${mwc}`
+      : e.error > 0 ? `a slip: ${lost(e.error)}` : e.kind === "play" ? "the best play" : "right";
+    const box = $("review-plays");
+    box.replaceChildren();
+    const line = (set, label, play, equity) => {
+      const row = document.createElement("div");
+      row.className = `legend ${set}`;
+      row.dataset.set = set;
+      for (const [cls, content] of [["key", ""], ["label", label], ["play", play], ["equity", equity]]) {
+        const x = document.createElement("span");
+        x.className = cls;
+        x.textContent = content;
+        row.appendChild(x);
+      }
+      box.appendChild(row);
+    };
+    if (e.kind === "play") {
+      const same = samePlay(e);
+      if (!same) line("played", "Played", e.played || "(no move)", signed(e.played_equity));
+      line("best", same ? "Played the best" : "Best", e.best || "(no move)", signed(e.best_equity));
+      if (e.candidates && e.candidates.length > 1) {
+        const more = document.createElement("details");
+        more.className = "candidates";
+        const summary = document.createElement("summary");
+        summary.textContent = `The ${e.candidates.length} best plays`;
+        more.appendChild(summary);
+        const table = document.createElement("table");
+        for (const c of e.candidates) {
+          const tr = table.insertRow();
+          if (c.play === e.played) tr.className = "played";
+          if (c.play === e.best) tr.className += " best";
+          tr.insertCell().textContent = c.play || "(no move)";
+          tr.insertCell().textContent = signed(c.equity);
+          tr.insertCell().textContent = c.play === e.best ? "" : lost(e.best_equity - c.equity);
+        }
+        more.appendChild(table);
+        box.appendChild(more);
+      }
+    } else {
+      const said = document.createElement("p");
+      said.className = "cube-line";
+      for (const [cls, label, content] of [["done", "Done: ", e.done], ["proper", "proper: ", e.proper]]) {
+        const x = document.createElement("span");
+        x.className = cls;
+        x.append(label);
+        const b = document.createElement("b");
+        b.textContent = content;
+        x.appendChild(b);
+        said.append(x, cls === "done" ? " · " : "");
+      }
+      box.appendChild(said);
+      // the three cubeful equities (the doubler's), the one of what was done and the proper one picked out
+      const row = (what) => (/pass/.test(what) ? "double_pass" : /take|beaver/.test(what) ? "double_take"
+        : /^double/.test(what) ? null : "no_double");
+      const done = e.kind === "take" ? row(e.done) : e.done === "double" ? (e.double_take < e.double_pass ? "double_take" : "double_pass") : "no_double";
+      const proper = row(e.proper);
+      const table = document.createElement("table");
+      table.className = "cube-equities";
+      for (const [k, label] of [["no_double", "No double"], ["double_take", "Double, take"], ["double_pass", "Double, pass"]]) {
+        const tr = table.insertRow();
+        tr.dataset.option = k;
+        tr.className = [k === done ? "done" : "", k === proper ? "proper" : ""].join(" ").trim();
+        tr.insertCell().textContent = label;
+        tr.insertCell().textContent = signed(e[k]);
+        tr.insertCell().textContent = k === proper ? "proper" : k === done ? "done" : "";
+      }
+      box.appendChild(table);
+    }
+    const list = markedEntries();
+    $("review-prev").disabled = !list.some((x) => ordinal(x) < ordinal(e));
+    $("review-next").disabled = !list.some((x) => ordinal(x) > ordinal(e));
+  }
+
+  function startReview(entry) {
+    if (!game || pending || !analysis) return;
+    review = { entry };
+    selected = null;
+    drag = null;
+    press = null;
+    render();
+    bump();
+    // the board and the review under it in view: from the page's top if they fit, else from the board
+    const r = svg().getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight) {
+      if ($("review").getBoundingClientRect().bottom + scrollY <= innerHeight) window.scrollTo(0, 0);
+      else $("strip-computer").scrollIntoView({ block: "start" });
+    }
+  }
+  function endReview() {
+    if (!review) return false;
+    review = null;
+    render();
+    bump();
+    return true;
+  }
+  function stepReview(dir) {
+    if (!review) return;
+    const o = ordinal(review.entry);
+    const list = markedEntries();
+    const next = dir > 0 ? list.find((x) => ordinal(x) > o) : list.reverse().find((x) => ordinal(x) < o);
+    if (next) startReview(next);
+  }
+
+  // GNU Match ID: the cube's value, its owner (0, 1; 3 centred) and the Crawford flag.
+  function decodeMatchId(id) {
+    try {
+      const raw = atob(id);
+      if (raw.length !== 9) return null;
+      const get = (at, width) => {
+        let v = 0;
+        for (let i = 0; i < width; i++) v |= ((raw.charCodeAt((at + i) >> 3) >> ((at + i) & 7)) & 1) << i;
+        return v;
+      };
+      return { cube: 1 << get(0, 4), owner: get(4, 2), crawford: get(7, 1) === 1 };
+    } catch (e) { return null; }
+  }
+  // The board before an analysed decision, its cube and the side to act.
+  function reviewInfo(state, e) {
+    let board = e.board;
+    if (e.kind === "take") {      // an answer: the position of the double (the doubler on roll)
+      const double = analysis.data.decisions.find((x) => x.game === e.game && x.kind === "cube" &&
+        x.position_id === e.position_id && x.who !== e.who);
+      if (double) board = double.board;
+    }
+    const mid = decodeMatchId(e.match_id);
+    const value = mid ? mid.cube : 1;
+    const cube = { value, owner: mid && mid.owner !== 3 ? (mid.owner === state.you ? "you" : "computer") : null,
+      offered: null, offered_by: null };
+    if (e.kind === "take") { cube.offered = value * 2; cube.offered_by = e.who === "you" ? "computer" : "you"; }
+    return { entry: e, board, cube, side: e.who, crawford: !!(mid && mid.crawford) };
+  }
+  function reviewView(state, e) {
+    const info = reviewInfo(state, e);
+    const g = Object.assign({}, state.game, { phase: "review", cube: info.cube, outcome: null, resignation: null,
+      dice: e.roll || null, turn: e.who, on_roll: e.who });
+    const shell = Object.assign({}, state, { game: g, match: Object.assign({}, state.match, { crawford: info.crawford }),
+      board: info.board, moves: null });
+    const dice = [];
+    if (e.kind === "play" && e.roll) {
+      const cx = halfX(e.who === "you" ? "right" : "left");
+      dice.push({ side: e.who, value: e.roll[0], x: cx - 36 }, { side: e.who, value: e.roll[1], x: cx + 36 });
+    }
+    const sets = [];
+    if (e.kind === "play") {
+      const same = samePlay(e);
+      if (!same) sets.push({ name: "played", moves: e.played_moves || [] });
+      sets.push({ name: same ? "same" : "best", moves: e.best_moves || [] });
+    }
+    return { state: shell, board: info.board, dice, final: false, movable: new Set(), picked: null, lit: new Map(),
+      lifted: null, arrows: null, review: { side: e.who, sets } };
+  }
+
   // -- moving checkers: click, tap, drag ------------------------------------------------------------
-  function canMove() { return game && game.moves && !pending && screen() === "game"; }
+  function canMove() { return game && game.moves && !pending && !review && screen() === "game"; }
   function farthest(from) {
     const d = (game.moves.destinations[String(from)] || []);
     return d.length ? Math.min(...d) : null;
@@ -1349,6 +1772,7 @@
       game = null;
       hintView = null;
       selected = null;
+      forgetAnalysis();
       showScreen("lobby");
     });
   }
@@ -1382,6 +1806,15 @@
     if (ev.key === "?") { ev.preventDefault(); openOverlay("help"); return; }
     if (screen() !== "game" || !game) return;
     if ((ev.key === "Enter" || ev.key === " ") && (tag === "BUTTON" || tag === "A" || tag === "SUMMARY")) return;   // the focused control's own key
+    const logLine = ev.target && ev.target.closest && ev.target.closest(".line.analysed");
+    if (logLine && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); logLine.click(); return; }
+    if (review) {       // an analysed position on the board: Esc goes back, the arrows step; the game's keys wait
+      if (!pending && ev.key === "Escape") endReview();
+      else if (!pending && ev.key === "ArrowLeft") stepReview(-1);
+      else if (!pending && ev.key === "ArrowRight") stepReview(1);
+      if (["Escape", "ArrowLeft", "ArrowRight", " ", "Backspace"].includes(ev.key)) ev.preventDefault();
+      return;
+    }
     const a = game.actions;
     const m = game.moves;
     const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
@@ -1425,11 +1858,17 @@
     }
     // after a pointer click a control gives the focus back: Space and Enter stay the game's keys
     document.addEventListener("click", (ev) => {
-      const target = ev.target && ev.target.closest && ev.target.closest("summary, a, #game button");
+      const target = ev.target && ev.target.closest && ev.target.closest("summary, a, #game button, #game [role=button]");
       if (ev.detail > 0 && target && target.blur) target.blur();
     });
     $("resign-level").addEventListener("change", () => $("resign-level").blur());
     $("btn-newmatch").addEventListener("click", () => run(() => newMatch({ length: game.match.length, level: game.level, side: game.you })));
+    $("btn-analyse").addEventListener("click", analyse);
+    $("analysis-again").addEventListener("click", analyse);
+    $("analysis-hide").addEventListener("click", () => { forgetAnalysis(); render(); bump(); });
+    $("review-back").addEventListener("click", endReview);
+    $("review-prev").addEventListener("click", () => stepReview(-1));
+    $("review-next").addEventListener("click", () => stepReview(1));
     $("notation").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const play = $("notation-text").value.trim();

@@ -1,0 +1,774 @@
+"""Match analysis: every checker play and cube decision of a match graded,
+the luck of every roll, and one number per player for how well it played
+(``backgammon analyse``).
+
+A **checker play** is a decision when the roll has more than one legal
+play (forced plays and dances are not).  Every play is valued for the side
+that made it after the play, cubefully: the opponent, on roll with the
+cube as it stands, makes its best cube action by the cube model of
+:mod:`backgammon.cube` from the networks' chances searched ``ply`` deep
+(gnubg's move filters); the value is an equity per unit of the cube in
+money play and gnubg's normalised match equity in a match (-1: losing a
+single game at this cube, +1: winning one), beside the match winning
+chances.  The error of a play is the best play's value minus the played
+one's.
+
+A **cube decision** is every turn where the side on roll could double
+(rolling instead is "no double") and every answer to a double: the three
+cubeful equities of :func:`~backgammon.cube.cube_decision` at ``cube_ply``
+give the proper action; the error is the proper action's value minus the
+value of what was done, for the side that decided.
+
+The **luck** of a roll is the value after the best play of that roll minus
+the mean over all rolls, for the side that rolled, at 0-ply: the 21 rolls;
+for the opening roll the 30 throws, 15 where this side moves first and 15
+where the other side does (as gnubg counts it).
+
+Errors are marked as gnubg marks them: doubtful from 0.04, an error from
+0.08, a blunder from 0.16 (``THRESHOLDS``).  A player's performance rating
+(PR) is its average error per decision times 500, as eXtreme Gammon's
+rating: lower is better; 0 is perfect play by the evaluator's lights.
+
+>>> import backgammon as bg
+>>> match = bg.Match(1, seed=3)
+>>> game = match.new_game()
+>>> while game.phase is bg.Phase.OPENING:
+...     game.roll()
+>>> game.play(game.legal_plays()[-1])
+>>> a = analyse(match, workers=1)
+>>> a.games[0].plays[0].skill in SKILLS, len(a.stats)
+(True, 2)
+"""
+from __future__ import annotations
+
+import json
+from concurrent.futures import Executor
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from ._validate import flag, instance, integer, optional_integer
+from .cube import MatchValues, cube_decision, cube_values
+from .dice import OPENING_ROLLS, ROLLS
+from .evaluation import equity
+from .game import Event, Game, Phase
+from .match import Match
+from .matchid import MatchState
+from .position import Position
+from .rules import Rules
+
+__all__ = ["analyse", "MatchAnalysis", "GameAnalysis", "PlayAnalysis", "CubeAnalysis", "RollLuck",
+           "PlayerStats", "THRESHOLDS", "SKILLS", "skill_of"]
+
+#: Errors from these on are doubtful, an error, a blunder (gnubg's defaults).
+THRESHOLDS = (0.04, 0.08, 0.16)
+SKILLS = ("", "doubtful", "error", "blunder")
+#: Luck of a roll from these on (either sign) is lucky, very lucky.
+LUCK_THRESHOLDS = (0.3, 0.6)
+CANDIDATES = 5        # candidate plays kept per decision (and the played one)
+CLOSE = 0.16          # a no double is a close decision when doubling costs less (gnubg's)
+
+
+def skill_of(error: float, thresholds=THRESHOLDS) -> str:
+    """The mark of an error: "", "doubtful", "error" or "blunder".
+
+    >>> skill_of(0.01), skill_of(0.05), skill_of(0.1), skill_of(0.3)
+    ('', 'doubtful', 'error', 'blunder')
+    """
+    mark = ""
+    for name, limit in zip(SKILLS[1:], thresholds):
+        if error >= limit - 1e-12:
+            mark = name
+    return mark
+
+
+def _luck_label(luck: float) -> str:
+    lucky, very = LUCK_THRESHOLDS
+    if luck >= very:
+        return "very lucky"
+    if luck >= lucky:
+        return "lucky"
+    if luck <= -very:
+        return "very unlucky"
+    if luck <= -lucky:
+        return "unlucky"
+    return ""
+
+
+# -- what an analysis holds -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlayAnalysis:
+    """A graded checker play: ``game`` and ``action`` (1-based, the action's
+    place in the game's history) say where; ``player`` made it; the
+    position (side on roll's view) and the Match ID before it, the roll;
+    the play made and the best play with their values (see the module),
+    the ``error`` (best minus played, >= 0), in match winning chances too
+    (``error_mwc``, None in money play), ``candidates`` (the best few and
+    the played one: notation, value), how many legal plays there were, the
+    ``skill`` mark and the ``ply`` searched."""
+
+    game: int
+    action: int
+    player: int
+    position_id: str
+    match_id: str
+    roll: tuple
+    played: str
+    best: str
+    played_equity: float
+    best_equity: float
+    error: float
+    error_mwc: float | None
+    candidates: tuple
+    plays: int
+    skill: str
+    ply: int
+
+
+@dataclass(frozen=True)
+class CubeAnalysis:
+    """A graded cube decision: ``kind`` "double" (the side on roll could
+    double: ``action`` "double" or "no double") or "take" (the doubled side
+    answered: "take", "pass" or "beaver"); the proper action, the three
+    cubeful equities from the doubler's side (``no_double``,
+    ``double_take``, ``double_pass``), the ``error`` of the side that
+    decided (and in match winning chances), its ``skill`` mark,
+    ``close``: a double was made, or would have been right, or doubling
+    costs less than a blunder (the decisions a performance rating counts),
+    and the doubler's cubeless ``chances`` and (match play) the match
+    winning chances of the three actions (``mwc``)."""
+
+    game: int
+    action_index: int
+    player: int
+    position_id: str
+    match_id: str
+    kind: str
+    action: str
+    proper: str
+    no_double: float
+    double_take: float
+    double_pass: float
+    error: float
+    error_mwc: float | None
+    skill: str
+    close: bool
+    ply: int
+    chances: tuple = ()
+    mwc: tuple | None = None
+
+
+@dataclass(frozen=True)
+class RollLuck:
+    """The luck of one roll for the side that rolled (see the module), in
+    equity and in match winning chances, and its mark."""
+
+    game: int
+    action: int
+    player: int
+    roll: tuple
+    luck: float
+    luck_mwc: float | None
+    label: str
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player's figures over a game or a match.
+
+    ``checker_decisions`` (unforced plays) and their total error (equity,
+    match winning chances), ``cube_decisions`` (close or actual ones) and
+    their error, the marks (``doubtful``, ``errors``, ``blunders``) over
+    both, the luck summed over ``rolls``; ``pr`` is the performance rating
+    (average error per decision x 500), ``luck_rating`` the luck per roll
+    x 100."""
+
+    name: str
+    checker_decisions: int = 0
+    checker_error: float = 0.0
+    checker_error_mwc: float = 0.0
+    cube_decisions: int = 0
+    cube_error: float = 0.0
+    cube_error_mwc: float = 0.0
+    doubtful: int = 0
+    errors: int = 0
+    blunders: int = 0
+    rolls: int = 0
+    luck: float = 0.0
+    luck_mwc: float = 0.0
+
+    @property
+    def decisions(self) -> int:
+        return self.checker_decisions + self.cube_decisions
+
+    @property
+    def total_error(self) -> float:
+        return self.checker_error + self.cube_error
+
+    @property
+    def pr(self) -> float:
+        """Performance rating: average error per decision x 500 (lower is better)."""
+        return 500.0 * self.total_error / self.decisions if self.decisions else 0.0
+
+    @property
+    def checker_pr(self) -> float:
+        return 500.0 * self.checker_error / self.checker_decisions if self.checker_decisions else 0.0
+
+    @property
+    def cube_pr(self) -> float:
+        return 500.0 * self.cube_error / self.cube_decisions if self.cube_decisions else 0.0
+
+    @property
+    def luck_rating(self) -> float:
+        """Luck per roll x 100: positive when the dice favoured the player."""
+        return 100.0 * self.luck / self.rolls if self.rolls else 0.0
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.update(decisions=self.decisions, total_error=self.total_error, pr=self.pr, checker_pr=self.checker_pr,
+                 cube_pr=self.cube_pr, luck_rating=self.luck_rating)
+        return d
+
+
+def _stats(name: str, player: int, plays, cubes, luck) -> PlayerStats:
+    mine_p = [p for p in plays if p.player == player]
+    mine_c = [c for c in cubes if c.player == player and c.close]
+    mine_l = [r for r in luck if r.player == player]
+    marks = [d.skill for d in mine_p] + [c.skill for c in cubes if c.player == player]
+    return PlayerStats(
+        name=name, checker_decisions=len(mine_p), checker_error=sum(p.error for p in mine_p),
+        checker_error_mwc=sum(p.error_mwc or 0.0 for p in mine_p), cube_decisions=len(mine_c),
+        cube_error=sum(c.error for c in mine_c), cube_error_mwc=sum(c.error_mwc or 0.0 for c in mine_c),
+        doubtful=marks.count("doubtful"), errors=marks.count("error"), blunders=marks.count("blunder"),
+        rolls=len(mine_l), luck=sum(r.luck for r in mine_l), luck_mwc=sum(r.luck_mwc or 0.0 for r in mine_l))
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """One game: its number, the score before it, whether it is the
+    Crawford game, the graded plays, cube decisions and rolls in order, its
+    winner and points (None while unfinished) and each player's figures."""
+
+    number: int
+    score: tuple
+    crawford: bool
+    plays: tuple
+    cubes: tuple
+    luck: tuple
+    winner: int | None
+    points: int
+    stats: tuple
+
+
+@dataclass(frozen=True)
+class MatchAnalysis:
+    """The analysis of a match (or money session, or one game): the players'
+    names, the match length (0: money), every game's analysis, each
+    player's figures over all games and the search depths used.
+
+    ``errors(threshold)`` lists the plays and cube decisions that lost at
+    least ``threshold``; ``report()`` is the text players read,
+    ``to_dict()``/``to_json()`` everything.
+
+    >>> import backgammon as bg
+    >>> m = bg.Match(0, seed=2)
+    >>> g = m.new_game()
+    >>> g.roll((4, 2)); g.play("24/20 24/22")
+    >>> a = analyse(m, workers=1)
+    >>> a.games[0].plays[0].best, a.games[0].plays[0].error > THRESHOLDS[1]
+    ('8/4 6/4', True)
+    """
+
+    players: tuple
+    length: int
+    games: tuple
+    stats: tuple
+    ply: int
+    cube_ply: int
+    seconds: float = 0.0
+    rollout: bool = False
+
+    def errors(self, threshold: float = THRESHOLDS[0]) -> list:
+        out: list = []
+        for g in self.games:
+            out += [d for d in g.plays if d.error >= threshold - 1e-12]
+            out += [c for c in g.cubes if c.error >= threshold - 1e-12]
+        return sorted(out, key=lambda d: (d.game, d.action if isinstance(d, PlayAnalysis) else d.action_index))
+
+    def to_dict(self) -> dict:
+        return {"players": list(self.players), "length": self.length, "ply": self.ply, "cube_ply": self.cube_ply,
+                "rollout": self.rollout, "seconds": round(self.seconds, 3),
+                "stats": [s.to_dict() for s in self.stats],
+                "games": [{"number": g.number, "score": list(g.score), "crawford": g.crawford, "winner": g.winner,
+                           "points": g.points, "stats": [s.to_dict() for s in g.stats],
+                           "plays": [asdict(p) for p in g.plays], "cubes": [asdict(c) for c in g.cubes],
+                           "luck": [asdict(r) for r in g.luck]} for g in self.games]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    def report(self, threshold: float = THRESHOLDS[0], diagrams: bool = True) -> str:
+        """The analysis as text: a summary table per player, then every play
+        or cube decision that lost at least ``threshold`` (with the position
+        before it)."""
+        unit = "normalised match equity" if self.length else "equity per unit of the cube"
+        kind = f"{self.length}-point match" if self.length else "money session"
+        lines = [f"Analysis of a {kind} ({len(self.games)} game{'s' if len(self.games) != 1 else ''}): "
+                 f"checker play at {self.ply}-ply, cube decisions at {self.cube_ply}-ply"
+                 + (", errors checked by rollouts" if self.rollout else "") + f"; errors in {unit}.", ""]
+        width = max(12, *(len(p) for p in self.players))
+        rows = [("", *self.players),
+                ("Checker decisions", *(str(s.checker_decisions) for s in self.stats)),
+                ("Checker error", *(f"{s.checker_error:.3f}" for s in self.stats)),
+                ("Checker PR", *(f"{s.checker_pr:.1f}" for s in self.stats)),
+                ("Cube decisions", *(str(s.cube_decisions) for s in self.stats)),
+                ("Cube error", *(f"{s.cube_error:.3f}" for s in self.stats)),
+                ("Doubtful", *(str(s.doubtful) for s in self.stats)),
+                ("Errors", *(str(s.errors) for s in self.stats)),
+                ("Blunders", *(str(s.blunders) for s in self.stats)),
+                ("Error (MWC %)", *(f"{100 * (s.checker_error_mwc + s.cube_error_mwc):.2f}" if self.length else "-"
+                                    for s in self.stats)),
+                ("Performance rating", *(f"{s.pr:.1f}" for s in self.stats)),
+                ("Luck (total)", *(f"{s.luck:+.3f}" for s in self.stats)),
+                ("Luck rating", *(f"{s.luck_rating:+.1f}" for s in self.stats))]
+        for r in rows:
+            lines.append(f"{r[0]:<20}" + "".join(f"{c:>{width + 2}}" for c in r[1:]))
+        errors = self.errors(threshold)
+        lines += ["", f"{len(errors)} play{'s' if len(errors) != 1 else ''} and cube decisions "
+                      f"losing {threshold:.2f} or more:" if errors else "No play or cube decision lost "
+                      f"{threshold:.2f} or more."]
+        for d in errors:
+            who = self.players[d.player]
+            lines.append("")
+            if isinstance(d, PlayAnalysis):
+                lines.append(f"Game {d.game}, action {d.action}: {who} to play {d.roll[0]}{d.roll[1]} "
+                             f"({d.skill or 'slip'}, loses {d.error:.3f})")
+                if diagrams:
+                    lines.append(str(Position.from_id(d.position_id)))
+                lines.append(f"  Played: {d.played or '(no move)':<26}{d.played_equity:+.3f}")
+                lines.append(f"  Best:   {d.best or '(no move)':<26}{d.best_equity:+.3f}")
+            else:
+                what = "cube action" if d.kind == "double" else "answer to a double"
+                lines.append(f"Game {d.game}, action {d.action_index}: {who}'s {what} ({d.skill or 'slip'}, "
+                             f"loses {d.error:.3f})")
+                if diagrams:
+                    lines.append(str(Position.from_id(d.position_id)))
+                lines.append(f"  Done: {d.action}; proper: {d.proper}  (no double {d.no_double:+.3f}, "
+                             f"double/take {d.double_take:+.3f}, double/pass {d.double_pass:+.3f})")
+        return "\n".join(lines) + "\n"
+
+
+# -- valuing positions ---------------------------------------------------------------------------
+
+class _Values:
+    """Cubeful values of positions for one game state: the equity (and the
+    match winning chances) of the side that has just moved, with the
+    opponent on roll holding its cube options."""
+
+    def __init__(self, state: MatchState, rules: Rules, met):
+        self.state, self.rules, self.met = state, rules, met
+
+    def after_play(self, children: np.ndarray, chances: np.ndarray, mover: int):
+        """Value for ``mover`` of each position after one of its plays
+        (children in the next mover's view, ``chances`` the opponent's
+        cubeless chances on roll there): (values, mwc or None)."""
+        st = self.state.replace(on_roll=1 - mover, turn=1 - mover, dice=(0, 0), double_offered=False,
+                                resignation=0)
+        n = len(children)
+        values = np.empty(n)
+        mwc = np.empty(n) if st.match_length else None
+        over = np.array([Position._from_bytes(b.tobytes()).is_game_over() for b in children], dtype=bool)
+        live = np.flatnonzero(~over)
+        if len(live):
+            v, m = cube_values(chances[live], children[live], st, self.rules, met=self.met)
+            values[live] = -v
+            if mwc is not None:
+                mwc[live] = 1.0 - m
+        for i in np.flatnonzero(over):
+            values[i], m = self._finished(Position._from_bytes(children[i].tobytes()), mover)
+            if mwc is not None:
+                mwc[i] = m
+        return values, mwc
+
+    def _finished(self, pos: Position, mover: int):
+        # The mover has borne off its last checker: what it scores.
+        result = pos.result()
+        points = int(result.kind) if result is not None else 1
+        if self.rules.backgammon_counts_as_gammon:
+            points = min(points, 2)
+        st = self.state
+        if not st.match_length:
+            if self.rules.jacoby and st.cube_value == 1 and st.cube_owner is None:
+                points = 1
+            return float(points), None
+        values = MatchValues.of(self.met, st.match_length, st.score[mover], st.score[1 - mover])
+        lo, hi = values.after(0, st.cube_value), values.after(st.cube_value, 0)
+        m = values.after(points * st.cube_value, 0)
+        scale = (hi - lo) if hi > lo else 1.0
+        return 2 * (m - lo) / scale - 1, m
+
+
+def _double_value(d) -> tuple[float, float | None]:
+    """The doubler's value of doubling, the opponent answering right."""
+    if d.take == "pass":
+        return d.double_pass, (d.mwc[2] if d.mwc else None)
+    if d.take == "beaver":
+        return 2 * d.double_take, (d.mwc[1] if d.mwc else None)
+    return d.double_take, (d.mwc[1] if d.mwc else None)
+
+
+# -- one game ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _GameTask:
+    number: int
+    length: int
+    rules: Rules
+    score: tuple
+    crawford: bool
+    events: tuple
+    ply: int
+    cube_ply: int
+    evaluator: Any
+    players: tuple
+    thresholds: tuple = THRESHOLDS
+
+
+def _met():
+    from .met import MatchEquityTable
+    return MatchEquityTable.kazaross_xg2()
+
+
+def _game_for(task: _GameTask) -> Game:
+    if task.length:
+        match = Match(task.length, rules=task.rules, score=task.score, crawford=task.crawford)
+    else:
+        match = Match(0, rules=task.rules)
+    return match.new_game()
+
+
+def _analyse_game(task: _GameTask) -> GameAnalysis:
+    """Grade one game (module level: workers run it)."""
+    from .evaluator import as_evaluator, chances, rank
+    ev = as_evaluator(task.evaluator)
+    met = _met()
+    g = _game_for(task)
+    plays: list[PlayAnalysis] = []
+    cubes: list[CubeAnalysis] = []
+    luck_points: list[tuple] = []          # (action, player, position, dice, state, opening)
+    pending: Any = None                    # the doubler's decision, for the answer
+    for number, event in enumerate(task.events, 1):
+        phase, pos, state = g.phase, g.position, g.match_state()
+        kind = event.kind
+        if phase is Phase.TURN and kind in ("roll", "double") and g.can_double().allowed:
+            me = g.on_roll
+            d = cube_decision(pos, state, task.rules, ply=task.cube_ply, evaluator=ev, met=met)
+            cubes.append(_grade_double(task.number, number, me, pos, state, d, kind == "double", task.cube_ply,
+                                       task.thresholds))
+            pending = d
+        elif phase in (Phase.DOUBLED, Phase.BEAVERED) and kind in ("take", "drop", "beaver") and pending is not None:
+            cubes.append(_grade_answer(task.number, number, g.turn, pos, state, pending, kind, task.cube_ply,
+                                       task.rules, task.thresholds))
+            pending = None
+        elif kind == "play" and phase is Phase.PLAY:
+            me = g.on_roll
+            opening = len([e for e in task.events[:number - 1] if e.kind == "play"]) == 0
+            luck_points.append((number, me, pos, g.dice, state, opening))
+            graded = _grade_play(task.number, number, me, pos, g.dice, state, event.value, ev, task.ply,
+                                 task.rules, met, rank, chances, task.thresholds)
+            if graded is not None:
+                plays.append(graded)
+        g.apply(event)
+    luck = _luck(task, luck_points, ev, met, chances)
+    o = g.outcome
+    stats = tuple(_stats(name, k, plays, cubes, luck) for k, name in enumerate(task.players))
+    return GameAnalysis(task.number, tuple(task.score), task.crawford, tuple(plays), tuple(cubes), tuple(luck),
+                        None if o is None else o.winner, 0 if o is None else o.points, stats)
+
+
+def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules, met, rank, chances, thresholds):
+    legal = pos.legal_plays(dice)
+    if len(legal) <= 1:
+        return None
+    children = np.ascontiguousarray(legal.positions)
+    played_board = pos.play(played_text, dice).to_bytes() if played_text else None
+    k = legal.find(played_board) if played_board is not None else -1
+    if k < 0:
+        raise ValueError(f"game {game}, action {action}: the play {played_text!r} is not legal here")
+    probs, depth = rank(ev, children, ply)            # the mover's chances after each play
+    deepest = int(depth.max())
+    if depth[k] < deepest:                              # the played play at the depth of the best
+        probs[k] = _flip(chances(ev, children[k:k + 1], deepest))[0]
+        depth[k] = deepest
+    values, mwc = _Values(state, rules, met).after_play(children, _flip(probs), me)
+    top = np.flatnonzero(depth == deepest)
+    best = int(top[np.argmax(values[top])])
+    if values[k] > values[best]:
+        best = k
+    error = max(0.0, float(values[best] - values[k]))
+    error_mwc = None if mwc is None else max(0.0, float(mwc[best] - mwc[k]))
+    order = sorted(top.tolist(), key=lambda i: -values[i])[:CANDIDATES]
+    if k not in order:
+        order.append(k)
+    cands = tuple((str(legal[i]), float(values[i]), tuple(float(v) for v in probs[i])) for i in order)
+    return PlayAnalysis(game, action, me, pos.to_id(), state.to_match_id(), tuple(dice), str(legal[k]),
+                        str(legal[best]), float(values[k]), float(values[best]), error, error_mwc, cands,
+                        len(legal), skill_of(error, thresholds), deepest)
+
+
+def _flip(p: np.ndarray) -> np.ndarray:
+    return np.stack([1 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1)
+
+
+def _grade_double(game, action, me, pos, state, d, doubled, ply, thresholds=THRESHOLDS) -> CubeAnalysis:
+    nd = d.no_double
+    dv, dv_mwc = _double_value(d)
+    best_value = max(nd, dv)
+    taken = dv if doubled else nd
+    error = max(0.0, best_value - taken)
+    error_mwc = None
+    if d.mwc:
+        best_m = max(d.mwc[0], dv_mwc)
+        error_mwc = max(0.0, best_m - (dv_mwc if doubled else d.mwc[0]))
+    close = doubled or dv >= nd or nd - dv < CLOSE
+    return CubeAnalysis(game, action, me, pos.to_id(), state.to_match_id(), "double",
+                        "double" if doubled else "no double", d.action, d.no_double, d.double_take, d.double_pass,
+                        error, error_mwc, skill_of(error, thresholds), close, ply, _chances(d), _mwc(d))
+
+
+def _grade_answer(game, action, who, pos, state, d, kind, ply, rules, thresholds=THRESHOLDS) -> CubeAnalysis:
+    options = {"take": -d.double_take, "drop": -d.double_pass}
+    mwc_options = {"take": 1 - d.mwc[1], "drop": 1 - d.mwc[2]} if d.mwc else None
+    if rules.beavers and not state.match_length:
+        options["beaver"] = -2 * d.double_take
+        if mwc_options is not None:
+            mwc_options["beaver"] = mwc_options["take"]
+    best = max(options, key=lambda a: options[a])
+    value = options.get(kind, options["take"])
+    error = max(0.0, options[best] - value)
+    error_mwc = None
+    if mwc_options is not None:
+        error_mwc = max(0.0, max(mwc_options.values()) - mwc_options.get(kind, mwc_options["take"]))
+    names = {"take": "take", "drop": "pass", "beaver": "beaver"}
+    return CubeAnalysis(game, action, who, pos.to_id(), state.to_match_id(), "take", names[kind], names[best],
+                        d.no_double, d.double_take, d.double_pass, error, error_mwc, skill_of(error, thresholds), True,
+                        ply, _chances(d), _mwc(d))
+
+
+def _chances(d) -> tuple:
+    return tuple(float(v) for v in (getattr(d, "probabilities", ()) or ()))
+
+
+def _mwc(d) -> tuple | None:
+    m = getattr(d, "mwc", None)
+    return None if m is None else tuple(float(v) for v in m)
+
+
+def _luck(task: _GameTask, points: list, ev, met, chances) -> list[RollLuck]:
+    """The luck of each roll, for all of the game's rolls in one batch: the
+    value of the roll that came (its best play at 0-ply) minus the mean over
+    the rolls that could have come: the 21 rolls, or for the opening the 30
+    throws, 15 where this side moves first and 15 where the other does (as
+    gnubg counts it)."""
+    from .batch import legal_positions
+    if not points:
+        return []
+    rows, rolls, weights, owners, theirs = [], [], [], [], []
+    for j, (_, _, pos, dice, _, opening) in enumerate(points):
+        table = [(r.die1, r.die2, 2.0 if r.die1 != r.die2 else 1.0, False) for r in ROLLS]
+        if opening:
+            # The opening position is the same seen by either side.
+            table = [(r.die1, r.die2, 2.0, side) for r in ROLLS if r.die1 != r.die2 for side in (False, True)]
+        total = sum(t[2] for t in table)
+        for hi, lo, w, other in table:
+            rows.append(pos.array)
+            rolls.append((hi, lo))
+            weights.append(w / total)
+            owners.append(j)
+            theirs.append(other)
+        rows.append(pos.array)
+        rolls.append((max(dice), min(dice)))
+        weights.append(-1.0)                   # the roll that came
+        owners.append(j)
+        theirs.append(False)
+    boards = np.ascontiguousarray(np.stack(rows), dtype=np.uint8)
+    offsets, children = legal_positions(boards, np.array(rolls, dtype=np.uint8), threads=1)
+    p = np.asarray(chances(ev, np.ascontiguousarray(children), 0), dtype=np.float64)
+    mover_equity = -equity(p)
+    best_rows = np.array([int(offsets[i]) + int(np.argmax(mover_equity[offsets[i]:offsets[i + 1]]))
+                          for i in range(len(boards))])
+    out = []
+    weights_a, owners_a, theirs_a = np.array(weights), np.array(owners), np.array(theirs)
+    for j, (action, me, pos, dice, state, opening) in enumerate(points):
+        values, mwc = np.zeros(0), None
+        parts = []
+        for other in (False, True):
+            sel = np.flatnonzero((owners_a == j) & (theirs_a == other))
+            if not len(sel):
+                continue
+            picks = best_rows[sel]
+            mover = 1 - me if other else me
+            v, m = _Values(state.replace(on_roll=mover, turn=mover), task.rules, met).after_play(
+                children[picks], p[picks], mover)
+            if other:                          # the other side's gain is this side's loss
+                v = -v
+                m = None if m is None else 1.0 - m
+            parts.append((weights_a[sel], v, m))
+        wt = np.concatenate([q[0] for q in parts])
+        values = np.concatenate([q[1] for q in parts])
+        came = float(values[wt < 0][0])
+        luck = came - float(np.dot(wt[wt >= 0], values[wt >= 0]))
+        luck_mwc = None
+        if parts[0][2] is not None:
+            mwc = np.concatenate([q[2] for q in parts])
+            luck_mwc = float(mwc[wt < 0][0] - np.dot(wt[wt >= 0], mwc[wt >= 0]))
+        out.append(RollLuck(task.number, action, me, (int(dice[0]), int(dice[1])), luck, luck_mwc,
+                            _luck_label(luck)))
+    return out
+
+
+# -- the whole match -----------------------------------------------------------------------------
+
+def _tasks(source, ply, cube_ply, evaluator, players, thresholds=THRESHOLDS):
+    from .formats.record import MatchRecord
+    if isinstance(source, Game):
+        match_len = source.length
+        rules = source.rules
+        names = players or ("Player 0", "Player 1")
+        return names, match_len, [_GameTask(1, match_len, rules, tuple(source.score), source.crawford,
+                                            tuple(source.history), ply, cube_ply, evaluator, tuple(names),
+                                            thresholds)]
+    if isinstance(source, MatchRecord):
+        record = source
+        match = record.replay()
+        names = players or tuple(record.players)
+        events = [tuple(g.events) for g in record.games]
+    elif isinstance(source, Match):
+        match = source
+        names = players or ("Player 0", "Player 1")
+        events = [tuple(g.history) for g in match.games]
+    else:
+        raise TypeError(f"source must be a backgammon.MatchRecord, Match or Game, not {type(source).__name__}")
+    names = tuple(str(n) for n in names)
+    tasks = [_GameTask(k + 1, match.length, match.rules, tuple(g.score), bool(g.crawford), ev_k, ply, cube_ply,
+                       evaluator, names, thresholds) for k, (g, ev_k) in enumerate(zip(match.games, events))]
+    return names, match.length, tasks
+
+
+def analyse(source, *, ply: int = 0, cube_ply: int | None = None, rollout=None, threshold: float = THRESHOLDS[1],
+            workers: int | None = None, executor: Executor | None = None, progress: bool = False, evaluator=None,
+            players=None, thresholds=THRESHOLDS) -> MatchAnalysis:
+    """Grade every decision of ``source`` (a ``MatchRecord`` from any
+    reader, a ``Match`` or a ``Game``, finished or not) and measure the
+    luck of every roll (see the module).
+
+    ``ply`` (0-2) is the depth of checker-play evaluation, ``cube_ply``
+    (default: ``ply``) of cube decisions; ``evaluator`` the evaluator
+    (default: the shipped networks).  ``rollout`` (a
+    ``rollouts.RolloutSettings``): every play and cube decision that lost
+    ``threshold`` or more is checked again by rolling out its candidates
+    (``rollout_plays``, ``rollout_cube``) and graded by the rollout.
+    ``workers`` local processes (default: all cores) or ``executor`` split
+    the games; ``progress`` shows a bar; ``players`` names the players
+    (default: the record's names); ``thresholds`` are the errors from which
+    a decision is doubtful, an error, a blunder (default 0.04, 0.08, 0.16;
+    gnubg 1.1 uses 0.03, 0.06, 0.12).
+
+    >>> import backgammon as bg
+    >>> m = bg.Match(1, seed=4)
+    >>> g = m.new_game()
+    >>> while g.phase is bg.Phase.OPENING:
+    ...     g.roll()
+    >>> g.play(g.legal_plays()[0])
+    >>> analyse(m, workers=1).stats[0].name
+    'Player 0'
+    """
+    import time
+    from ._parallel import run_chunks
+    ply = integer("ply", ply, low=0, high=2)
+    cube_ply = ply if cube_ply is None else integer("cube_ply", cube_ply, low=0, high=2)
+    workers = optional_integer("workers", workers, low=1)
+    progress = flag("progress", progress)
+    if executor is not None:
+        instance("executor", executor, Executor, "concurrent.futures.Executor")
+    if players is not None and (isinstance(players, str) or len(players) != 2):
+        raise TypeError("players must be a pair of names")
+    from .evaluator import as_evaluator
+    ev = as_evaluator(evaluator)
+    thresholds = tuple(float(t) for t in thresholds)
+    if len(thresholds) != 3 or not 0 < thresholds[0] <= thresholds[1] <= thresholds[2]:
+        raise ValueError(f"thresholds must be three increasing positive errors, not {thresholds}")
+    names, length, tasks = _tasks(source, ply, cube_ply, ev, players, thresholds)
+    t0 = time.perf_counter()
+    games = run_chunks(_analyse_game, tasks, [max(1, len(t.events)) for t in tasks], workers=workers,
+                       executor=executor, progress=progress, unit="action") if tasks else []
+    if rollout is not None:
+        games = [_by_rollout(g, t, rollout, threshold) for g, t in zip(games, tasks)]
+    plays = [p for g in games for p in g.plays]
+    cubes = [c for g in games for c in g.cubes]
+    luck = [r for g in games for r in g.luck]
+    stats = tuple(_stats(name, k, plays, cubes, luck) for k, name in enumerate(names))
+    return MatchAnalysis(tuple(names), length, tuple(games), stats, ply, cube_ply, time.perf_counter() - t0,
+                         rollout is not None)
+
+
+def _by_rollout(game: GameAnalysis, task: _GameTask, settings, threshold: float) -> GameAnalysis:
+    """Re-grade the plays and cube decisions of ``game`` that lost
+    ``threshold`` or more by rollouts of their candidates."""
+    from .rollouts import RolloutSettings, rollout_cube, rollout_plays
+    instance("rollout", settings, RolloutSettings, "backgammon.rollouts.RolloutSettings")
+    options = settings.options()
+    plays = []
+    for p in game.plays:
+        if p.error < threshold - 1e-12:
+            plays.append(p)
+            continue
+        pos = Position.from_id(p.position_id)
+        state = MatchState.from_match_id(p.match_id)
+        names = [c[0] for c in p.candidates]
+        ranked = rollout_plays(pos, p.roll, names, state=state, rules=task.rules, cube=True, **options)
+        by_name = {str(r.play): r.equity for r in ranked}
+        chances_of = {str(r.play): (r.result.win, r.result.win_gammon, r.result.win_backgammon,
+                                    r.result.lose_gammon, r.result.lose_backgammon) for r in ranked}
+        best = ranked[0]
+        error = max(0.0, best.equity - by_name[p.played])
+        plays.append(PlayAnalysis(p.game, p.action, p.player, p.position_id, p.match_id, p.roll, p.played,
+                                  str(best.play), by_name[p.played], best.equity, error, None,
+                                  tuple((n, by_name[n], chances_of[n]) for n in names), p.plays,
+                                  skill_of(error, task.thresholds), -1))
+    cubes = []
+    for c in game.cubes:
+        if c.error < threshold - 1e-12:
+            cubes.append(c)
+            continue
+        pos = Position.from_id(c.position_id)
+        state = MatchState.from_match_id(c.match_id)
+        if c.kind == "take":
+            state = state.replace(turn=state.on_roll, double_offered=False)
+        d = rollout_cube(pos, state, rules=task.rules, **options)
+        fake = _RolledDecision(d)
+        if c.kind == "double":
+            graded = _grade_double(c.game, c.action_index, c.player, pos, state, fake, c.action == "double", -1,
+                                   task.thresholds)
+        else:
+            graded = _grade_answer(c.game, c.action_index, c.player, pos, state, fake,
+                                   {"take": "take", "pass": "drop", "beaver": "beaver"}[c.action], -1, task.rules,
+                                   task.thresholds)
+        cubes.append(graded)
+    stats = tuple(_stats(name, k, plays, cubes, game.luck) for k, name in enumerate(task.players))
+    return GameAnalysis(game.number, game.score, game.crawford, tuple(plays), tuple(cubes), game.luck, game.winner,
+                        game.points, stats)
+
+
+class _RolledDecision:
+    """A rollout's cube decision seen as a CubeDecision (the fields grading reads)."""
+
+    def __init__(self, d):
+        self.no_double, self.double_take, self.double_pass = d.no_double, d.double_take, d.double_pass
+        self.take = d.take
+        self.action = d.action
+        self.can_double = True
+        self.mwc = None
+
