@@ -459,9 +459,18 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
     cubes: list[CubeAnalysis] = []
     luck_points: list[tuple] = []          # (action, player, position, dice, state, opening)
     pending: Any = None                    # the doubler's decision, for the answer
+    rolled: Any = None                     # the last roll: (player, position, dice, state, opening)
     for number, event in enumerate(task.events, 1):
         phase, pos, state = g.phase, g.position, g.match_state()
         kind = event.kind
+        if kind == "roll" and phase in (Phase.TURN, Phase.PLAY):
+            # Every roll has its luck, a roll that cannot be played too (gnubg counts both);
+            # in PLAY, the opening winner's second roll (Rules.opening_reroll).
+            rolled = (g.on_roll, pos, tuple(int(d) for d in event.value), state, False)
+        if kind == "play" and rolled is not None:
+            # The luck is the play's line, as gnubg's records keep it on the move.
+            luck_points.append((number, rolled[0], *rolled[1:]))
+            rolled = None
         if phase is Phase.TURN and kind in ("roll", "double") and g.can_double().allowed:
             me = g.on_roll
             d = cube_decision(pos, state, task.rules, ply=task.cube_ply, evaluator=ev, met=met)
@@ -474,13 +483,14 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
             pending = None
         elif kind == "play" and phase is Phase.PLAY:
             me = g.on_roll
-            opening = len([e for e in task.events[:number - 1] if e.kind == "play"]) == 0
-            luck_points.append((number, me, pos, g.dice, state, opening))
             graded = _grade_play(task.number, number, me, pos, g.dice, state, event.value, ev, task.ply,
                                  task.rules, met, rank, chances, task.thresholds)
             if graded is not None:
                 plays.append(graded)
         g.apply(event)
+        if kind == "opening" and g.phase is Phase.PLAY:
+            # The opening roll: the mover's luck over the 30 throws (the module).
+            rolled = (g.on_roll, g.position, g.dice, g.match_state(), True)
     luck = _luck(task, luck_points, ev, met, chances)
     o = g.outcome
     stats = tuple(_stats(name, k, plays, cubes, luck) for k, name in enumerate(task.players))

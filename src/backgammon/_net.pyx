@@ -548,6 +548,32 @@ cdef inline void _consistent(float* p) noexcept nogil:
         p[4] = p[3]
 
 
+cdef inline void _possible(const uint8_t* board, PositionClass cls, float* p) noexcept nogil:
+    # What the dice can no longer bring about is not guessed (as gnubg's
+    # sanity check): no gammon against a side that has borne off a checker,
+    # and in a race no backgammon against a side with nothing left in the
+    # winner's home board.
+    cdef const uint8_t* me = board + SLOTS
+    cdef int i, mine = 0, theirs = 0, my_back = 0, their_back = 0
+    for i in range(SLOTS):
+        mine += me[i]
+        theirs += board[i]
+    for i in range(18, SLOTS):
+        my_back += me[i]
+        their_back += board[i]
+    if theirs < CHECKERS:
+        p[1] = 0.0
+        p[2] = 0.0
+    if mine < CHECKERS:
+        p[3] = 0.0
+        p[4] = 0.0
+    if cls == CLASS_RACE:
+        if their_back == 0:
+            p[2] = 0.0
+        if my_back == 0:
+            p[4] = 0.0
+
+
 cdef void _exact(const uint8_t* board, PositionClass cls, const Evaluator* ev, float* out) noexcept nogil:
     # A finished position or a bear-off race: no network involved.
     cdef double est[3]
@@ -585,6 +611,7 @@ cdef void evaluate_board(const Evaluator* ev, const uint8_t* board, float* out, 
     n = encode(board, net, w.index, w.value)
     _forward(net, w.index, w.value, n, out, w)
     _consistent(out)
+    _possible(board, cls, out)
 
 
 cdef float equity(const float* p) noexcept nogil:
