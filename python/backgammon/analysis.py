@@ -210,26 +210,30 @@ class PlayerStats:
     @property
     def pr(self) -> float:
         """Performance rating: average error per decision x 500 (lower is better)."""
-        return 500.0 * self.total_error / self.decisions if self.decisions else 0.0
+        return _per(500.0 * self.total_error, self.decisions)
 
     @property
     def checker_pr(self) -> float:
-        return 500.0 * self.checker_error / self.checker_decisions if self.checker_decisions else 0.0
+        return _per(500.0 * self.checker_error, self.checker_decisions)
 
     @property
     def cube_pr(self) -> float:
-        return 500.0 * self.cube_error / self.cube_decisions if self.cube_decisions else 0.0
+        return _per(500.0 * self.cube_error, self.cube_decisions)
 
     @property
     def luck_rating(self) -> float:
         """Luck per roll x 100: positive when the dice favoured the player."""
-        return 100.0 * self.luck / self.rolls if self.rolls else 0.0
+        return _per(100.0 * self.luck, self.rolls)
 
     def to_dict(self) -> dict:
         d = asdict(self)
         d.update(decisions=self.decisions, total_error=self.total_error, pr=self.pr, checker_pr=self.checker_pr,
                  cube_pr=self.cube_pr, luck_rating=self.luck_rating)
         return d
+
+
+def _per(total: float, count: int) -> float:
+    return total / count if count else 0.0
 
 
 def _stats(name: str, player: int, plays, cubes, luck) -> PlayerStats:
