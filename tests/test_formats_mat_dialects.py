@@ -253,3 +253,46 @@ def test_formats_index_knows_the_dialects_and_xg():
     assert for_path("match.txt") is get("mat") and for_path("x.MAT") is get("mat")
     assert for_path("m.xg").binary and not get("mat").binary and get("xg").write is None
     assert for_path("notes.doc") is None
+
+
+RESIGNS = """ 3 point match
+
+ Game 1
+ Alice : 0                      Bob : 0
+                                  Wins 1 point
+
+ Game 2
+ Alice : 0                      Bob : 1
+  1) 31: 8/5 6/5                 Resigns
+      Wins 1 point
+
+ Game 3
+ Alice : 1                      Bob : 1
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2) 31: 13/10 24/23             Resigns
+      Wins 2 points and the match
+"""
+
+
+def test_resigns_and_a_resignation_before_the_opening_roll(tmp_path):
+    # A "Resigns" action (gnubg lists it as such) and a game given up before
+    # its opening roll (RULES 6.5: a side may resign before anything is
+    # rolled): gnubg imports both, and so do we, to the same games.
+    path = tmp_path / "resigns.mat"
+    path.write_text(RESIGNS)
+    games = [((0, 0), 1, 1), ((0, 1), 0, 1), ((1, 1), 0, 2)]
+    # gnubg's record of a game with no move names no winner, but the next
+    # game's score shows the point it gave player 1.
+    oracle = [((0, 0), None, None)] + games[1:]
+    assert gnubg_reads(str(path)) == oracle
+    record = read_mat(RESIGNS, strict=True)
+    assert results(record) == games and record.warnings == ()
+    first = record.games[0]
+    assert [(e.kind, e.player) for e in first.events] == [("resign", 0), ("accept", 1)]
+    assert record.games[2].events[-2].value == 2          # a gammon resigned on the cube of 1
+    again = read_mat(write_mat(record))
+    assert [g.events for g in again.games] == [g.events for g in record.games]
+    (tmp_path / "again.mat").write_text(write_mat(record))
+    assert gnubg_reads(str(tmp_path / "again.mat")) == oracle
+    sgf = get("sgf")
+    assert [g.events for g in sgf.read(sgf.write(record)).games] == [g.events for g in record.games]

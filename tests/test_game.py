@@ -691,3 +691,18 @@ def test_either_side_may_offer_to_resign():
     g.double()
     with pytest.raises(RulesError, match="6.5"):
         g.resign(1, player=g.turn)
+
+
+def test_a_side_may_resign_before_the_opening_roll():
+    # RULES 6.5 sets no time: before the opening roll the resigner is named.
+    g = Game()
+    with pytest.raises(RulesError, match="name the player"):
+        g.resign(1)
+    g.resign(2, player=1)
+    g.reject_resignation()
+    assert g.phase is Phase.OPENING
+    g.resign(1, player=1)
+    g.accept_resignation()
+    assert (g.outcome.winner, g.outcome.points, g.outcome.ending) == (0, 1, Ending.RESIGNATION)
+    again = Game.replay(g.history)
+    assert again.outcome == g.outcome and again.history == g.history

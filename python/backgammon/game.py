@@ -700,14 +700,24 @@ class Game:
         """A player offers to resign a single (1), gammon (2) or backgammon
         (3) (RULES 6.5): the side on roll, or ``player``, who may also be the
         other side, offering while its opponent is on roll (as FIBS allows,
-        and as match files record it)."""
+        and as match files record it), or either side before the opening
+        roll (``player`` then names it; gnubg reads such games in match
+        files).
+
+        >>> g = Game(); g.resign(1, player=1); g.accept_resignation()
+        >>> g.outcome.winner, g.outcome.points
+        (0, 1)
+        """
         level = _validate.integer("level", level)
         if level not in (1, 2, 3):
             raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)")
-        if self.phase not in (Phase.TURN, Phase.PLAY):
+        if self.phase is Phase.OPENING:
+            if player is None:
+                raise RulesError("before the opening roll no side is on roll: name the player who resigns (RULES 6.5)")
+        elif self.phase not in (Phase.TURN, Phase.PLAY):
             raise RulesError("a resignation is offered with no decision pending (RULES 6.5)")
-        assert self.on_roll is not None
         resigner = self.on_roll if player is None else _validate.integer("player", player, low=0, high=1)
+        assert resigner is not None
         self.history.append(Event("resign", resigner, level))
         self._resign = (resigner, level, self.phase)
         self._decider = 1 - resigner
@@ -766,7 +776,7 @@ class Game:
         if kind == "opening" and self.phase is not Phase.OPENING:
             raise RulesError("an opening roll after the game has started (RULES 2.2)")
         actor = self.turn
-        if kind == "resign" and event.player in (0, 1) and self.phase in (Phase.TURN, Phase.PLAY):
+        if kind == "resign" and event.player in (0, 1) and self.phase in (Phase.OPENING, Phase.TURN, Phase.PLAY):
             actor = event.player       # either side may offer to resign (RULES 6.5)
         if kind not in ("opening",) and event.player in (0, 1) and actor is not None and event.player != actor:
             raise RulesError(f"the record gives this {kind} to player {event.player}, "

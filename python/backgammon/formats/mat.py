@@ -53,7 +53,8 @@ tests/data holds a small file of each), judged by gnubg's ``import mat``:
 * any notation ``parse_play`` reads (``bar/21*``, ``Bar/22``, ``6/Off``,
   ``13/7*/5``, ``8/4*(2)``, ``24/13`` for one checker's whole roll), dice
   in the order rolled (``13:``), ``Cannot Move`` for a dance, ``???`` /
-  ``????`` for a roll never played and ``00: ????`` for none, ``Concedes``,
+  ``????`` for a roll never played and ``00: ????`` for none, ``Concedes``
+  or ``Resigns``, a game given up before its opening roll (only a ``Wins`` line),
   gnubg's ``Illegal play (...)`` board dump (read as the legal play that
   reaches it), any case, tabs, blank lines, ``; comments`` inside games,
   ``Money session`` for ``0 point match``, names written ``name,rating``,
@@ -137,7 +138,7 @@ _TOKENS = [
     ("drop", re.compile(rf"drops?{_END}", re.I)),
     ("wins", re.compile(rf"wins?[ \t]+(\d+)[ \t]+points?(?:[ \t]+and[ \t]+the[ \t]+match)?{_END}", re.I)),
     ("losses", re.compile(rf"loss(?:es)?[ \t]+(\d+)[ \t]+points?{_END}", re.I)),
-    ("concedes", re.compile(rf"concedes{_END}", re.I)),
+    ("concedes", re.compile(rf"(?:concedes|resigns?){_END}", re.I)),   # Studio, XG; gnubg "Resigns"
     ("unplayed", re.compile(rf"\?{{3,4}}{_END}")),            # XG: a turn never played, no dice
 ]
 _UNPLAYED = re.compile(rf"\?{{3,4}}{_END}")                 # XG, BG Studio: rolled, never played

@@ -689,9 +689,10 @@ class RecordBuilder:
                     self.warn(line, said, f"a drop: player {winner} wins {_points_text(before)} (RULES 7.3)")
                 self.result = (winner, before)
                 return
-            if g.phase not in (Phase.TURN, Phase.PLAY):
+            if g.phase not in (Phase.OPENING, Phase.TURN, Phase.PLAY):
                 self.fail(f"player {winner} wins {points} before the game is over, so player {loser} "
-                          f"resigned; but only the side on turn resigns, with no cube decision pending "
+                          f"resigned; but a side resigns before the opening roll or on a turn, with no "
+                          f"cube decision pending "
                           f"(RULES 6.5), and {self._state()}", line)
             level = self._resign_level(points)
             if level is None:
