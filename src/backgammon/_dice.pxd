@@ -20,6 +20,20 @@ cdef inline uint32_t bounded(bitgen_t* rng, uint32_t n) noexcept nogil:
 
 cdef enum:
     OPENING_THROWS = 30        # two different dice, in order (RULES 2.2)
+    DISTINCT_ROLLS = 21        # a double or two different dice (RULES 2.1)
+
+
+cdef inline void distinct_roll(int k, int* high, int* low, double* weight) noexcept nogil:
+    """The ``k``-th of the 21 distinct rolls, high die first, in order
+    1-1, 2-1, 2-2, 3-1, ..., 6-6, and its chance among the 36 ordered
+    throws (1/36 a double, 2/36 two different dice)."""
+    cdef int a = 1
+    while k >= a:
+        k -= a
+        a += 1
+    high[0] = a
+    low[0] = k + 1
+    weight[0] = (1.0 if a == k + 1 else 2.0) / 36.0
 
 
 cdef inline void opening_throw(int k, int* first, int* second) noexcept nogil:

@@ -17,7 +17,7 @@ import numpy as np
 
 from numpy.random cimport bitgen_t
 
-from backgammon._dice cimport bounded, bitgen_of, OPENING_THROWS, opening_throw
+from backgammon._dice cimport bounded, bitgen_of, OPENING_THROWS, opening_throw, DISTINCT_ROLLS, distinct_roll
 from backgammon._checks cimport need_valid_boards, need_valid_board, need_rolls, need_shape
 
 from backgammon._board cimport (SLOTS, BAR, POINTS, CHECKERS, no_contact, both_home, loss_kind, check_board,
@@ -59,16 +59,14 @@ cdef enum:
     CRASHED_IN_PLAY = 6
 
 # The 21 rolls, high die first, and their weight among the 36.
-cdef int ROLL_HI[21]
-cdef int ROLL_LO[21]
-cdef float ROLL_WEIGHT[21]
-cdef int _k = 0, _a, _b
-for _a in range(1, 7):
-    for _b in range(1, _a + 1):
-        ROLL_HI[_k] = _a
-        ROLL_LO[_k] = _b
-        ROLL_WEIGHT[_k] = (1.0 if _a == _b else 2.0) / 36.0
-        _k += 1
+cdef int ROLL_HI[DISTINCT_ROLLS]
+cdef int ROLL_LO[DISTINCT_ROLLS]
+cdef float ROLL_WEIGHT[DISTINCT_ROLLS]
+cdef double _weight
+cdef int _k
+for _k in range(DISTINCT_ROLLS):
+    distinct_roll(_k, &ROLL_HI[_k], &ROLL_LO[_k], &_weight)
+    ROLL_WEIGHT[_k] = _weight
 
 
 # ESCAPES[r][m]: of the 36 rolls, how many carry one checker past every

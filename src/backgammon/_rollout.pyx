@@ -20,7 +20,7 @@ import numpy as np
 
 from cpython.exc cimport PyErr_CheckSignals
 
-from backgammon._dice cimport game_roll, game_uniform
+from backgammon._dice cimport game_roll, game_uniform, DISTINCT_ROLLS, distinct_roll
 from backgammon._board cimport SLOTS, both_home, loss_kind
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._bearoff cimport RaceTables, race_estimate, set_race_tables
@@ -35,16 +35,14 @@ cdef enum:
 # Keys the random policy's choices apart from the dice.
 cdef uint64_t RANDOM_CHOICE = 0xA5A5A5A5A5A5A5A5ULL
 
-cdef int ROLL_HI[21]
-cdef int ROLL_LO[21]
-cdef double ROLL_WEIGHT[21]
-cdef int _k = 0, _a, _b
-for _a in range(1, 7):
-    for _b in range(1, _a + 1):
-        ROLL_HI[_k] = _a
-        ROLL_LO[_k] = _b
-        ROLL_WEIGHT[_k] = (1.0 if _a == _b else 2.0) / 36.0
-        _k += 1
+cdef int ROLL_HI[DISTINCT_ROLLS]
+cdef int ROLL_LO[DISTINCT_ROLLS]
+cdef double ROLL_WEIGHT[DISTINCT_ROLLS]
+cdef double _weight
+cdef int _k
+for _k in range(DISTINCT_ROLLS):
+    distinct_roll(_k, &ROLL_HI[_k], &ROLL_LO[_k], &_weight)
+    ROLL_WEIGHT[_k] = _weight
 
 
 cdef inline bint no_checkers_left(const uint8_t* board) noexcept nogil:
