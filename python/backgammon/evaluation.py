@@ -36,7 +36,7 @@ class Evaluation(NamedTuple):
     >>> import backgammon as bg
     >>> e = bg.evaluate(bg.Position.initial())
     >>> round(e.win, 2), round(e.win_gammon, 2), round(e.equity, 2)
-    (0.53, 0.11, 0.08)
+    (0.53, 0.13, 0.07)
     """
 
     win: float
@@ -90,7 +90,7 @@ def evaluate(x, ply: int = 0, *, evaluator=None, networks=None, threads: int | N
 
     >>> import backgammon as bg
     >>> round(evaluate(bg.Position.initial()).equity, 2)
-    0.08
+    0.07
     >>> after = bg.Position.initial().legal_plays("31").positions      # the opponent on roll
     >>> str(bg.Position.initial().legal_plays("31")[int(evaluate(after, ply=1).equity.argmin())])
     '8/5 6/5'"""

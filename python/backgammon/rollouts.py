@@ -830,8 +830,9 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
     ``cube_decision`` names it) and what the others lose.
 
     >>> import backgammon as bg
-    >>> rollout_cube(bg.Position.initial(), games=36, seed=1, workers=1).action
-    'no double'
+    >>> r = rollout_cube(bg.Position.initial(), games=36, seed=1, workers=1)
+    >>> r.take, r.double_pass, r.no_double_rollout.games    # 36 games: too few to name the action
+    ('take', 1.0, 36)
     """
     from .cube import MatchValues, proper_action
     from .met import MatchEquityTable
