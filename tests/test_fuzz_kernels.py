@@ -75,6 +75,11 @@ SCRIPT = textwrap.dedent(r"""
         call(_net.choose, nets, b, rolls, int(rng.integers(-1, 3)))
         call(_net.rank_plays, nets, b.reshape(4, 50), int(rng.integers(-1, 3)))
         call(_net.rank_plays, nets, np.zeros((0, 50), dtype=np.uint8))
+        call(_net.prune_chances, nets, b)
+        call(_net.position_classes, b)
+        call(_net.train_pruner, nets, b, rng.normal(size=(4, 5)).astype(np.float32),
+             rng.integers(-2, 6, size=3).astype(np.int64), 0.0)
+        call(setattr, nets, "pruning", int(rng.integers(-2, 20)))
         call(_pool.block, int(rng.choice([-5, 0, 1, 1000])))
         # The environment kernels: garbage boards, dice, uniforms, codes.
         u = rng.choice([-1e300, -1.0, 0.0, 0.5, 0.999999, 1.0, 7.0, np.nan, np.inf], size=(4, 4))

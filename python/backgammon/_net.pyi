@@ -32,6 +32,13 @@ class Networks:
         two_sided: npt.NDArray[np.uint16] | None = None,
         two_sided_checkers: int = 0,
     ) -> None: ...
+    @property
+    def pruning(self) -> int:
+        """How many plays leading to contact the choices of a play inside
+        searches and rollouts evaluate in full after the pruning network
+        ranked them (0: none); the players' own choice evaluates every play."""
+    @pruning.setter
+    def pruning(self, keep: int) -> None: ...
     def __call__(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
         """The five chances of the side on roll at 0-ply (the Evaluator protocol)."""
 
@@ -99,3 +106,21 @@ def train_supervised(
     """One pass of stochastic gradient descent over ``boards`` in ``order``
     toward ``targets`` (n, 5).  Returns the mean squared error per output
     before each step."""
+
+def train_pruner(
+    nets: Networks,
+    boards: npt.NDArray[np.uint8],
+    targets: npt.NDArray[np.float32],
+    order: npt.NDArray[np.int64],
+    alpha: float,
+) -> float:
+    """One pass of stochastic gradient descent of the pruning network over
+    ``boards`` in ``order`` toward ``targets`` (n, 5).  Returns the mean
+    squared error per output before each step."""
+
+def prune_chances(nets: Networks, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """The pruning network's five outputs for each board, float32 (n, 5)."""
+
+def position_classes(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.int8]:
+    """Which evaluator answers for each board, (n,) int8: 0 over, 1 bear-off
+    tables, 2 race, 3 contact, 4 crashed."""

@@ -318,7 +318,8 @@ def _train(args) -> int:
                        contact_hidden=args.contact_hidden, race_hidden=args.race_hidden,
                        crashed_hidden=args.crashed_hidden, layout=args.layout, refine_rounds=args.refine_rounds,
                        refine_games=args.refine_games, rounds=args.rounds, positions=args.positions,
-                       label_games=args.label_games, label_truncate=args.label_truncate, workers=args.workers,
+                       label_games=args.label_games, label_truncate=args.label_truncate,
+                       prune_games=args.prune_games, workers=args.workers,
                        executor=executor, threads=args.threads, progress=sys.stderr.isatty() or args.progress)
     rounds = f", {result.rounds} rounds ({result.labels:,} labels)" if result.rounds else ""
     print(f"trained {result.games:,} games in total{rounds}; {result.seconds:,.0f} s in this run; "
@@ -487,6 +488,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games of each label's rollout (default 36)")
     p.add_argument("--label-truncate", type=_at_least("--label-truncate", 0), default=10,
                    help="plies of each label's rollout (default 10)")
+    p.add_argument("--prune-games", type=_at_least("--prune-games", 0), default=4000,
+                   help="self-play games whose plays the pruning network learns at the end (default 4000; 0: none)")
     p.add_argument("--workers", type=_positive("--workers"), default=None,
                    help="local processes that label (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", default=None,

@@ -3,8 +3,10 @@
 A weight file is a numpy ``.npz`` holding the float32 arrays of the contact
 network (``contact_w1`` (I, H), ``contact_b1``, ``contact_w2`` (5, H),
 ``contact_b2``), of the race network (``race_*``) and optionally of the
-crashed network (``crashed_*``, as contact's), plus ``meta``: a JSON text saying how the weights were made (the training
-command, games, seed, seconds).  The shipped weights are
+crashed network (``crashed_*``, as contact's) and of the pruning network
+(``prune_*``, (202, H) over the raw inputs, which ranks the plays a 0-ply
+choice then evaluates in full), plus ``meta``: a JSON text saying how the
+weights were made (the training command, games, seed, seconds).  The shipped weights are
 ``backgammon/data/nets.npz``; docs/evaluation.md describes the inputs.
 
 >>> nets = load()
@@ -26,12 +28,13 @@ import numpy as np
 from . import _net, bearoff
 
 __all__ = ["new_arrays", "load", "save", "default", "meta", "rebuild", "CONTACT_INPUTS", "RACE_INPUTS",
-           "LAYOUTS"]
+           "PRUNE_INPUTS", "LAYOUTS"]
 
 # Inputs of the contact (and crashed) and race networks in each layout
 # (docs/evaluation.md); the kernel tells the layout from the sizes.
 LAYOUTS = {1: (218, 204), 2: (248, 210)}
 CONTACT_INPUTS, RACE_INPUTS = LAYOUTS[2]
+PRUNE_INPUTS = 202       # the pruning network's: the raw units of both sides
 _NAMES = ("w1", "b1", "w2", "b2")
 
 
@@ -119,20 +122,24 @@ def _reduce(nets: _net.Networks):
     # By value: the weights travel, the bear-off tables are the receiver's
     # own; the shipped networks travel by name.  (Registered with copyreg,
     # so pickle and copy use it: the kernel knows nothing of this module.)
-    return rebuild, (nets.arrays, nets is default())
+    return rebuild, (nets.arrays, nets is default(), nets.pruning)
 
 
 copyreg.pickle(_net.Networks, _reduce)
 
 
-def rebuild(arrays: dict[str, np.ndarray], shipped: bool = False) -> _net.Networks:
+def rebuild(arrays: dict[str, np.ndarray], shipped: bool = False, pruning: int | None = None) -> _net.Networks:
     """Networks from their weight arrays (unpickling): the shipped networks
-    of this process when ``shipped``, else a copy of ``arrays``.
+    of this process when ``shipped`` (and their pruning is ``pruning``),
+    else a copy of ``arrays`` with that pruning.
 
     >>> import pickle
     >>> pickle.loads(pickle.dumps(default())) is default()
     True
     """
-    if shipped:
+    if shipped and (pruning is None or pruning == default().pruning):
         return default()
-    return networks({k: np.array(v, dtype=np.float32, order="C") for k, v in arrays.items()})
+    nets = networks({k: np.array(v, dtype=np.float32, order="C") for k, v in arrays.items()})
+    if pruning is not None:
+        nets.pruning = pruning
+    return nets

@@ -22,6 +22,12 @@
    keyed by the seed, the round and its number, so the result is the same
    whatever runs it.
 
+4. **The pruning network** (``prune_games``): a small network over the
+   raw inputs alone that learns the full networks' 0-ply chances of every
+   play of positions from self-play, so that choosing a play can rank all
+   plays with it and evaluate only the best few in full
+   (:func:`fit_pruner`, docs/evaluation.md).
+
 A run stopped at a checkpoint (written every ``checkpoint_every`` chunks
 and after every round) and resumed gives the same weights as one that
 never stopped.
@@ -46,7 +52,7 @@ import numpy as np
 from . import _net, network
 from ._parallel import on_threads, run_chunks
 
-__all__ = ["train", "TrainResult", "CHUNK", "step_size", "label_positions", "select_positions"]
+__all__ = ["train", "TrainResult", "CHUNK", "step_size", "label_positions", "select_positions", "fit_pruner"]
 
 CHUNK = 1000
 FORMAT = 2
@@ -61,6 +67,11 @@ LABEL_GAMES = 36
 LABEL_TRUNCATE = 10
 ROUND_EPOCHS = 4
 ROUND_ALPHA = 0.02
+PRUNE_KEY = 3 << 30      # spawn key of the pruning network's positions and steps
+PRUNE_GAMES = 4000       # self-play games whose plays the pruning network learns
+PRUNE_HIDDEN = 32
+PRUNE_EPOCHS = 8
+PRUNE_EXPLORE = 0.1      # chance of a random play in those games, for variety
 
 
 def step_size(alpha: float, games_before: int, half_life: int) -> float:
@@ -207,11 +218,13 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
           refine_games: int = REFINE_GAMES, refine_epochs: int = REFINE_EPOCHS, refine_alpha: float = REFINE_ALPHA,
           rounds: int = 0, positions: int = ROUND_POSITIONS, label_games: int = LABEL_GAMES,
           label_truncate: int = LABEL_TRUNCATE, epochs: int = ROUND_EPOCHS, round_alpha: float = ROUND_ALPHA,
-          workers: int | None = None, executor: Executor | None = None,
+          prune_games: int = PRUNE_GAMES, workers: int | None = None, executor: Executor | None = None,
           threads: int | None = None, progress: bool = True) -> TrainResult:
     """Train for ``games`` self-play games in total, then ``refine_rounds``
     rounds of search distillation, then ``rounds`` rollout-supervised
-    rounds of ``positions`` positions each, and write ``out``.
+    rounds of ``positions`` positions each, fit the pruning network to
+    the result (:func:`fit_pruner`, on ``min(prune_games, games)`` games;
+    ``prune_games=0``: none) and write ``out``.
 
     ``checkpoint`` (default ``out`` + ``.ckpt``) is written every
     ``checkpoint_every`` chunks and after every round; with ``resume`` an
@@ -234,6 +247,7 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     label_truncate = _check_int("label_truncate", label_truncate, 0)
     epochs = _check_int("epochs", epochs, 1)
     round_alpha = _check_float("round_alpha", round_alpha)
+    prune_games = _check_int("prune_games", prune_games, 0)
     contact_hidden = _check_int("contact_hidden", contact_hidden, 16)
     race_hidden = _check_int("race_hidden", race_hidden, 16)
     crashed_hidden = _check_int("crashed_hidden", crashed_hidden, 0)
@@ -255,6 +269,8 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     arrays = None
     if resume and checkpoint.exists():
         arrays, meta = network.read(checkpoint)
+        # A pruning network answers for the weights it was fitted to: fitted again at the end.
+        arrays = {k: v for k, v in arrays.items() if not k.startswith("prune_")}
         if any(meta.get(k) != v for k, v in settings.items()):
             raise ValueError(f"{checkpoint} was made with other settings: {meta}")
         done, spent = int(meta["games"]), float(meta["seconds"])
@@ -269,7 +285,8 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
                              f"rounds={rounds}")
     if arrays is None:
         arrays = network.new_arrays(seed, contact_hidden, race_hidden, crashed_hidden, layout=layout)
-    nets = network.networks(arrays)
+    weights: dict[str, np.ndarray] = arrays
+    nets = network.networks(weights)
     boards, targets, label_round = _read_labels(labels_file) if rounds_done else _no_labels()
     if rounds_done and (len(label_round) == 0 or int(label_round.max()) != rounds_done - 1):
         raise ValueError(f"{labels_file} does not hold the labels of the {rounds_done} rounds of {checkpoint}")
@@ -282,6 +299,7 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
         f" --label-truncate {label_truncate}" if rounds and label_truncate != LABEL_TRUNCATE else "") + (
         f" --layout {layout}" if layout != 2 else "") + (
         f" --crashed-hidden {crashed_hidden}" if crashed_hidden != 128 else "") + (
+        f" --prune-games {prune_games}" if prune_games != PRUNE_GAMES else "") + (
         f" --out {out.name}")
     refine = dict(refine_games=refine_games, refine_epochs=refine_epochs, refine_alpha=refine_alpha)
 
@@ -296,7 +314,7 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
         return m
 
     def save_checkpoint() -> None:
-        network.save(checkpoint, arrays, meta_now())
+        network.save(checkpoint, weights, meta_now())
 
     bar = None
     if progress and done < games:
@@ -366,7 +384,12 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     finally:
         if bar is not None:
             bar.close()
-    network.save(out, arrays, meta_now())
+    final = meta_now()
+    pruned = min(prune_games, games)
+    if pruned:
+        weights = fit_pruner(weights, seed, games=pruned, threads=threads)
+        final.update(prune_games=pruned, prune_hidden=PRUNE_HIDDEN, prune_epochs=PRUNE_EPOCHS)
+    network.save(out, weights, final)
     if checkpoint.exists() and checkpoint != out:
         checkpoint.unlink()
     return TrainResult(done, time.perf_counter() - t0, mse, str(out), rounds_done, int(len(targets)))
@@ -385,3 +408,50 @@ def refine_round(nets, seed: int, round_index: int, games: int, epochs: int, alp
     for _ in range(epochs):
         mse = _net.train_supervised(nets, boards, targets, rng.permutation(len(boards)), alpha, alpha)
     return mse
+
+
+
+def fit_pruner(arrays: dict[str, np.ndarray], seed: int = 0, *, games: int = PRUNE_GAMES,
+               hidden: int = PRUNE_HIDDEN, epochs: int = PRUNE_EPOCHS, threads: int | None = None) -> dict:
+    """The networks of ``arrays`` with a pruning network (``prune_*``) fitted
+    to them: a new dict (``arrays`` is not changed; a pruning network it
+    holds is replaced).
+
+    The pruning network sees the raw inputs only (docs/evaluation.md).  It
+    learns the full networks' 0-ply chances of every play leading to
+    contact of one random roll in each position of ``games`` games of
+    self-play (a play in ten at random), by ``epochs`` passes of gradient
+    descent with a falling step.  Same seed, same weights.
+
+    >>> from backgammon import network
+    >>> arrays = fit_pruner(network.default().arrays, seed=1, games=20, epochs=1)
+    >>> arrays["prune_w1"].shape, network.networks(arrays).pruning
+    ((202, 32), 5)
+    """
+    seed = _check_int("seed", seed, 0)
+    games = _check_int("games", games, 1)
+    hidden = _check_int("hidden", hidden, 16)
+    epochs = _check_int("epochs", epochs, 1)
+    if hidden % 16:
+        raise ValueError(f"hidden must be a multiple of 16, not {hidden}")
+    from .batch import legal_positions
+    base = {k: v for k, v in arrays.items() if not k.startswith("prune_")}
+    nets = network.networks(base)
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(PRUNE_KEY,))))
+    boards = _net.sample_positions(nets, games, rng, PRUNE_EXPLORE)
+    rolls = rng.integers(1, 7, size=(len(boards), 2)).astype(np.uint8)
+    _, children = legal_positions(boards, rolls, threads=threads)
+    children = np.ascontiguousarray(children[_net.position_classes(children) >= 3])
+    targets = np.ascontiguousarray(on_threads(lambda part: _net.evaluate(nets, part, 0), children, threads, 256))
+    out = dict(base)
+    out["prune_w1"] = (rng.standard_normal((network.PRUNE_INPUTS, hidden)) * 0.1).astype(np.float32)
+    out["prune_b1"] = np.zeros(hidden, np.float32)
+    out["prune_w2"] = (rng.standard_normal((5, hidden)) * 0.1).astype(np.float32)
+    out["prune_b2"] = np.zeros(5, np.float32)
+    pruner = network.networks(out)
+    for epoch in range(epochs):
+        # Half the passes at 0.1, then 0.03, the last at 0.01.
+        alpha = 0.1 if epoch < epochs // 2 else 0.03 if epoch < epochs - 1 else 0.01
+        _net.train_pruner(pruner, children, targets, rng.permutation(len(children)), alpha)
+    return out
+

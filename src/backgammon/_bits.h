@@ -8,6 +8,7 @@
 #include <intrin.h>
 #define BG_INLINE __inline
 static BG_INLINE int bg_msb(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+static BG_INLINE int bg_lsb(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
 static BG_INLINE int bg_popcount(unsigned int x) {   /* without the POPCNT instruction */
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
@@ -16,6 +17,7 @@ static BG_INLINE int bg_popcount(unsigned int x) {   /* without the POPCNT instr
 #else
 #define BG_INLINE inline
 static BG_INLINE int bg_msb(unsigned int x) { return 31 - __builtin_clz(x); }
+static BG_INLINE int bg_lsb(unsigned int x) { return __builtin_ctz(x); }
 static BG_INLINE int bg_popcount(unsigned int x) { return __builtin_popcount(x); }
 #endif
 #if defined(__SSE2__) || defined(_M_X64)

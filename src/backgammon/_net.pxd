@@ -18,6 +18,9 @@ cdef enum:
     RACE_FEATURES = 4
     RACE_INPUTS_1 = 204        # RAW_INPUTS + the two pip counts
     RACE_INPUTS = 210          # RAW_INPUTS + 2 x RACE_FEATURES
+    PRUNE_INPUTS = 202         # the pruning network sees the raw units only
+    PRUNE_KEEP = 5             # plays a pruned choice evaluates in full
+    MAX_PRUNE_KEEP = 16
     MAX_HIDDEN = 512
     MAX_NONZERO = 256          # nonzero inputs of one position: at most 2 x (2 x 25 + 1) + 46
 
@@ -41,13 +44,23 @@ ctypedef struct Evaluator:
     Net contact
     Net race
     Net crashed                # n_inputs 0 when the weights have none: contact answers
+    Net prune                  # a small raw-input network ranking plays; n_inputs 0: none
+    int prune_keep             # plays with contact best_child evaluates in full (0: all)
     RaceTables tables
+
+ctypedef struct Start:
+    # A network's hidden layer with the units of one row of the side on
+    # roll already summed in: the children of a position share that row
+    # unless the play hit.
+    bint ready
+    float sums[MAX_HIDDEN]
 
 ctypedef struct Work:
     # Scratch space of one evaluation.
     int32_t index[MAX_NONZERO]
     float value[MAX_NONZERO]
     float hidden[MAX_HIDDEN]
+    Start starts[4]            # best_child's: the pruning, contact, crashed and race networks
 
 cdef PositionClass position_class(const uint8_t* board) noexcept nogil
 cdef int encode(const uint8_t* board, const Net* net, int32_t* index, float* value) noexcept nogil

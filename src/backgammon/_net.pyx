@@ -10,7 +10,7 @@ weights per nonzero input.  docs/evaluation.md describes the encoding.
 """
 from libc.stdint cimport uint8_t, int8_t, uint32_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memset, memcmp
 from libc.math cimport sqrt
 
 import numpy as np
@@ -31,6 +31,8 @@ cdef extern from "_bits.h":
     uint32_t bg_reverse24(uint32_t x) nogil
     int bg_popcount(unsigned int x) nogil
     int bg_msb(unsigned int x) nogil
+    int bg_lsb(unsigned int x) nogil
+    int bg_row_sum(const uint8_t* p) nogil
 
 cdef extern from "_nn.h":
     float nn_sigmoid1(float x) nogil
@@ -51,6 +53,10 @@ def set_instruction_set(bint wide):
     global _WIDE
     _WIDE = nn_select(wide)
     return bool(_WIDE)
+
+# Plays the pruning network ranks this far (cubeless equity) below its
+# best are not evaluated in full, whatever PRUNE_KEEP allows.
+cdef float PRUNE_WITHIN = 0.2
 
 cdef enum:
     HOME_MASK = 0x3F                   # points 1..6
@@ -143,9 +149,7 @@ cdef inline bint _crashed(const uint8_t* row) noexcept nogil:
     # A side has crashed when at most CRASHED_IN_PLAY of its checkers are
     # still in play, not counting those beyond the first on its 1- and
     # 2-points (they are out of play for anything but bearing off).
-    cdef int i, n = 0
-    for i in range(SLOTS):
-        n += row[i]
+    cdef int n = bg_row_sum(row)
     if row[0] > 1:
         n -= row[0] - 1
     if row[1] > 1:
@@ -154,11 +158,7 @@ cdef inline bint _crashed(const uint8_t* row) noexcept nogil:
 
 
 cdef PositionClass position_class(const uint8_t* board) noexcept nogil:
-    cdef int i, a = 0, b = 0
-    for i in range(SLOTS):
-        a += board[i]
-        b += board[SLOTS + i]
-    if a == 0 or b == 0:
+    if bg_row_sum(board) == 0 or bg_row_sum(board + SLOTS) == 0:
         return CLASS_OVER
     if both_home(board):
         return CLASS_BEAROFF
@@ -331,12 +331,15 @@ cdef void _side_features(const uint8_t* me, const uint8_t* other, uint32_t me_nz
 
 
 cdef inline int _side_units(const uint8_t* row, int base, int32_t* index, float* value, int n) noexcept nogil:
-    cdef int i, c, at, left = CHECKERS
-    for i in range(SLOTS):
+    # The units of one side's occupied slots, in slot order, then its
+    # checkers borne off.
+    cdef uint32_t nz, two, one
+    cdef int i, c, at, left = CHECKERS - bg_row_sum(row)
+    bg_row_masks(row, &nz, &two, &one)
+    while nz:
+        i = bg_lsb(nz)
+        nz &= nz - 1
         c = row[i]
-        if not c:
-            continue
-        left -= c
         at = base + UNITS_PER_SLOT * i
         if c == 1:
             index[n] = at
@@ -491,13 +494,22 @@ cdef int encode(const uint8_t* board, const Net* net, int32_t* index, float* val
     """The nonzero inputs of a position (row 1 on roll) for ``net``, in
     the layout its number of inputs names: indices and values; returns how
     many."""
+    return _encode(board, net, index, value, True)
+
+
+cdef int _encode(const uint8_t* board, const Net* net, int32_t* index, float* value, bint mine) noexcept nogil:
+    # encode; without the units of the side on roll unless ``mine`` (its
+    # rows are then already summed into the hidden layer's start).
     cdef const uint8_t* me = board + SLOTS
     cdef const uint8_t* other = board
     cdef float f[2 * SIDE_FEATURES]
     cdef int n = 0, k, per, count
     cdef uint32_t me_nz, me_two, me_one, ot_nz, ot_two, ot_one
-    n = _side_units(me, 0, index, value, n)
+    if mine:
+        n = _side_units(me, 0, index, value, n)
     n = _side_units(other, SIDE_UNITS, index, value, n)
+    if net.n_inputs == PRUNE_INPUTS:
+        return n
     if net.n_inputs == RACE_INPUTS_1:
         index[n] = RAW_INPUTS
         value[n] = _pips(me) / 167.0
@@ -597,9 +609,8 @@ cdef void _exact(const uint8_t* board, PositionClass cls, const Evaluator* ev, f
     out[3] = <float>est[2]
 
 
-cdef void evaluate_board(const Evaluator* ev, const uint8_t* board, float* out, Work* w) noexcept nogil:
-    """The five chances of the side on roll of ``board`` at 0-ply."""
-    cdef PositionClass cls = position_class(board)
+cdef inline void _evaluate_class(const Evaluator* ev, const uint8_t* board, PositionClass cls, float* out,
+                                 Work* w) noexcept nogil:
     cdef int n
     cdef const Net* net
     if cls == CLASS_OVER or cls == CLASS_BEAROFF:
@@ -610,6 +621,11 @@ cdef void evaluate_board(const Evaluator* ev, const uint8_t* board, float* out, 
     _forward(net, w.index, w.value, n, out, w)
     _consistent(out)
     _possible(board, cls, out)
+
+
+cdef void evaluate_board(const Evaluator* ev, const uint8_t* board, float* out, Work* w) noexcept nogil:
+    """The five chances of the side on roll of ``board`` at 0-ply."""
+    _evaluate_class(ev, board, position_class(board), out, w)
 
 
 cdef float equity(const float* p) noexcept nogil:
@@ -627,38 +643,121 @@ cdef inline void _flip(const float* p, float* q) noexcept nogil:
     q[4] = wb
 
 
-cdef int best_child_chances(const Evaluator* ev, const uint8_t* children, int n, Work* w,
-                            float* best) noexcept nogil:
-    """best_child, and the chances (of the side on roll in it) of that child in ``best``."""
-    cdef int k, at = 0
-    cdef float p[OUTPUTS]
-    cdef float e, low = 1e30
+cdef void _start(const Net* net, const uint8_t* row, Start* start, Work* w) noexcept nogil:
+    cdef int k, h = net.n_hidden
+    cdef int n = _side_units(row, 0, w.index, w.value, 0)
+    memcpy(start.sums, net.b1, h * sizeof(float))
     for k in range(n):
-        evaluate_board(ev, children + k * BOARD_BYTES, p, w)
+        nn_axpy(start.sums, w.value[k], net.w1 + <Py_ssize_t>w.index[k] * h, h)
+    start.ready = True
+
+
+cdef inline void _forward_from(const Net* net, const uint8_t* board, const uint8_t* row, Start* start,
+                               float* out, Work* w) noexcept nogil:
+    # The network's outputs for ``board``, from ``start`` when the side on
+    # roll's row is ``row``.
+    cdef int n
+    if memcmp(board + SLOTS, row, SLOTS) == 0:
+        if not start.ready:
+            _start(net, row, start, w)
+        n = _encode(board, net, w.index, w.value, False)
+        nn_forward(net.w1, start.sums, net.w2, net.b2, net.n_hidden, w.index, w.value, n, w.hidden, out)
+    else:
+        n = _encode(board, net, w.index, w.value, True)
+        _forward(net, w.index, w.value, n, out, w)
+
+
+cdef inline void _evaluate_child(const Evaluator* ev, const uint8_t* board, PositionClass cls, const uint8_t* row,
+                                 Start* starts, float* out, Work* w) noexcept nogil:
+    # evaluate_board of a child that knows its class, the networks' hidden
+    # layers started from ``starts``.
+    cdef const Net* net
+    if cls < CLASS_RACE:
+        _evaluate_class(ev, board, cls, out, w)
+        return
+    net = net_for(ev, cls)
+    _forward_from(net, board, row, &starts[1] if net == &ev.contact else &starts[2] if net == &ev.crashed
+                  else &starts[3], out, w)
+    _consistent(out)
+    _possible(board, cls, out)
+
+
+cdef int _best(const Evaluator* ev, const uint8_t* children, int n, Work* w, float* best) noexcept nogil:
+    # The lowest 0-ply equity among the children (the first of equals) and
+    # its chances in ``best``.  With a pruning network (as gnubg's pruning
+    # nets), plays leading to contact are first ranked by it and only its
+    # best ev.prune_keep are evaluated in full, those within PRUNE_WITHIN
+    # of its best; the others always are.
+    cdef int k, j, m = 0, at = -1, keep = ev.prune_keep
+    cdef float p[OUTPUTS]
+    cdef float e, s, low = 1e30
+    cdef PositionClass cls
+    cdef int top[MAX_PRUNE_KEEP]
+    cdef float top_score[MAX_PRUNE_KEEP]
+    cdef PositionClass top_cls[MAX_PRUNE_KEEP]
+    cdef bint prune = keep > 0 and ev.prune.n_inputs != 0 and n > keep
+    cdef const uint8_t* row = children + SLOTS      # the side on roll's row in most children
+    cdef Start* starts = w.starts
+    starts[0].ready = False
+    starts[1].ready = False
+    starts[2].ready = False
+    starts[3].ready = False
+    for k in range(n):
+        cls = position_class(children + k * BOARD_BYTES)
+        if prune and cls >= CLASS_CONTACT:
+            # Keep the ``keep`` lowest scores so far, lowest first (stable).
+            _forward_from(&ev.prune, children + k * BOARD_BYTES, row, &starts[0], p, w)
+            s = equity(p)
+            if m < keep:
+                j = m
+                m += 1
+            elif s < top_score[keep - 1]:
+                j = keep - 1
+            else:
+                continue
+            while j > 0 and top_score[j - 1] > s:
+                top[j] = top[j - 1]
+                top_score[j] = top_score[j - 1]
+                top_cls[j] = top_cls[j - 1]
+                j -= 1
+            top[j] = k
+            top_score[j] = s
+            top_cls[j] = cls
+            continue
+        _evaluate_child(ev, children + k * BOARD_BYTES, cls, row, starts, p, w)
         e = equity(p)
-        if e < low or k == 0:
+        if e < low or at < 0:
+            low = e
+            at = k
+            memcpy(best, p, OUTPUTS * sizeof(float))
+    for j in range(m):
+        if top_score[j] > top_score[0] + PRUNE_WITHIN:
+            break                 # far behind the pruning network's best: not a candidate
+        k = top[j]
+        _evaluate_child(ev, children + k * BOARD_BYTES, top_cls[j], row, starts, p, w)
+        e = equity(p)
+        if e < low or (e == low and k < at) or at < 0:
             low = e
             at = k
             memcpy(best, p, OUTPUTS * sizeof(float))
     return at
 
 
+cdef int best_child_chances(const Evaluator* ev, const uint8_t* children, int n, Work* w,
+                            float* best) noexcept nogil:
+    """best_child, and the chances (of the side on roll in it) of that child in ``best``."""
+    return _best(ev, children, n, w, best)
+
+
 cdef int best_child(const Evaluator* ev, const uint8_t* children, int n, Work* w) noexcept nogil:
     """Index of the play whose result is best for the side that played
     (children from the next mover's view: lowest equity for the side on
-    roll), the first of equals; 0-ply."""
-    cdef int k, best = 0
+    roll), the first of equals; 0-ply, pruned when the evaluator has a
+    pruning network."""
     cdef float p[OUTPUTS]
-    cdef float e, low = 1e30
     if n <= 1:
         return 0
-    for k in range(n):
-        evaluate_board(ev, children + k * BOARD_BYTES, p, w)
-        e = equity(p)
-        if e < low:
-            low = e
-            best = k
-    return best
+    return _best(ev, children, n, w, p)
 
 
 # -- search -------------------------------------------------------------------------------
@@ -816,8 +915,31 @@ cdef class Networks:
         memset(&self.ev.crashed, 0, sizeof(Net))
         if "crashed_w1" in self.arrays:
             _check_net(self.arrays, "crashed", (self.ev.contact.n_inputs,), &self.ev.crashed)
+        memset(&self.ev.prune, 0, sizeof(Net))
+        self.ev.prune_keep = 0
+        if "prune_w1" in self.arrays:
+            _check_net(self.arrays, "prune", (PRUNE_INPUTS,), &self.ev.prune)
+            self.ev.prune_keep = PRUNE_KEEP
         self._tables = (one_sided, gammon, two_sided)
         set_race_tables(&self.ev.tables, one_sided, gammon, two_sided, two_sided_checkers)
+
+    @property
+    def pruning(self):
+        """How many plays leading to contact the choices of a play inside
+        searches (the replies of 1- and 2-ply) and rollouts evaluate in
+        full after the pruning network has ranked them all, as gnubg's
+        pruning nets (0: none; the weights may have no pruning network).
+        The players' own choice (``choose``, ``rank_plays``) evaluates
+        every play."""
+        return self.ev.prune_keep
+
+    @pruning.setter
+    def pruning(self, int keep):
+        if keep < 0 or keep > MAX_PRUNE_KEEP:
+            raise ValueError(f"pruning must be 0..{MAX_PRUNE_KEEP}")
+        if keep and not self.ev.prune.n_inputs:
+            raise ValueError("pruning needs weights with a pruning network (prune_*)")
+        self.ev.prune_keep = keep
 
     def __call__(self, boards):
         """The Evaluator protocol (``backgammon.evaluator``): the five
@@ -1031,9 +1153,11 @@ def selfplay_train(Networks nets, int64_t games, generator, float alpha_contact,
         free(g); free(children); free(w)
         raise MemoryError()
     memset(stats, 0, sizeof(stats))
+    cdef Evaluator ev = nets.ev    # the same weights, never pruned: they change under the pruning network
+    ev.prune_keep = 0
     with generator.bit_generator.lock, nogil:
         for i in range(games):
-            _selfplay_game(&nets.ev, g, rng, children, w, alpha_contact, alpha_race, stats)
+            _selfplay_game(&ev, g, rng, children, w, alpha_contact, alpha_race, stats)
             stats[0] += 1
     free(g); free(children); free(w)
     return stats[0], stats[1], stats[2], stats[3]
@@ -1063,6 +1187,8 @@ def sample_positions(Networks nets, int64_t games, generator, float explore=0.0)
     if g == NULL or children == NULL or w == NULL or out == NULL:
         free(g); free(children); free(w); free(out)
         raise MemoryError()
+    cdef Evaluator ev = nets.ev    # positions of the full 0-ply player, never pruned
+    ev.prune_keep = 0
     with generator.bit_generator.lock, nogil:
         for i in range(games):
             _opening(board, rng, &d1, &d2)
@@ -1073,7 +1199,7 @@ def sample_positions(Networks nets, int64_t games, generator, float explore=0.0)
                 if threshold and rng.next_uint32(rng.state) < threshold:
                     k = <int>bounded(rng, <uint32_t>n)
                 else:
-                    k = best_child(&nets.ev, children, n, w)
+                    k = best_child(&ev, children, n, w)
                 memcpy(board, children + k * BOARD_BYTES, BOARD_BYTES)
                 cls = position_class(board)
                 if cls == CLASS_OVER or cls == CLASS_BEAROFF:
@@ -1131,3 +1257,59 @@ def train_supervised(Networks nets, const uint8_t[:, :, ::1] boards, const float
                 steps += 1
     free(w)
     return err / max(steps, 1) / OUTPUTS
+
+
+def train_pruner(Networks nets, const uint8_t[:, :, ::1] boards, const float[:, ::1] targets,
+                 const int64_t[::1] order, float alpha):
+    """One pass of stochastic gradient descent of the pruning network over
+    ``boards`` in ``order`` toward ``targets`` (n, 5), the full networks'
+    chances.  Returns the mean squared error per output before each step."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef Work* w
+    cdef double err = 0.0
+    if not nets.ev.prune.n_inputs:
+        raise ValueError("the weights have no pruning network (prune_*)")
+    need_valid_boards("boards", boards)
+    need_shape("targets", targets.shape[0] == n and targets.shape[1] == OUTPUTS, "(n, 5)")
+    for i in range(order.shape[0]):
+        if order[i] < 0 or order[i] >= n:
+            raise ValueError("order must hold indices of boards")
+    w = <Work*>malloc(sizeof(Work))
+    if w == NULL:
+        raise MemoryError()
+    with nogil:
+        for i in range(order.shape[0]):
+            err += _td_update(&nets.ev.prune, &boards[order[i], 0, 0], &targets[order[i], 0], alpha, w)
+    free(w)
+    return err / max(order.shape[0], 1) / OUTPUTS
+
+
+def prune_chances(Networks nets, const uint8_t[:, :, ::1] boards):
+    """The pruning network's five outputs for each board, float32 (n, 5)."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef Work w
+    cdef int m
+    if not nets.ev.prune.n_inputs:
+        raise ValueError("the weights have no pruning network (prune_*)")
+    need_valid_boards("boards", boards)
+    out = np.zeros((n, OUTPUTS), dtype=np.float32)
+    cdef float[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            m = encode(&boards[i, 0, 0], &nets.ev.prune, w.index, w.value)
+            _forward(&nets.ev.prune, w.index, w.value, m, &o[i, 0], &w)
+    return out
+
+
+def position_classes(const uint8_t[:, :, ::1] boards):
+    """Which evaluator answers for each board (docs/evaluation.md), (n,)
+    int8: 0 over, 1 bear-off tables, 2 race, 3 contact, 4 crashed."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    need_valid_boards("boards", boards)
+    out = np.zeros(n, dtype=np.int8)
+    cdef int8_t[::1] o = out
+    with nogil:
+        for i in range(n):
+            o[i] = <int8_t>position_class(&boards[i, 0, 0])
+    return out
+
