@@ -128,9 +128,12 @@ def _alive(pid: int) -> bool:
     ["-c", "import backgammon as bg; bg.rollout(games=10**8, workers=2, seed=1)"],
 ])
 def test_ctrl_c_stops_a_rollout(command):
-    # Ctrl-C reaches the whole process group, as in a terminal.
+    # Ctrl-C reaches the whole process group, as in a terminal; the child
+    # starts with Ctrl-C's default action even when this run inherited it
+    # ignored (a shell's background job ignores SIGINT).
     proc = subprocess.Popen([sys.executable, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     workers = "--workers" not in command or command[command.index("--workers") + 1] != "1"
     deadline = time.monotonic() + 30
     kids = []
