@@ -134,27 +134,35 @@ def test_ctrl_c_stops_a_rollout(command):
     proc = subprocess.Popen([sys.executable, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    workers = "--workers" not in command or command[command.index("--workers") + 1] != "1"
-    deadline = time.monotonic() + 30
-    kids = []
-    while time.monotonic() < deadline:
+    try:
+        workers = "--workers" not in command or command[command.index("--workers") + 1] != "1"
+        deadline = time.monotonic() + 30
+        kids = []
+        while time.monotonic() < deadline:
+            time.sleep(0.5)
+            kids = _children(proc.pid)
+            if (len(kids) >= 2 or not workers) and time.monotonic() > deadline - 27:
+                break
+        if workers:
+            assert len(kids) >= 2, "the workers never started"
+        os.killpg(proc.pid, signal.SIGINT)
+        t0 = time.monotonic()
+        out, err = proc.communicate(timeout=10)
+        assert time.monotonic() - t0 < 3.0
+        if command[0] == "-m":
+            assert proc.returncode == 130
+            assert "interrupted after" in err and "Traceback" not in err
+        else:
+            assert proc.returncode != 0 and "RolloutInterrupted" in err and err.count("Traceback") == 1
         time.sleep(0.5)
-        kids = _children(proc.pid)
-        if (len(kids) >= 2 or not workers) and time.monotonic() > deadline - 27:
-            break
-    if workers:
-        assert len(kids) >= 2, "the workers never started"
-    os.killpg(proc.pid, signal.SIGINT)
-    t0 = time.monotonic()
-    out, err = proc.communicate(timeout=10)
-    assert time.monotonic() - t0 < 3.0
-    if command[0] == "-m":
-        assert proc.returncode == 130
-        assert "interrupted after" in err and "Traceback" not in err
-    else:
-        assert proc.returncode != 0 and "RolloutInterrupted" in err and err.count("Traceback") == 1
-    time.sleep(0.5)
-    assert not [k for k in kids if _alive(k)], "worker processes were left behind"
+        assert not [k for k in kids if _alive(k)], "worker processes were left behind"
+    finally:
+        # Whatever failed, the 10**8-game rollout and its workers must not outlive the test.
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
 
 
 def test_convert_reads_any_match_format_and_writes_mat_or_sgf(tmp_path):
