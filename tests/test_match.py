@@ -318,3 +318,21 @@ def test_a_match_resumed_at_a_score():
         bg.Match(5, score=(2, 2), crawford=True)
     with pytest.raises(TypeError, match="score"):
         bg.Match(5, score=4)
+
+
+def test_play_match_between_two_players():
+    """Two players play a match out, cube decisions theirs (RULES 7, 8): the
+    match ends at its length, the same seed plays the same match, and a
+    money session plays the games asked."""
+    a = bg.play_match(["net", "pubeval"], 3, seed=7)
+    assert a.is_over() and max(a.score) >= 3
+    assert bg.write_mat(a) == bg.write_mat(bg.play_match(["net", "pubeval"], 3, seed=7))
+    assert bg.write_mat(a) != bg.write_mat(bg.play_match(["net", "pubeval"], 3, seed=8))
+    money = bg.play_match(["pubeval", "random"], 0, seed=1, games=4, rules=bg.Rules(jacoby=True))
+    assert len(money.games) == 4 and money.rules.jacoby
+    with pytest.raises(ValueError, match="games"):
+        bg.play_match(["net", "pubeval"], 0, seed=1)
+    with pytest.raises(ValueError, match="length"):
+        bg.play_match(["net", "pubeval"], -1, seed=1)
+    with pytest.raises(TypeError, match="players"):
+        bg.play_match("net", 3, seed=1)

@@ -43,7 +43,7 @@ from .evaluation import Evaluation, Evaluations, evaluate
 from .players import Player, player
 from .cube import CubeDecision, cube_decision
 from .hint import RankedPlay, hint
-from .duel import DuelResult, duel
+from .duel import DuelResult, duel, play_match
 from .analysis import MatchAnalysis, analyse
 from .formats.xgid import InvalidXgidError, read_xgid, write_xgid
 from .formats.fibs import FibsBoard, read_fibs_board, write_fibs_board
@@ -79,7 +79,7 @@ __all__ = [
     "MatchState", "GameState", "MatchEquityTable", "money_take_point", "money_cash_point",
     "rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "get_include",
     "evaluate", "Evaluation", "Evaluations", "player", "Player", "cube_decision", "CubeDecision",
-    "hint", "RankedPlay", "duel", "DuelResult",
+    "hint", "RankedPlay", "duel", "DuelResult", "play_match",
     "read_xgid", "write_xgid", "InvalidXgidError", "read_fibs_board", "write_fibs_board", "FibsBoard",
     "read_mat", "write_mat", "read_sgf", "write_sgf", "read_xg", "MatchRecord", "MatchFileError",
     "RecordWarning", "XgFileError", "analyse", "MatchAnalysis",

@@ -5,9 +5,11 @@ executor, with a progress bar, in chunk order, and a prompt stop on Ctrl-C
 from __future__ import annotations
 
 import functools
+import multiprocessing
 import os
 import signal
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Callable, Sequence
 
@@ -27,15 +29,22 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _end_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel what has not started and end the worker processes now."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
+def _end_pool(pool: ProcessPoolExecutor, others: set) -> None:
+    """Cancel what has not started and end the worker processes now: those
+    the pool knows and any it was starting when Ctrl-C came (every child
+    process not among ``others``, the children from before the pool)."""
     pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        if p.is_alive():
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        procs = {p.pid: p for p in (getattr(pool, "_processes", None) or {}).values()}
+        procs.update((p.pid, p) for p in multiprocessing.active_children() if p.pid not in others)
+        alive = [p for p in procs.values() if p.is_alive()]
+        if not alive:
+            break
+        for p in alive:
             p.terminate()
-    for p in procs:
-        p.join(timeout=2)
+        for p in alive:
+            p.join(timeout=0.5)
 
 
 class _NoBar:
@@ -63,9 +72,11 @@ def run_chunks(fn: Callable[[Any], Any], tasks: Sequence, sizes: Sequence[int], 
     own_pool = None
     done: list = []
     futures: list = []
+    others: set = set()
     try:
         n_workers = workers or os.cpu_count() or 1
         if executor is None and n_workers > 1 and len(tasks) > 1:
+            others = {p.pid for p in multiprocessing.active_children()}
             own_pool = ProcessPoolExecutor(max_workers=min(n_workers, len(tasks)), initializer=_ignore_sigint)
             executor = own_pool
         if executor is None:
@@ -81,7 +92,7 @@ def run_chunks(fn: Callable[[Any], Any], tasks: Sequence, sizes: Sequence[int], 
         for f in futures:
             f.cancel()
         if own_pool is not None:
-            _end_pool(own_pool)
+            _end_pool(own_pool, others)
             own_pool = None
         raise Interrupted(done) from None
     finally:

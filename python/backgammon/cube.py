@@ -2,14 +2,17 @@
 doubled side should take (RULES 7, 8).
 
 Cubeful equities come from the cubeless chances (``evaluate``) by
-Janowski's cube-efficiency model: the equity with a live cube (each side
-cashing at its cash point) and with a dead cube (the cubeless equity),
-mixed by the cube efficiency ``x`` (gnubg's values: 0.68 in contact; in a
-race 0.55 + 0.00125 per pip of the side on roll, within 0.6 and 0.7).
-Money play counts Jacoby and beavers (RULES 7.5); match play converts every
-outcome to match winning chances through the match equity table, with the
-Crawford game and the dead cube (RULES 8.2, 8.3).  Races in the two-sided
-bear-off table take its exact cubeful money equities.
+Janowski's cube-efficiency model as gnubg applies it: the live-cube value
+a broken line from losing (gammons counted) through the opponent's cash,
+my cash, to winning (gammons counted), mixed with the dead cube's (the
+cubeless value) by the cube efficiency ``x`` (gnubg's values: 0.68 in
+contact; in a race 0.55 + 0.00125 per pip of the side on roll, within 0.6
+and 0.7).  Money play counts Jacoby and beavers (RULES 7.5); match play
+converts every outcome to match winning chances through the match equity
+table, with gnubg's live cash points through the cube levels the score
+leaves, the Crawford game and the dead cube (RULES 8.2, 8.3).  From the
+same chances the equities are gnubg's 0-ply cubeful ones.  Races in the
+two-sided bear-off table take its exact cubeful money equities.
 
 >>> import backgammon as bg
 >>> d = cube_decision(bg.Position.initial())
@@ -90,41 +93,49 @@ def _split(p: np.ndarray):
     return w, win_value, loss_value, w * win_value - (1 - w) * loss_value
 
 
-def _ramp(at, p0, m0, p1, m1):
-    """m0 up to p0, m1 from p1, a straight line between."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mid = m0 + (m1 - m0) * (at - p0) / (p1 - p0)
-    return np.where(at <= p0, m0, np.where(at >= p1, m1, mid))
+def _segments(w, knots):
+    """The piecewise-linear function through ``knots`` [(p, value)...] (p
+    increasing, the first at 0 and the last at 1) at ``w``."""
+    out = np.asarray(knots[-1][1], dtype=np.float64) * np.ones_like(w)
+    for (p0, v0), (p1, v1) in reversed(list(zip(knots[:-1], knots[1:]))):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(p1 > p0, (w - p0) / (p1 - p0), 1.0)
+        out = np.where(w <= p1, v0 + (v1 - v0) * t, out)
+    return out
+
+
+def _live(w, lose, win, opp_cash, cash, tg, opp_tg, owner: str):
+    """Janowski's live-cube value, as gnubg draws it: straight lines from
+    losing (gammons counted) at p = 0 through the opponent's cash at its
+    too-good point, my cash at mine, to winning (gammons counted) at p = 1;
+    the points a side cannot use (it does not hold the cube) left out."""
+    zero, one = np.zeros_like(w), np.ones_like(w)
+    if owner == "me":
+        return _segments(w, [(zero, lose), (tg, cash), (one, win)])
+    if owner == "opponent":
+        return _segments(w, [(zero, lose), (opp_tg, opp_cash), (one, win)])
+    return _segments(w, [(zero, lose), (opp_tg, opp_cash), (np.maximum(tg, opp_tg), cash), (one, win)])
 
 
 def _money(p: np.ndarray, x: np.ndarray, owner: str, jacoby_live: bool):
     """Janowski's cubeful money equities of the side on roll, per unit of the
-    current cube: (no double, double/take), arrays (n,)."""
+    current cube: (no double, double/take), arrays (n,).  With Jacoby (a
+    centred cube at 1) gammons count for neither the dead cube nor the
+    ends of the live one."""
     w, W, L, dead = _split(p)
+    tp = (L - 0.5) / (W + L + 0.5)          # my take point: the opponent's cash point
+    cp = (L + 1.0) / (W + L + 0.5)          # my cash point
+    one = np.ones_like(w)
     if jacoby_live:
-        # Jacoby: gammons count only once the cube is turned.
-        nd_w, nd_l, nd_dead = np.ones_like(w), np.ones_like(w), 2 * w - 1
+        live, nd_dead = _live(w, -one, one, -one, one, cp, tp, owner), 2 * w - 1
     else:
-        nd_w, nd_l, nd_dead = W, L, dead
-
-    def points(win_value, loss_value):
-        take = (loss_value - 0.5) / (win_value + loss_value + 0.5)     # my take point
-        cash = (loss_value + 1.0) / (win_value + loss_value + 0.5)     # my cash point
-        return take, cash
-
-    tp, cp = points(nd_w, nd_l)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if owner == "me":
-            live = np.where(w < cp, -nd_l + (nd_l + 1.0) * w / cp, 1.0)
-        elif owner == "opponent":
-            live = np.where(w <= tp, -1.0, -1.0 + (nd_w + 1.0) * (w - tp) / (1.0 - tp))
-        else:                                              # centred
-            live = _ramp(w, tp, -1.0, cp, 1.0)
-        no_double = x * live + (1 - x) * nd_dead
-        # After a take the opponent owns the cube at twice the value; gammons count.
-        tp2, _ = points(W, L)
-        live_dt = np.where(w <= tp2, -1.0, -1.0 + (W + 1.0) * (w - tp2) / (1.0 - tp2))
-    double_take = 2.0 * (x * live_dt + (1 - x) * dead)
+        live, nd_dead = _live(w, -L, W, -one, one, cp, tp, owner), dead
+    # gnubg's "basically dead" ends: a certain result leaves nothing to the cube.
+    sure = (w <= 1e-7) | (w >= 1 - 1e-7)
+    no_double = np.where(sure, nd_dead, x * live + (1 - x) * nd_dead)
+    # After a take the opponent holds the cube at twice the value; gammons count.
+    live_dt = _live(w, -L, W, -one, one, cp, tp, "opponent")
+    double_take = 2.0 * np.where(sure, dead, x * live_dt + (1 - x) * dead)
     return no_double, double_take
 
 
@@ -177,46 +188,75 @@ class MatchValues:
                                            + lb * self.after(0, 3 * cube)) / (1 - w), self.after(0, cube))
         return win, loss
 
+    def live(self, cube: int, crawford: bool) -> bool:
+        """Whether the cube at ``cube`` is alive (gnubg's rule): not in the
+        Crawford game, not when winning ``cube`` wins the match for both
+        sides, and not at 2-away, 2-away."""
+        return not (crawford or (self.a <= cube and self.b <= cube) or (self.a == 2 and self.b == 2))
 
-def _match(p: np.ndarray, x: np.ndarray, values: MatchValues, cube: int, owner: str, opponent_can_redouble: bool):
+    def cash_points(self, p: np.ndarray, cube: int):
+        """The live-cube cash points of both sides at ``cube`` (each as its
+        own chance of winning), as gnubg computes them: from the highest cube
+        level both sides can still use (where the cube, once turned, is dead
+        and the opponent redoubles at once if that costs it nothing) down to
+        this one, each level's point from the other side's at the next."""
+        w, wg, wb, lg, lb = p.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = [np.where(w > 0, (wg - wb) / w, 0.0), np.where(w < 1, (lg - lb) / (1 - w), 0.0)]
+            bg = [np.where(w > 0, wb / w, 0.0), np.where(w < 1, lb / (1 - w), 0.0)]
+        away = (self.a, self.b)
+
+        def mwc(k, won, lost):
+            # MWC for side k (0 me, 1 the opponent) after it wins ``won`` or loses ``lost``.
+            return self.after(won, lost) if k == 0 else 1.0 - self.after(lost, won)
+
+        def mixed(k, ratios_of, c, winning):
+            r_g, r_bg = g[ratios_of], bg[ratios_of]
+            vals = [mwc(k, m * c, 0) if winning else mwc(k, 0, m * c) for m in (1, 2, 3)]
+            return (1 - r_g - r_bg) * vals[0] + r_g * vals[1] + r_bg * vals[2]
+
+        levels = [cube]
+        while away[0] - 1 >= 2 * levels[-1] and away[1] - 1 >= 2 * levels[-1]:
+            levels.append(2 * levels[-1])
+        above = [None, None]
+        for c in reversed(levels):
+            point = [None, None]
+            for k in (0, 1):
+                dp = mwc(k, c, 0)
+                if away[0] - 1 < 2 * c or away[1] - 1 < 2 * c:
+                    # The doubled cube is dead; the taker redoubles at once when that is free.
+                    prime = 2 * c if (away[k] - 1 < 2 * c and away[1 - k] - 1 >= 2 * c) else c
+                    dtl = mixed(k, 1 - k, 2 * prime, False)
+                    dtw = mixed(k, k, 2 * prime, True)
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        point[k] = (dtl - dp) / (dtl - dtw)
+                else:
+                    rdp = mwc(k, 0, 2 * c)
+                    dtw = mixed(k, k, 2 * c, True)
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        point[k] = 1.0 - above[1 - k] * (dp - dtw) / (rdp - dtw)
+            above = point
+        return above[0], above[1]
+
+
+def _match(p: np.ndarray, x: np.ndarray, values: MatchValues, cube: int, owner: str, crawford: bool):
     """Cubeful match winning chances of the side on roll: (no double,
-    double/take, double/pass), Janowski's model on MWC with one level of
-    redoubles (beyond it the cube counts as dead); arrays (n,)."""
+    double/take, double/pass), Janowski's model on MWC as gnubg applies it
+    (live cash points through every cube level the score leaves; a dead
+    cube is the cubeless value); arrays (n,)."""
     w = p[:, 0]
 
-    def cash_point(c):
-        # Where the opponent is indifferent to taking my double from c to 2c.
-        win2, loss2 = values.outcomes(p, 2 * c)
-        passed = values.after(c, 0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(win2 > loss2, (passed - loss2) / (win2 - loss2), 1.0), passed
+    def value(c, own):
+        win, loss = values.outcomes(p, c)
+        dead = w * win + (1 - w) * loss
+        if not values.live(c, crawford):
+            return dead
+        cp_me, cp_opp = values.cash_points(p, c)
+        live = _live(w, loss, win, values.after(0, c), values.after(c, 0), cp_me, 1.0 - cp_opp, own)
+        return x * live + (1 - x) * dead
 
-    def take_point(c):
-        # Where I am indifferent to taking the opponent's double from c to 2c.
-        win2, loss2 = values.outcomes(p, 2 * c)
-        passed = values.after(0, c)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(win2 > loss2, (passed - loss2) / (win2 - loss2), 0.0), passed
-
-    win, loss = values.outcomes(p, cube)
-    dead = w * win + (1 - w) * loss
-    cp, cash = cash_point(cube)
-    tp, drop = take_point(cube)
-    if owner == "me":
-        live = _ramp(w, 0.0, loss, cp, cash)
-    elif owner == "opponent":
-        live = _ramp(w, tp, drop, 1.0, win)
-    else:
-        live = _ramp(w, tp, drop, cp, cash)
-    no_double = x * live + (1 - x) * dead
-    win2, loss2 = values.outcomes(p, 2 * cube)
-    dead2 = w * win2 + (1 - w) * loss2
-    if opponent_can_redouble:
-        tp2, drop2 = take_point(2 * cube)
-        live2 = _ramp(w, tp2, drop2, 1.0, win2)
-        double_take = x * live2 + (1 - x) * dead2
-    else:
-        double_take = dead2
+    no_double = value(cube, owner)
+    double_take = value(2 * cube, "opponent")
     return no_double, double_take, np.full_like(w, values.after(cube, 0))
 
 
@@ -344,8 +384,7 @@ def _equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met):
     from .met import MatchEquityTable
     table = met if met is not None else MatchEquityTable.kazaross_xg2()
     values = MatchValues.of(table, state.match_length, state.score[me], state.score[1 - me])
-    opp_away = state.match_length - state.score[1 - me]
-    m_nd, m_dt, m_dp = _match(p, x, values, cube, owner, opp_away > 2 * cube)
+    m_nd, m_dt, m_dp = _match(p, x, values, cube, owner, bool(state.crawford))
     # gnubg's normalised equity: -1 = losing a single game at this cube, +1 = winning one.
     lo, hi = values.after(0, cube), values.after(cube, 0)
     scale = (hi - lo) if hi > lo else 1.0

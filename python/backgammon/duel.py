@@ -27,7 +27,7 @@ from .dice import OPENING_ROLLS, seed_sequence
 from .players import NetPlayer, Player, player
 from .position import Position
 
-__all__ = ["duel", "DuelResult", "DuelInterrupted", "play_pairs", "GameRecord", "PAIRS_PER_CHUNK"]
+__all__ = ["duel", "DuelResult", "DuelInterrupted", "play_pairs", "play_match", "GameRecord", "PAIRS_PER_CHUNK"]
 
 PAIRS_PER_CHUNK = 250
 _DICE_BLOCK = 256          # rolls drawn per pair at a time; games rarely need more
@@ -153,6 +153,56 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
         records = [GameRecord(0 if a_first[g] else 1, rolls_kept[g], plays_kept[g],
                               0 if result[g] > 0 else 1, int(abs(result[g]))) for g in range(n)]
     return rows, records
+
+
+def play_match(players, length: int, *, seed=None, games: int | None = None, rules=None):
+    """A match to ``length`` points between two players (specs or
+    :class:`~backgammon.players.Player`; the first is player 0), each
+    making its own plays and cube decisions (doubling when its
+    ``cube_action`` says so, the other taking or passing by its own), as a
+    :class:`~backgammon.match.Match` to analyse or write (``write_mat``).
+    With ``length`` 0, ``games`` money games.  Same seed, same match.
+
+    >>> import backgammon as bg
+    >>> m = bg.play_match(["pubeval", "net"], 1, seed=3)
+    >>> m.is_over(), len(m.games) >= 1
+    (True, True)
+    """
+    from .match import Match
+    from .game import Phase
+    length = integer("length", length, low=0)
+    if length == 0 and games is None:
+        raise ValueError("games: a money session needs the number of games")
+    if games is not None:
+        games = integer("games", games, low=1)
+    if not isinstance(players, (list, tuple)) or len(players) != 2:
+        raise TypeError("players must be a pair of player specs or Players")
+    seq = seed_sequence(seed)
+    s0, s1, s2 = seq.spawn(3)
+    sides = [p if isinstance(p, Player) else player(p, seed=s) for p, s in zip(players, (s0, s1))]
+    match = Match(length, seed=s2, **({} if rules is None else {"rules": rules}))
+    played = 0
+    while not match.is_over() and (games is None or played < games):
+        g = match.new_game()
+        while not g.is_over():
+            if g.phase is Phase.OPENING:
+                g.roll()
+                continue
+            me = int(g.on_roll or 0)             # someone is on roll once the opening is rolled
+            if g.phase is Phase.PLAY:
+                g.play(sides[me].choose(g.position, g.dice))
+                continue
+            state = g.match_state()
+            if g.can_double() and sides[me].cube_action(g.position, state, g.rules).should_double:
+                g.double()
+                if sides[1 - me].cube_action(g.position, state, g.rules).take:
+                    g.take()
+                else:
+                    g.drop()
+            else:
+                g.roll()
+        played += 1
+    return match
 
 
 def _run_chunk(task):
