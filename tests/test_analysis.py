@@ -37,7 +37,7 @@ def _play_game(match, worst_for=1, seed=0, cube=None):
 def test_a_bad_player_rates_worse_and_forced_plays_are_not_decisions():
     match = bg.Match(0, seed=5)
     g = _play_game(match)
-    a = analyse(match, workers=1)
+    a = analyse(match, ply=0, workers=1)
     good, bad = a.stats
     assert bad.pr > 10 * max(good.pr, 1.0) and bad.blunders > 0
     plays = a.games[0].plays
@@ -85,7 +85,7 @@ def test_the_luck_of_a_roll():
         mover = g.on_roll
         best = hint(g.position, g.dice)[0]
         g.play(best.play)
-        game = analyse(match, workers=1).games[0]
+        game = analyse(match, ply=0, workers=1).games[0]      # luck is 0-ply, as gnubg's
         r = game.luck
         assert len(r) == 1 and r[0].player == mover and r[0].roll == (max(a, b), min(a, b))
         assert r[0].luck == pytest.approx(game.plays[0].best_equity, abs=1e-6)   # float32 chances by two paths

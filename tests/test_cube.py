@@ -128,3 +128,58 @@ def test_bad_arguments():
         cube_decision(make(me={1: 1}, opp={}))
     with pytest.raises(bg.RulesError, match="RULES 8.4"):
         cube_decision(bg.Position.initial(), MatchState(match_length=5), bg.Rules(jacoby=True))
+
+
+def _brute_force_one_ply(position, state, rules=None):
+    """No double and double/take at 1-ply, spelled out: for each of the 21
+    rolls, the play worth most to the roller with the other side's cube
+    options at 0-ply (cube_values), weighted 1/36 or 2/36; in points or MWC."""
+    from backgammon.cube import cube_values
+    from backgammon.dice import ROLLS
+    values = []
+    for s in (state, state.replace(cube_value=2 * state.cube_value, cube_owner=1 - state.on_roll)):
+        opp = 1 - s.on_roll
+        after = s.replace(on_roll=opp, turn=opp)
+        total = 0.0
+        for r in ROLLS:
+            best = -np.inf
+            for play in position.legal_plays((r.die1, r.die2)):
+                child = play.position
+                if child.is_game_over():
+                    pts = int(child.result().kind) * s.cube_value
+                    v = pts if not s.match_length else None
+                    if s.match_length:
+                        from backgammon.cube import MatchValues
+                        from backgammon.met import MatchEquityTable
+                        mv = MatchValues.of(MatchEquityTable.kazaross_xg2(), s.match_length,
+                                            s.score[s.on_roll], s.score[opp])
+                        v = mv.after(pts, 0)
+                else:
+                    p = bg.evaluate(child).probabilities
+                    eq, mwc = cube_values(np.array([p]), child.array[None], after, rules)
+                    v = (1.0 - mwc[0]) if s.match_length else -eq[0] * s.cube_value
+                best = max(best, v)
+            total += best * (1 if r.die1 == r.die2 else 2) / 36
+        values.append(total)
+    return values
+
+
+@pytest.mark.parametrize("state", [MatchState(), MatchState(cube_value=2, cube_owner=1),
+                                   MatchState(match_length=7, score=(3, 4)),
+                                   MatchState(match_length=5, score=(3, 0), cube_value=2, cube_owner=1)])
+def test_one_ply_cube_decision_is_a_cubeful_search(state):
+    """At 1-ply a cube decision searches cubeful values, as gnubg's does:
+    no double and double/take are the mean over the rolls of the best
+    play's value with the other side's cube options (RULES 7, 8), not
+    the 0-ply model applied to 1-ply chances."""
+    for pos in [make({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 2}),
+                make({2: 3, 3: 3, 4: 3, 5: 3, 6: 3}, {24: 1, 6: 4, 5: 4, 4: 3, 3: 2, 2: 1}),
+                make({3: 2, 5: 2, 6: 4, 8: 2, 13: 3, 20: 2}, {1: 2, 6: 4, 8: 3, 13: 4, 24: 2})]:
+        d = cube_decision(pos, state.replace(on_roll=1, turn=1), ply=1)
+        nd, dt = _brute_force_one_ply(pos, state.replace(on_roll=1, turn=1))
+        if state.match_length:
+            assert d.mwc[0] == pytest.approx(nd, abs=1e-6) and d.mwc[1] == pytest.approx(dt, abs=1e-6)
+        else:
+            c = state.cube_value
+            assert d.no_double == pytest.approx(nd / c, abs=1e-6)
+            assert d.double_take == pytest.approx(dt / c, abs=1e-6)

@@ -671,15 +671,17 @@ def _tasks(source, ply, cube_ply, evaluator, players, thresholds=THRESHOLDS):
     return names, match.length, tasks
 
 
-def analyse(source, *, ply: int = 0, cube_ply: int | None = None, rollout=None, threshold: float = THRESHOLDS[1],
+def analyse(source, *, ply: int = 2, cube_ply: int | None = None, rollout=None, threshold: float = THRESHOLDS[1],
             workers: int | None = None, executor: Executor | None = None, progress: bool = False, evaluator=None,
             players=None, thresholds=THRESHOLDS) -> MatchAnalysis:
     """Grade every decision of ``source`` (a ``MatchRecord`` from any
     reader, a ``Match`` or a ``Game``, finished or not) and measure the
     luck of every roll (see the module).
 
-    ``ply`` (0-2) is the depth of checker-play evaluation, ``cube_ply``
-    (default: ``ply``) of cube decisions; ``evaluator`` the evaluator
+    ``ply`` (0-2) is the depth of checker-play evaluation (default 2, as
+    gnubg's analysis; 0 is the fastest),
+    ``cube_ply`` (default: ``ply``) of cube decisions, a search on cubeful
+    values as gnubg's (``cube_decision``); ``evaluator`` the evaluator
     (default: the shipped networks).  ``rollout`` (a
     ``rollouts.RolloutSettings``): every play and cube decision that lost
     ``threshold`` or more is checked again by rolling out its candidates

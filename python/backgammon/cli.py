@@ -436,7 +436,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyse", help="grade every play and cube decision of a match file (.mat, .sgf, .xg)")
     p.add_argument("file", help="the match file")
     p.add_argument("--from", dest="source_format", default=None, help="the file's format: mat, sgf or xg")
-    p.add_argument("--ply", type=int, choices=(0, 1, 2), default=0, help="checker play search depth (default 0)")
+    p.add_argument("--ply", type=int, choices=(0, 1, 2), default=2, help="checker play search depth (default 2, as gnubg's)")
     p.add_argument("--cube-ply", type=int, choices=(0, 1, 2), default=None,
                    help="cube decision search depth (default: --ply)")
     p.add_argument("--threshold", type=float, default=0.04,

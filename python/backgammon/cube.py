@@ -11,8 +11,11 @@ and 0.7).  Money play counts Jacoby and beavers (RULES 7.5); match play
 converts every outcome to match winning chances through the match equity
 table, with gnubg's live cash points through the cube levels the score
 leaves, the Crawford game and the dead cube (RULES 8.2, 8.3).  From the
-same chances the equities are gnubg's 0-ply cubeful ones.  Races in the
-two-sided bear-off table take its exact cubeful money equities.
+same chances the equities are gnubg's 0-ply cubeful ones.  At ``ply`` 1
+or 2, as gnubg's, the decision is a search on cubeful values (the mean over
+the rolls of each roll's best play, valued one ply less deep with the other
+side's cube options), not the model applied to searched chances.  Races in
+the two-sided bear-off table take its exact cubeful money equities.
 
 >>> import backgammon as bg
 >>> d = cube_decision(bg.Position.initial())
@@ -304,8 +307,12 @@ def cube_decision(position: Position, state=None, rules: Rules | None = None, pl
     instance("position", position, Position, "backgammon.Position")
     ply = integer("ply", ply, low=0, high=2)
     state, rules = _checked(position, state, rules)
-    ev = evaluate(position, ply, evaluator=as_evaluator(evaluator, networks=networks))
-    return cube_decision_from(ev.probabilities, position, state, rules, met=met)
+    evaluator = as_evaluator(evaluator, networks=networks)
+    ev = evaluate(position, ply, evaluator=evaluator)
+    searched = None
+    if ply > 0 and (state.match_length or _bearoff_exact(position, _owner(state)) is None):
+        searched = _searched(position, state, rules, ply, evaluator, met)
+    return _decision(ev.probabilities, position, state, rules, met, searched)
 
 
 def _checked(position, state, rules):
@@ -332,6 +339,10 @@ def cube_decision_from(chances, position: Position, state=None, rules: Rules | N
     """
     instance("position", position, Position, "backgammon.Position")
     state, rules = _checked(position, state, rules)
+    return _decision(chances, position, state, rules, met, None)
+
+
+def _decision(chances, position, state, rules, met, searched) -> CubeDecision:
     probs = tuple(float(v) for v in chances)
     if len(probs) != 5:
         raise ValueError(f"chances must be five numbers, not {len(probs)}")
@@ -339,6 +350,8 @@ def cube_decision_from(chances, position: Position, state=None, rules: Rules | N
     exact = _bearoff_exact(position, owner) if state.match_length == 0 else None
     if exact is not None:
         nd, dt, dp, mwc = exact[0], exact[1], 1.0, None
+    elif searched is not None:
+        nd, dt, dp, mwc = searched
     else:
         eq = _equities(np.array([probs]), np.array([cube_efficiency(position)]), state, rules, met)
         nd, dt, dp = (float(v[0]) for v in eq[:3])
@@ -460,3 +473,162 @@ def _bearoff_exact(position: Position, owner: str):
     e = ts.equities(position)
     nd = {"me": e.owned, "opponent": e.opponent_owns}.get(owner, e.centred)
     return nd, 2.0 * e.opponent_owns
+
+
+# -- cubeful search (gnubg's n-ply cubeful evaluation) -------------------------------------------
+#
+# At ``ply`` > 0 a cube decision is not Janowski's model on searched cubeless
+# chances but, as gnubg's, a search on cubeful values: no double and
+# double/take are each the mean over the 21 rolls of the value, for the
+# side that rolled, of its best play (the best at 0-ply for that cube
+# state), that position valued one ply less deep with the other side's cube
+# options; at the leaves the model above.  Values are kept in points
+# (money) or match winning chances (match), for the side on roll.
+
+def _turned(state, cube: int):
+    """The state after the side on roll doubles to ``cube`` and is taken."""
+    return state.replace(cube_value=cube, cube_owner=1 - state.on_roll)
+
+
+def _to_move(state, mover: int):
+    return state.replace(on_roll=mover, turn=mover, dice=(0, 0), double_offered=False, resignation=0)
+
+
+class _Search:
+    def __init__(self, rules: Rules, met, ev):
+        from .met import MatchEquityTable
+        self.rules, self.ev = rules, ev
+        self.met = met if met is not None else MatchEquityTable.kazaross_xg2()
+
+    def _static(self, boards, chances, state, full: bool):
+        """Values for the side on roll at 0-ply: with its cube option when
+        ``full``, else rolling without doubling (points or MWC)."""
+        if full:
+            v, m = cube_values(chances, boards, state, self.rules, met=self.met)
+            return m if state.match_length else v * state.cube_value
+        nd, _, _, mwc = _equities(chances, _efficiencies(boards), state, self.rules, self.met)
+        if state.match_length:
+            return mwc[0]
+        nd = nd.copy()
+        small = ~boards[:, :, 6:].any(axis=(1, 2))
+        for i in np.flatnonzero(small):
+            exact = _bearoff_exact(Position._from_bytes(boards[i].tobytes()), _owner(state))
+            if exact is not None:
+                nd[i] = exact[0]
+        return nd * state.cube_value
+
+    def _won(self, board, state, mover: int):
+        # The mover bore off its last checker (row 0 of ``board``): what it scores.
+        pos = Position._from_bytes(board.tobytes())
+        result = pos.result()
+        points = int(result.kind) if result is not None else 1
+        if self.rules.backgammon_counts_as_gammon:
+            points = min(points, 2)
+        if not state.match_length:
+            if self.rules.jacoby and state.cube_value == 1 and state.cube_owner is None:
+                points = 1
+            return float(points * state.cube_value)
+        values = MatchValues.of(self.met, state.match_length, state.score[mover], state.score[1 - mover])
+        return values.after(points * state.cube_value, 0)
+
+    def rolling(self, boards, states, ply: int):
+        """(n, len(states)) values for the side on roll of each board of
+        rolling without doubling, at each cube state, searched ``ply`` deep."""
+        from .batch import legal_positions
+        from .dice import ROLLS
+        from .evaluator import chances as chances_of
+        n, m = len(boards), len(states)
+        if ply == 0:
+            p = chances_of(self.ev, boards, 0)
+            return np.stack([self._static(boards, p, s, False) for s in states], axis=1)
+        rolls = np.array([(r.die1, r.die2) for r in ROLLS], dtype=np.uint8)
+        weights = np.array([1.0 if r.die1 == r.die2 else 2.0 for r in ROLLS]) / 36.0
+        pairs = np.repeat(np.ascontiguousarray(boards), len(rolls), axis=0)
+        offsets, children = legal_positions(pairs, np.tile(rolls, (n, 1)), validate=False, threads=1)
+        children = np.ascontiguousarray(children)
+        over = np.array([Position._from_bytes(b.tobytes()).is_game_over() for b in children], dtype=bool)
+        live = np.flatnonzero(~over)
+        p = np.zeros((len(children), 5))
+        if len(live):
+            p[live] = chances_of(self.ev, children[live], 0)
+        out = np.zeros((n, m))
+        for j, s in enumerate(states):
+            mover = s.on_roll
+            after = _to_move(s, 1 - mover)
+            # 0-ply choice of each roll's play, for this cube state.
+            quick = np.empty(len(children))
+            if len(live):
+                q = self._static(children[live], p[live], after, True)
+                quick[live] = (1.0 - q) if s.match_length else -q
+            for i in np.flatnonzero(over):
+                quick[i] = self._won(children[i], s, mover)
+            best = np.array([int(offsets[k]) + int(np.argmax(quick[offsets[k]:offsets[k + 1]]))
+                             for k in range(len(pairs))])
+            if ply == 1:
+                value = quick[best]
+            else:
+                value = np.empty(len(best))
+                chosen_over = over[best]
+                for i in np.flatnonzero(chosen_over):
+                    value[i] = quick[best[i]]
+                rest = np.flatnonzero(~chosen_over)
+                if len(rest):
+                    v = self.full(children[best[rest]], [after], ply - 1)[:, 0]
+                    value[rest] = (1.0 - v) if s.match_length else -v
+            out[:, j] = (value.reshape(n, len(rolls)) * weights).sum(axis=1)
+        return out
+
+    def full(self, boards, states, ply: int):
+        """(n, len(states)) values for the side on roll with its cube
+        option: doubling when double/take and double/pass both beat no
+        double, the other side then answering for the least."""
+        if ply == 0:
+            from .evaluator import chances
+            p = chances(self.ev, np.ascontiguousarray(boards), 0)
+            return np.stack([self._static(boards, p, s, True) for s in states], axis=1)
+        extended: list = []
+        spots: list[int] = []
+        for s in states:
+            spots.append(len(extended))
+            extended.append(s)
+            if not _no_double_reason(s, self.rules):
+                extended.append(_turned(s, 2 * s.cube_value))
+        values = self.rolling(boards, extended, ply)
+        out = np.empty((len(boards), len(states)))
+        for j, s in enumerate(states):
+            k = spots[j]
+            nd = values[:, k]
+            if _no_double_reason(s, self.rules):
+                out[:, j] = nd
+                continue
+            dt = values[:, k + 1]
+            dp = self._pass_value(s)
+            doubles = (dt >= nd) & (dp >= nd)
+            out[:, j] = np.where(doubles, np.minimum(dt, dp), nd)
+        return out
+
+    def _pass_value(self, s):
+        if not s.match_length:
+            return float(s.cube_value)
+        me = s.on_roll
+        return MatchValues.of(self.met, s.match_length, s.score[me], s.score[1 - me]).after(s.cube_value, 0)
+
+
+def _searched(position: Position, state, rules: Rules, ply: int, ev, met):
+    """(no double, double/take, double/pass, mwc or None) by the cubeful
+    search, in cube_decision's units."""
+    search = _Search(rules, met, ev)
+    board = np.ascontiguousarray(position.array[None], dtype=np.uint8)
+    turned = _turned(state, 2 * state.cube_value)
+    nd, dt = search.rolling(board, [state, turned], ply)[0]
+    dp = search._pass_value(state)
+    nd, dt, dp = float(nd), float(dt), float(dp)
+    if not state.match_length:
+        c = state.cube_value
+        return nd / c, dt / c, dp / c, None
+    me = state.on_roll
+    values = MatchValues.of(search.met, state.match_length, state.score[me], state.score[1 - me])
+    lo, hi = values.after(0, state.cube_value), values.after(state.cube_value, 0)
+    scale = (hi - lo) if hi > lo else 1.0
+    norm = [2 * (v - lo) / scale - 1 for v in (nd, dt, dp)]
+    return norm[0], norm[1], norm[2], (nd, dt, dp)
