@@ -174,7 +174,8 @@ def test_one_ply_cube_decision_is_a_cubeful_search(state):
     the 0-ply model applied to 1-ply chances."""
     for pos in [make({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 2}),
                 make({2: 3, 3: 3, 4: 3, 5: 3, 6: 3}, {24: 1, 6: 4, 5: 4, 4: 3, 3: 2, 2: 1}),
-                make({3: 2, 5: 2, 6: 4, 8: 2, 13: 3, 20: 2}, {1: 2, 6: 4, 8: 3, 13: 4, 24: 2})]:
+                make({3: 2, 5: 2, 6: 4, 8: 2, 13: 3, 20: 2}, {1: 2, 6: 4, 8: 3, 13: 4, 24: 2}),
+                make({7: 3, 8: 3, 11: 2, 13: 6}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 3, 13: 2}, me_bar=1)]:   # dances
         d = cube_decision(pos, state.replace(on_roll=1, turn=1), ply=1)
         nd, dt = _brute_force_one_ply(pos, state.replace(on_roll=1, turn=1))
         if state.match_length:

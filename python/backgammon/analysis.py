@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from ._validate import flag, instance, integer, optional_integer
-from .cube import MatchValues, cube_decision, cube_values
+from .cube import MatchValues, cube_decision, cube_values, finished_value
 from .dice import OPENING_ROLLS, ROLLS
 from .evaluation import equity
 from .game import Event, Game, Phase
@@ -397,19 +397,13 @@ class _Values:
         return values, mwc
 
     def _finished(self, pos: Position, mover: int):
-        # The mover has borne off its last checker: what it scores.
-        result = pos.result()
-        points = int(result.kind) if result is not None else 1
-        if self.rules.backgammon_counts_as_gammon:
-            points = min(points, 2)
+        # The mover has borne off its last checker: what it scores, per unit of the cube.
         st = self.state
-        if not st.match_length:
-            if self.rules.jacoby and st.cube_value == 1 and st.cube_owner is None:
-                points = 1
-            return float(points), None
+        points, m = finished_value(pos, st, self.rules, self.met, mover)
+        if m is None:
+            return points / st.cube_value, None
         values = MatchValues.of(self.met, st.match_length, st.score[mover], st.score[1 - mover])
         lo, hi = values.after(0, st.cube_value), values.after(st.cube_value, 0)
-        m = values.after(points * st.cube_value, 0)
         scale = (hi - lo) if hi > lo else 1.0
         return 2 * (m - lo) / scale - 1, m
 

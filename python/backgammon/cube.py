@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _board
 from ._validate import instance, integer
 from .errors import RulesError
 from .position import Position
@@ -428,12 +429,7 @@ def cube_values(chances, positions, state=None, rules: Rules | None = None, *, m
     nd, dt, dp, mwc = _equities(p, x, state, rules, met)
     nd, dt = nd.copy(), dt.copy()
     if state.match_length == 0:
-        # Races in the two-sided table: its exact cubeful equities.
-        small = ~boards[:, :, 6:].any(axis=(1, 2))
-        for i in np.flatnonzero(small):
-            exact = _bearoff_exact(Position._from_bytes(boards[i].tobytes()), _owner(state))
-            if exact is not None:
-                nd[i], dt[i] = exact
+        _exact_where_known(boards, state, nd, dt)
     if _no_double_reason(state, rules):
         return nd, (None if mwc is None else mwc[0])
     # The doubler's value of doubling: the answer proper_action names.
@@ -475,6 +471,34 @@ def _bearoff_exact(position: Position, owner: str):
     return nd, 2.0 * e.opponent_owns
 
 
+def _exact_where_known(boards, state, nd, dt) -> None:
+    """Money races in the two-sided table: its exact cubeful equities
+    written over ``nd`` (and ``dt`` unless None), in place."""
+    small = ~boards[:, :, 6:].any(axis=(1, 2))
+    for i in np.flatnonzero(small):
+        exact = _bearoff_exact(Position._from_bytes(boards[i].tobytes()), _owner(state))
+        if exact is not None:
+            nd[i] = exact[0]
+            if dt is not None:
+                dt[i] = exact[1]
+
+
+def finished_value(pos: Position, state, rules: Rules, met, mover: int):
+    """What ``mover`` scores by bearing off its last checker in ``pos``
+    (RULES 6, 7.5, 8): (points, counting the cube, Jacoby and the rules'
+    backgammon; the match winning chances after them in a match, else None)."""
+    result = pos.result()
+    points = int(result.kind) if result is not None else 1
+    if rules.backgammon_counts_as_gammon:
+        points = min(points, 2)
+    if not state.match_length:
+        if rules.jacoby and state.cube_value == 1 and state.cube_owner is None:
+            points = 1
+        return float(points * state.cube_value), None
+    values = MatchValues.of(met, state.match_length, state.score[mover], state.score[1 - mover])
+    return float(points * state.cube_value), values.after(points * state.cube_value, 0)
+
+
 # -- cubeful search (gnubg's n-ply cubeful evaluation) -------------------------------------------
 #
 # At ``ply`` > 0 a cube decision is not Janowski's model on searched cubeless
@@ -510,26 +534,13 @@ class _Search:
         if state.match_length:
             return mwc[0]
         nd = nd.copy()
-        small = ~boards[:, :, 6:].any(axis=(1, 2))
-        for i in np.flatnonzero(small):
-            exact = _bearoff_exact(Position._from_bytes(boards[i].tobytes()), _owner(state))
-            if exact is not None:
-                nd[i] = exact[0]
+        _exact_where_known(boards, state, nd, None)
         return nd * state.cube_value
 
     def _won(self, board, state, mover: int):
         # The mover bore off its last checker (row 0 of ``board``): what it scores.
-        pos = Position._from_bytes(board.tobytes())
-        result = pos.result()
-        points = int(result.kind) if result is not None else 1
-        if self.rules.backgammon_counts_as_gammon:
-            points = min(points, 2)
-        if not state.match_length:
-            if self.rules.jacoby and state.cube_value == 1 and state.cube_owner is None:
-                points = 1
-            return float(points * state.cube_value)
-        values = MatchValues.of(self.met, state.match_length, state.score[mover], state.score[1 - mover])
-        return values.after(points * state.cube_value, 0)
+        points, mwc = finished_value(Position._from_bytes(board.tobytes()), state, self.rules, self.met, mover)
+        return points if mwc is None else mwc
 
     def rolling(self, boards, states, ply: int):
         """(n, len(states)) values for the side on roll of each board of
@@ -546,7 +557,7 @@ class _Search:
         pairs = np.repeat(np.ascontiguousarray(boards), len(rolls), axis=0)
         offsets, children = legal_positions(pairs, np.tile(rolls, (n, 1)), validate=False, threads=1)
         children = np.ascontiguousarray(children)
-        over = np.array([Position._from_bytes(b.tobytes()).is_game_over() for b in children], dtype=bool)
+        over = _board.results(children)[0] == 0       # row 0, the side that just played, is off
         live = np.flatnonzero(~over)
         p = np.zeros((len(children), 5))
         if len(live):
@@ -562,8 +573,12 @@ class _Search:
                 quick[live] = (1.0 - q) if s.match_length else -q
             for i in np.flatnonzero(over):
                 quick[i] = self._won(children[i], s, mover)
-            best = np.array([int(offsets[k]) + int(np.argmax(quick[offsets[k]:offsets[k + 1]]))
-                             for k in range(len(pairs))])
+            # Each roll's best play: the first index reaching its segment's maximum.
+            starts = offsets[:-1].astype(np.int64)
+            top = np.maximum.reduceat(quick, starts)
+            segment = np.repeat(np.arange(len(pairs)), np.diff(offsets))
+            hit = np.flatnonzero(quick == top[segment])
+            best = hit[np.searchsorted(segment[hit], np.arange(len(pairs)))]
             if ply == 1:
                 value = quick[best]
             else:
