@@ -143,6 +143,43 @@ def test_rounds_are_the_same_on_any_executor_and_resume_after_an_interrupt(tmp_p
     assert _same(one, network.read(tmp_path / "cut.npz")[0])
 
 
+def test_a_round_cut_short_resumes_its_labelling_where_it_stopped(tmp_path, monkeypatch):
+    # Labels saved every block: a round stopped in its second block keeps
+    # the first, labels only the rest when resumed, and ends with the
+    # weights of a run that never stopped, whatever the block size.
+    whole = network.read(train.train(40, out=tmp_path / "whole.npz", workers=1, **ROUNDS).out)[0]
+    real = train.label_positions
+    sizes = []
+
+    def stop_in_the_second_rounds_second_block(nets, boards, **kwargs):
+        sizes.append(len(boards))
+        if len(sizes) == 5:
+            raise KeyboardInterrupt
+        return real(nets, boards, **kwargs)
+
+    monkeypatch.setattr(train, "label_positions", stop_in_the_second_rounds_second_block)
+    with pytest.raises(KeyboardInterrupt):
+        train.train(40, out=tmp_path / "cut.npz", workers=1, label_block=10, **ROUNDS)
+    assert sizes == [10, 10, 4, 10, 10]
+    assert network.read(tmp_path / "cut.npz.ckpt")[1]["rounds"] == 1
+    with np.load(tmp_path / "cut.npz.round.npz") as d:
+        assert d["targets"].shape == (10, 5) and set(d["round"].tolist()) == {1}
+    sizes.clear()
+    train.train(40, out=tmp_path / "cut.npz", workers=1, label_block=10, **ROUNDS)
+    assert sizes == [10, 4]                      # the second round's last two blocks only
+    assert not (tmp_path / "cut.npz.round.npz").exists()
+    assert _same(whole, network.read(tmp_path / "cut.npz")[0])
+    # Labelling in parts numbers the positions as one call does.
+    boards = np.load(tmp_path / "cut.npz.labels.npz")["boards"][:6]
+    seed = np.random.SeedSequence(3)
+    one = real(network.default(), boards, games=36, truncate=2, seed=seed, workers=1)
+    parts = [real(network.default(), boards[a:a + 3], games=36, truncate=2, seed=seed, first=a, workers=1)
+             for a in (0, 3)]
+    assert np.array_equal(one, np.concatenate(parts))
+    with pytest.raises(ValueError, match="first"):
+        real(network.default(), boards, games=36, first=-1)
+
+
 def test_label_positions_agrees_with_a_rollout_and_the_tables():
     # A race in the bear-off tables: the label is the exact chance within
     # the rollout's noise (every game stops there at once).

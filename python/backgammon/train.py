@@ -30,7 +30,8 @@
 
 A run stopped at a checkpoint (written every ``checkpoint_every`` chunks
 and after every round) and resumed gives the same weights as one that
-never stopped.
+never stopped; a round stopped in its labelling keeps the blocks it has
+labelled (``label_block`` positions each) and resumes after them.
 
 >>> import tempfile, os
 >>> out = os.path.join(tempfile.mkdtemp(), "nets.npz")
@@ -65,6 +66,7 @@ LABEL_CHUNK = 64         # positions per labelling task
 ROUND_POSITIONS = 20_000
 LABEL_GAMES = 36
 LABEL_TRUNCATE = 10
+LABEL_BLOCK = 1_000      # positions a round labels between saves of its labels
 ROUND_EPOCHS = 4
 ROUND_ALPHA = 0.02
 PRUNE_KEY = 3 << 30      # spawn key of the pruning network's positions and steps
@@ -131,14 +133,16 @@ def _label_chunk(task: _LabelTask) -> np.ndarray:
 
 
 def label_positions(nets, boards, *, games: int = LABEL_GAMES, truncate: int = LABEL_TRUNCATE, seed=0,
-                    workers: int | None = None, executor: Executor | None = None,
+                    first: int = 0, workers: int | None = None, executor: Executor | None = None,
                     progress: bool = False) -> np.ndarray:
     """The five chances of the side on roll of each board (n, 2, 25), each
     from a rollout of ``games`` games by ``nets`` at 0-ply, stopped after
     ``truncate`` plies (scored by the networks) or when both sides bear off
     (the tables), with variance reduction; float32 (n, 5).  Position i's
     dice come from ``SeedSequence(seed, spawn_key=(i,))``: the labels are
-    the same for any workers or executor.
+    the same for any workers or executor.  ``first`` numbers the boards
+    from there (board i takes position ``first + i``'s dice), so that a
+    set labelled in parts gets the labels of one call.
 
     >>> from backgammon import network, Position
     >>> board = Position.initial().array[None]
@@ -152,9 +156,10 @@ def label_positions(nets, boards, *, games: int = LABEL_GAMES, truncate: int = L
         raise ValueError(f"boards must have shape (n, 2, 25), not {boards.shape}")
     games = integer("games", games, low=1)
     truncate = integer("truncate", truncate, low=0)
+    first = integer("first", first, low=0)
     root = seed_sequence(seed)
     keys = [int(np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key + (i,)).generate_state(1, np.uint64)[0])
-            for i in range(len(boards))]
+            for i in range(first, first + len(boards))]
     tasks = [_LabelTask(boards[k:k + LABEL_CHUNK], tuple(keys[k:k + LABEL_CHUNK]), nets, games, truncate)
              for k in range(0, len(boards), LABEL_CHUNK)]
     if not tasks:
@@ -209,6 +214,23 @@ def _save_labels(path: Path, boards, targets, rounds) -> None:
     tmp.replace(path)
 
 
+def _round_path(out: Path) -> Path:
+    # The labels of the round under way, saved after each block.
+    return out.with_name(out.name + ".round.npz")
+
+
+def _labelled_so_far(path: Path, round_index: int, chosen: np.ndarray) -> np.ndarray:
+    """The labels a cut-short run left for round ``round_index``'s first
+    positions, if they are the positions ``chosen`` begins with."""
+    if path.exists():
+        boards, targets, rounds = _read_labels(path)
+        k = len(targets)
+        if len(rounds) and int(rounds[0]) == round_index and k <= len(chosen) and \
+                np.array_equal(boards, chosen[:k]):
+            return targets
+    return np.zeros((0, 5), np.float32)
+
+
 # -- the recipe -----------------------------------------------------------------------------
 
 def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume: bool = True,
@@ -218,8 +240,8 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
           refine_games: int = REFINE_GAMES, refine_epochs: int = REFINE_EPOCHS, refine_alpha: float = REFINE_ALPHA,
           rounds: int = 0, positions: int = ROUND_POSITIONS, label_games: int = LABEL_GAMES,
           label_truncate: int = LABEL_TRUNCATE, epochs: int = ROUND_EPOCHS, round_alpha: float = ROUND_ALPHA,
-          prune_games: int = PRUNE_GAMES, workers: int | None = None, executor: Executor | None = None,
-          threads: int | None = None, progress: bool = True) -> TrainResult:
+          prune_games: int = PRUNE_GAMES, label_block: int = LABEL_BLOCK, workers: int | None = None,
+          executor: Executor | None = None, threads: int | None = None, progress: bool = True) -> TrainResult:
     """Train for ``games`` self-play games in total, then ``refine_rounds``
     rounds of search distillation, then ``rounds`` rollout-supervised
     rounds of ``positions`` positions each, fit the pruning network to
@@ -232,8 +254,10 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     grow: more games before any round, more rounds).  ``layout`` 2 (the
     default) gives the contact and crashed networks the second input
     layout (docs/evaluation.md); ``crashed_hidden`` 0: no crashed network.
-    ``workers``/``executor`` label the rounds' positions; ``threads``
-    compute their 1-ply values.  Returns the games played, the seconds
+    ``workers``/``executor`` label the rounds' positions, ``label_block``
+    at a time: the labels of each block are kept (``out`` +
+    ``.round.npz``), so a round cut short resumes its labelling where it
+    stopped, to the same labels; ``threads`` compute their 1-ply values.  Returns the games played, the seconds
     spent in this call, the last mean squared error, the rounds and labels.
     """
     games = _check_int("games", games, 0)
@@ -243,6 +267,7 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     refine_epochs = _check_int("refine_epochs", refine_epochs, 1)
     rounds = _check_int("rounds", rounds, 0)
     positions = _check_int("positions", positions, 2)
+    label_block = _check_int("label_block", label_block, 1)
     label_games = _check_int("label_games", label_games, 1)
     label_truncate = _check_int("label_truncate", label_truncate, 0)
     epochs = _check_int("epochs", epochs, 1)
@@ -261,6 +286,7 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     out = Path(out)
     checkpoint = Path(checkpoint) if checkpoint is not None else out.with_name(out.name + ".ckpt")
     labels_file = _labels_path(out)
+    round_file = _round_path(out)
     settings = dict(seed=seed, alpha=alpha, half_life=half_life, contact_hidden=contact_hidden,
                     race_hidden=race_hidden, crashed_hidden=crashed_hidden, layout=layout, chunk=chunk)
     round_settings = dict(positions=positions, label_games=label_games, label_truncate=label_truncate,
@@ -355,9 +381,16 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
             kept = len(targets)
             rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(ROUND_KEY, rounds_done))))
             chosen = select_positions(nets, positions, rng, threads)
-            labels = label_positions(nets, chosen, games=label_games, truncate=label_truncate,
-                                     seed=np.random.SeedSequence(seed, spawn_key=(ROUND_KEY, rounds_done, 1)),
-                                     workers=workers, executor=executor, progress=progress)
+            labels = _labelled_so_far(round_file, rounds_done, chosen)
+            while len(labels) < len(chosen):
+                a = len(labels)
+                b = min(a + label_block, len(chosen))
+                block = label_positions(nets, chosen[a:b], games=label_games, truncate=label_truncate,
+                                        seed=np.random.SeedSequence(seed, spawn_key=(ROUND_KEY, rounds_done, 1)),
+                                        first=a, workers=workers, executor=executor, progress=progress)
+                labels = np.concatenate([labels, block])
+                if b < len(chosen):
+                    _save_labels(round_file, chosen[:b], labels, np.full(b, rounds_done, np.int16))
             boards = np.concatenate([boards, chosen])
             targets = np.concatenate([targets, labels])
             label_round = np.concatenate([label_round, np.full(len(chosen), rounds_done, np.int16)])
@@ -369,13 +402,14 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
                 print(f"round {rounds_done}/{rounds}: {len(targets):,} labels, mse {mse:.5f}", file=sys.stderr,
                       flush=True)
             _save_labels(labels_file, boards, targets, label_round)
+            round_file.unlink(missing_ok=True)
             snapshot = None
             if rounds_done < rounds:
                 save_checkpoint()
     except KeyboardInterrupt:
         # Chunks and rounds run whole (the kernels hold no GIL), so the
         # weights are those of the work counted: keep them for a resume.
-        if snapshot is not None:                 # a round cut short counts for nothing
+        if snapshot is not None:                 # a round cut short keeps only its labelled blocks
             for k, v in snapshot.items():
                 arrays[k][...] = v
             boards, targets, label_round = boards[:kept], targets[:kept], label_round[:kept]
