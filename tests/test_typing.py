@@ -20,11 +20,12 @@ def test_stubs_shipped():
         assert (PACKAGE / f"{name}.pyi").is_file(), f"no stub for backgammon.{name}"
 
 
-def test_mypy_passes(request):
+def test_mypy_passes(tmp_path_factory):
     if importlib.util.find_spec("mypy") is None:
         pytest.skip("mypy is not installed (pip install -e .[test])")
-    # The cache lives with pytest's, outside the sources.
-    cache = request.config.cache.mkdir("mypy")
+    # The cache lives in a temporary folder, outside the sources (pytest's
+    # own cache may be switched off with -p no:cacheprovider).
+    cache = tmp_path_factory.mktemp("mypy")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     done = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache), "python/backgammon"],
                           cwd=ROOT, capture_output=True, text=True, env=env)
