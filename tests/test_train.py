@@ -203,3 +203,108 @@ def test_round_arguments(tmp_path):
         train.train(10, out=tmp_path / "w.npz", layout=3)
     with pytest.raises(TypeError, match="round_alpha"):
         train.train(10, out=tmp_path / "w.npz", round_alpha="big")
+
+
+def _shipped_copy():
+    return network.networks({k: v.copy() for k, v in network.default().arrays.items() if not k.startswith("prune_")})
+
+
+def test_exploring_self_play_plays_near_the_best_and_is_reproducible():
+    def plies_per_game(explore, within, seed=1, games=60):
+        played, _, _, plies = _net.selfplay_train(_shipped_copy(), games, np.random.default_rng(seed), 0.0, 0.0,
+                                                  explore, within)
+        return plies / played
+    greedy = plies_per_game(0.0, 0.0)
+    # Every decision exploring, but only among plays as good as the best: greedy games, other dice.
+    assert abs(plies_per_game(1.0, 0.0) / greedy - 1) < 0.15
+    # Every decision exploring among all plays: random play, far longer games.
+    assert plies_per_game(1.0, 100.0) > 1.4 * greedy
+    # Same seed, same weights; and exploring changes what is learnt.
+    a, b, c = _shipped_copy(), _shipped_copy(), _shipped_copy()
+    for nets, explore in ((a, 0.3), (b, 0.3), (c, 0.0)):
+        _net.selfplay_train(nets, 20, np.random.default_rng(7), 0.05, 0.05, explore, 0.1)
+    assert _same(a.arrays, b.arrays) and not _same(a.arrays, c.arrays)
+    # Without exploring the width is not used: the greedy run's weights.
+    d = _shipped_copy()
+    _net.selfplay_train(d, 20, np.random.default_rng(7), 0.05, 0.05, 0.0, 0.5)
+    assert _same(c.arrays, d.arrays)
+
+
+def test_exploring_runs_are_recorded_and_resume_only_as_themselves(tmp_path):
+    kw = dict(seed=2, progress=False, chunk=20)
+    out = train.train(40, out=tmp_path / "e.npz", explore=0.2, explore_within=0.05, **kw).out
+    arrays, meta = network.read(out)
+    assert meta["explore"] == 0.2 and meta["explore_within"] == 0.05
+    assert "--explore 0.2 --explore-within 0.05" in meta["command"]
+    plain, meta = network.read(train.train(40, out=tmp_path / "p.npz", **kw).out)
+    assert "explore" not in meta and not _same(arrays, plain)
+    # A checkpoint of a greedy run is not continued by an exploring one, nor the other way.
+    network.save(tmp_path / "g.npz.ckpt", plain, {**meta, "games": 20})
+    with pytest.raises(ValueError, match="settings"):
+        train.train(40, out=tmp_path / "g.npz", explore=0.2, **kw)
+    network.save(tmp_path / "x.npz.ckpt", arrays, {**network.read(out)[1], "games": 20})
+    with pytest.raises(ValueError, match="settings"):
+        train.train(40, out=tmp_path / "x.npz", **kw)
+
+
+def test_explore_arguments(tmp_path):
+    with pytest.raises(ValueError, match="explore"):
+        train.train(10, out=tmp_path / "w.npz", explore=1.5)
+    with pytest.raises(TypeError, match="explore"):
+        train.train(10, out=tmp_path / "w.npz", explore="often")
+    with pytest.raises(ValueError, match="explore_within"):
+        train.train(10, out=tmp_path / "w.npz", explore=0.1, explore_within=-1.0)
+    with pytest.raises(ValueError, match="explore"):
+        _net.selfplay_train(_shipped_copy(), 1, np.random.default_rng(1), 0.1, 0.1, -0.1, 0.1)
+    with pytest.raises(ValueError, match="within"):
+        _net.selfplay_train(_shipped_copy(), 1, np.random.default_rng(1), 0.1, 0.1, 0.1, -0.1)
+    result = subprocess.run([sys.executable, "-m", "backgammon", "train", "--games", "10", "--explore", "2",
+                             "--out", str(tmp_path / "w.npz")], capture_output=True, text=True, timeout=300)
+    assert result.returncode != 0 and "explore" in result.stderr
+
+
+def _flipped(p):
+    # Chances seen from the other side: win and loss swap, gammons and backgammons too.
+    return np.array([1 - p[0], p[3], p[4], p[1], p[2]])
+
+
+def test_td_lambda_returns_mix_each_bootstrap_with_the_next_return():
+    rng = np.random.default_rng(3)
+    boot = rng.uniform(0, 1, size=(7, 5)).astype(np.float32)
+    cut = np.array([0, 0, 1, 0, 0, 0, 1], np.uint8)
+    for lam in (0.0, 0.4, 1.0):
+        want = boot.astype(np.float64).copy()
+        for t in range(len(boot) - 2, -1, -1):
+            if not cut[t]:
+                want[t] = (1 - lam) * boot[t] + lam * _flipped(want[t + 1])
+        np.testing.assert_allclose(_net.td_returns(boot, cut, lam), want, rtol=1e-5, atol=1e-6)
+    # lambda 0: the bootstraps; lambda 1 without cuts: the last target, flipped every other position.
+    assert np.array_equal(_net.td_returns(boot, cut, 0.0), boot)
+    whole = _net.td_returns(boot, np.zeros(7, np.uint8), 1.0)
+    np.testing.assert_allclose(whole[5], _flipped(boot[6]), atol=1e-6)
+    np.testing.assert_allclose(whole[4], boot[6], atol=1e-6)
+    with pytest.raises(ValueError, match="cut"):
+        _net.td_returns(boot, cut[:3], 0.5)
+
+
+def test_td_lambda_self_play_learns_returns_and_is_reproducible(tmp_path):
+    def mean_error(lam):
+        _, err, updates, plies = _net.selfplay_train(_shipped_copy(), 60, np.random.default_rng(2), 0.0, 0.0,
+                                                     0.0, 0.0, lam)
+        assert updates == plies            # every position after a play, the last included, learns once
+        return err / updates
+    # Without steps the dice and plays are TD(0)'s; the targets move from the
+    # next position's value (near the network's) to the game's result.
+    e0, e5, e1 = mean_error(0.0), mean_error(0.5), mean_error(1.0)
+    assert e0 < e5 < e1 and e1 > 5 * e0
+    a, b, c = _shipped_copy(), _shipped_copy(), _shipped_copy()
+    for nets, lam in ((a, 0.7), (b, 0.7), (c, 0.0)):
+        _net.selfplay_train(nets, 20, np.random.default_rng(5), 0.05, 0.05, 0.1, 0.1, lam)
+    assert _same(a.arrays, b.arrays) and not _same(a.arrays, c.arrays)
+    out = train.train(40, out=tmp_path / "l.npz", seed=2, progress=False, chunk=20, td_lambda=0.7).out
+    meta = network.read(out)[1]
+    assert meta["td_lambda"] == 0.7 and "--td-lambda 0.7" in meta["command"]
+    with pytest.raises(ValueError, match="td_lambda"):
+        train.train(10, out=tmp_path / "w.npz", td_lambda=2.0)
+    with pytest.raises(ValueError, match="lam"):
+        _net.selfplay_train(_shipped_copy(), 1, np.random.default_rng(1), 0.1, 0.1, 0.0, 0.0, -0.5)

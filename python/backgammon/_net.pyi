@@ -83,11 +83,23 @@ def rank_plays(
     boards (n, 50), next mover's view."""
 
 def selfplay_train(
-    nets: Networks, games: int, generator: np.random.Generator, alpha_contact: float, alpha_race: float
+    nets: Networks, games: int, generator: np.random.Generator, alpha_contact: float, alpha_race: float,
+    explore: float = 0.0, within: float = 0.0, lam: float = 0.0,
 ) -> tuple[float, float, float, float]:
     """Play ``games`` games of 0-ply self-play, updating the networks in
-    place by TD(0) after every play.  Returns (games, squared error sum,
-    updates, plies)."""
+    place by TD(0) after every play.  With chance ``explore`` a decision
+    plays one of the other plays within ``within`` equity of the best, at
+    random (the position before it still learns the best play's value).
+    ``lam`` > 0: TD(lambda) returns instead, learnt at the end of each
+    game.  Returns (games, squared error sum, updates, plies)."""
+
+def td_returns(
+    targets: npt.NDArray[np.float32], cut: npt.NDArray[np.uint8], lam: float
+) -> npt.NDArray[np.float32]:
+    """The TD(lambda) returns (m, 5) of a game's positions after each play,
+    given each one's bootstrap target (the next position's chances after
+    the greedy reply, from its side) and whether its return stops there
+    (``cut``: the next play explored, or the last position)."""
 
 def sample_positions(
     nets: Networks, games: int, generator: np.random.Generator, explore: float = 0.0

@@ -316,7 +316,9 @@ def _train(args) -> int:
         result = train(args.games, seed=args.seed, out=args.out, checkpoint=args.checkpoint,
                        resume=not args.restart, alpha=args.alpha, half_life=args.half_life,
                        contact_hidden=args.contact_hidden, race_hidden=args.race_hidden,
-                       crashed_hidden=args.crashed_hidden, layout=args.layout, refine_rounds=args.refine_rounds,
+                       crashed_hidden=args.crashed_hidden, layout=args.layout, explore=args.explore,
+                       explore_within=args.explore_within, td_lambda=args.td_lambda,
+                       refine_rounds=args.refine_rounds,
                        refine_games=args.refine_games, rounds=args.rounds, positions=args.positions,
                        label_games=args.label_games, label_truncate=args.label_truncate,
                        prune_games=args.prune_games, workers=args.workers,
@@ -476,6 +478,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--crashed-hidden", type=int, default=128,
                    help="hidden units of the crashed network (0: none, contact answers)")
     p.add_argument("--layout", type=int, choices=(1, 2), default=2, help="input layout (default 2)")
+    p.add_argument("--explore", type=float, default=0.0,
+                   help="chance that a self-play decision plays another play near the best (default 0)")
+    p.add_argument("--explore-within", type=float, default=0.1,
+                   help="equity from the best within which such a play is chosen (default 0.1)")
+    p.add_argument("--td-lambda", type=float, default=0.0,
+                   help="TD(lambda) returns learnt at the end of each self-play game (default 0: TD(0))")
     p.add_argument("--refine-rounds", type=_at_least("--refine-rounds", 0), default=0,
                    help="rounds of search distillation after the self-play games (default 0)")
     p.add_argument("--refine-games", type=_positive("--refine-games"), default=4000,

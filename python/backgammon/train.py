@@ -74,6 +74,7 @@ PRUNE_GAMES = 4000       # self-play games whose plays the pruning network learn
 PRUNE_HIDDEN = 32
 PRUNE_EPOCHS = 8
 PRUNE_EXPLORE = 0.1      # chance of a random play in those games, for variety
+EXPLORE_WITHIN = 0.1     # equity from the best within which an exploring TD(0) play is chosen
 
 
 def step_size(alpha: float, games_before: int, half_life: int) -> float:
@@ -235,7 +236,7 @@ def _labelled_so_far(path: Path, round_index: int, chosen: np.ndarray) -> np.nda
 
 def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume: bool = True,
           alpha: float = 0.1, half_life: int = 200_000, contact_hidden: int = 128, race_hidden: int = 64,
-          crashed_hidden: int = 128, layout: int = 2,
+          crashed_hidden: int = 128, layout: int = 2, explore: float = 0.0, explore_within: float = EXPLORE_WITHIN, td_lambda: float = 0.0,
           chunk: int = CHUNK, checkpoint_every: int = 20, refine_rounds: int = 0,
           refine_games: int = REFINE_GAMES, refine_epochs: int = REFINE_EPOCHS, refine_alpha: float = REFINE_ALPHA,
           rounds: int = 0, positions: int = ROUND_POSITIONS, label_games: int = LABEL_GAMES,
@@ -254,6 +255,12 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     grow: more games before any round, more rounds).  ``layout`` 2 (the
     default) gives the contact and crashed networks the second input
     layout (docs/evaluation.md); ``crashed_hidden`` 0: no crashed network.
+    ``explore``: the chance that a TD(0) self-play decision plays, at
+    random, another play within ``explore_within`` equity of the best (the
+    position before it still learns the best play's value).  ``td_lambda``
+    above 0: each self-play position learns its TD(lambda) return at the
+    end of the game instead of the next position's value after every play
+    (the return stops at an exploring play).
     ``workers``/``executor`` label the rounds' positions, ``label_block``
     at a time: the labels of each block are kept (``out`` +
     ``.round.npz``), so a round cut short resumes its labelling where it
@@ -277,6 +284,17 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     race_hidden = _check_int("race_hidden", race_hidden, 16)
     crashed_hidden = _check_int("crashed_hidden", crashed_hidden, 0)
     layout = _check_int("layout", layout, 1)
+    if isinstance(explore, bool) or not isinstance(explore, (int, float, np.floating, np.integer)):
+        raise TypeError(f"explore must be a number, not {type(explore).__name__}")
+    if not 0.0 <= explore <= 1.0:
+        raise ValueError(f"explore must be in [0, 1], not {explore}")
+    explore = float(explore)
+    if isinstance(td_lambda, bool) or not isinstance(td_lambda, (int, float, np.floating, np.integer)):
+        raise TypeError(f"td_lambda must be a number, not {type(td_lambda).__name__}")
+    if not 0.0 <= td_lambda <= 1.0:
+        raise ValueError(f"td_lambda must be in [0, 1], not {td_lambda}")
+    td_lambda = float(td_lambda)
+    explore_within = _check_float("explore_within", explore_within)
     if layout not in network.LAYOUTS:
         raise ValueError(f"layout must be one of {sorted(network.LAYOUTS)}, not {layout}")
     if threads is not None:
@@ -289,6 +307,10 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     round_file = _round_path(out)
     settings = dict(seed=seed, alpha=alpha, half_life=half_life, contact_hidden=contact_hidden,
                     race_hidden=race_hidden, crashed_hidden=crashed_hidden, layout=layout, chunk=chunk)
+    if explore:      # absent from the records of runs that did not explore
+        settings.update(explore=explore, explore_within=explore_within)
+    if td_lambda:
+        settings.update(td_lambda=td_lambda)
     round_settings = dict(positions=positions, label_games=label_games, label_truncate=label_truncate,
                           epochs=epochs, round_alpha=round_alpha)
     done, spent, refined, rounds_done = 0, 0.0, 0, 0
@@ -297,7 +319,9 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
         arrays, meta = network.read(checkpoint)
         # A pruning network answers for the weights it was fitted to: fitted again at the end.
         arrays = {k: v for k, v in arrays.items() if not k.startswith("prune_")}
-        if any(meta.get(k) != v for k, v in settings.items()):
+        if any(meta.get(k) != v for k, v in settings.items()) or \
+                (not explore and meta.get("explore", 0.0) != 0.0) or \
+                (not td_lambda and meta.get("td_lambda", 0.0) != 0.0):
             raise ValueError(f"{checkpoint} was made with other settings: {meta}")
         done, spent = int(meta["games"]), float(meta["seconds"])
         refined = int(meta.get("refine_rounds", 0))
@@ -324,6 +348,9 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
         f" --label-games {label_games}" if rounds and label_games != LABEL_GAMES else "") + (
         f" --label-truncate {label_truncate}" if rounds and label_truncate != LABEL_TRUNCATE else "") + (
         f" --layout {layout}" if layout != 2 else "") + (
+        f" --explore {explore}" if explore else "") + (
+        f" --td-lambda {td_lambda}" if td_lambda else "") + (
+        f" --explore-within {explore_within}" if explore and explore_within != EXPLORE_WITHIN else "") + (
         f" --crashed-hidden {crashed_hidden}" if crashed_hidden != 128 else "") + (
         f" --prune-games {prune_games}" if prune_games != PRUNE_GAMES else "") + (
         f" --out {out.name}")
@@ -357,7 +384,7 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
             n = min(chunk, games - done)
             gen = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
             a = step_size(alpha, done, half_life)
-            _, err, updates, _ = _net.selfplay_train(nets, n, gen, a, a)
+            _, err, updates, _ = _net.selfplay_train(nets, n, gen, a, a, explore, explore_within, td_lambda)
             mse = err / max(updates, 1) / 5
             done += n
             chunks += 1

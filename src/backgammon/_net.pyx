@@ -1100,16 +1100,62 @@ cdef void _opening(uint8_t* board, bitgen_t* rng, int* d1, int* d2) noexcept nog
     opening_throw(<int>bounded(rng, OPENING_THROWS), d1, d2)
 
 
+cdef int _explored_child(const Evaluator* ev, const uint8_t* children, int n, int best, float within,
+                         bitgen_t* rng, Work* w) noexcept nogil:
+    # A play other than ``best`` chosen uniformly among those whose 0-ply
+    # equity (for the side that played) is within ``within`` of the best's;
+    # ``best`` when there is none.
+    cdef float p[OUTPUTS]
+    cdef float low
+    cdef int k, m = 0, pick = best
+    cdef const uint8_t* row = children + SLOTS
+    cdef Start* starts = w.starts
+    starts[0].ready = False
+    starts[1].ready = False
+    starts[2].ready = False
+    starts[3].ready = False
+    _evaluate_child(ev, children + best * BOARD_BYTES, position_class(children + best * BOARD_BYTES), row,
+                    starts, p, w)
+    low = equity(p)
+    for k in range(n):
+        if k == best:
+            continue
+        _evaluate_child(ev, children + k * BOARD_BYTES, position_class(children + k * BOARD_BYTES), row,
+                        starts, p, w)
+        if equity(p) <= low + within:
+            # Reservoir sampling: each candidate kept with chance 1/m.
+            m += 1
+            if bounded(rng, <uint32_t>m) == 0:
+                pick = k
+    return pick
+
+
+cdef int _selfplay_choice(const Evaluator* ev, const uint8_t* children, int n, uint32_t explore, float within,
+                          bitgen_t* rng, Work* w, int* played) noexcept nogil:
+    # The greedy play of a self-play decision; ``played`` the one made:
+    # the greedy one or, with chance explore / 2**32, one near it.
+    cdef int k = best_child(ev, children, n, w)
+    played[0] = k
+    if explore and n > 1 and rng.next_uint32(rng.state) < explore:
+        played[0] = _explored_child(ev, children, n, k, within, rng, w)
+    return k
+
+
 cdef void _selfplay_game(Evaluator* ev, Generator* g, bitgen_t* rng, uint8_t* children, Work* w,
-                         float alpha_contact, float alpha_race, double* stats) noexcept nogil:
+                         float alpha_contact, float alpha_race, uint32_t explore, float within,
+                         double* stats) noexcept nogil:
     # One game of greedy 0-ply self-play from the opening.  Each position
     # after a play (the next mover on roll) learns the value of the next
     # one, seen from its side (TD(0)); the game ends when a side is off or
-    # both are home, whose values are exact.
+    # both are home, whose values are exact.  With chance explore / 2**32
+    # a play near the best is made instead of the best; the position
+    # before it still learns the best play's value (the greedy target), so
+    # exploring shows the networks the plays they pass over without
+    # biasing the values of the positions they choose.
     cdef uint8_t board[64]
     cdef uint8_t prev[64]
     cdef PositionClass prev_cls = CLASS_OVER, cls
-    cdef int d1, d2, n, k, i
+    cdef int d1, d2, n, k, i, played
     cdef float value[OUTPUTS]
     cdef float target[OUTPUTS]
     cdef const uint8_t* child
@@ -1118,7 +1164,7 @@ cdef void _selfplay_game(Evaluator* ev, Generator* g, bitgen_t* rng, uint8_t* ch
         n = generate(g, board, d1, d2, children, NULL, True)
         if n <= 0:
             return
-        k = best_child(ev, children, n, w)
+        k = _selfplay_choice(ev, children, n, explore, within, rng, w, &played)
         child = children + k * BOARD_BYTES
         cls = position_class(child)
         if prev_cls >= CLASS_RACE:
@@ -1127,6 +1173,9 @@ cdef void _selfplay_game(Evaluator* ev, Generator* g, bitgen_t* rng, uint8_t* ch
             stats[1] += _td_update(<Net*>net_for(ev, prev_cls), prev, target,
                                    alpha_race if prev_cls == CLASS_RACE else alpha_contact, w)
             stats[2] += 1
+        if played != k:
+            child = children + played * BOARD_BYTES
+            cls = position_class(child)
         if cls == CLASS_OVER or cls == CLASS_BEAROFF:
             return
         memcpy(prev, child, BOARD_BYTES)
@@ -1137,18 +1186,152 @@ cdef void _selfplay_game(Evaluator* ev, Generator* g, bitgen_t* rng, uint8_t* ch
         d2 = <int>bounded(rng, 6) + 1
 
 
-def selfplay_train(Networks nets, int64_t games, generator, float alpha_contact, float alpha_race):
+ctypedef struct Trace:
+    # The positions after each play of one game, for TD(lambda): each
+    # with its class, its bootstrap target (the next position's chances
+    # after the greedy reply, from its side) and whether the return stops
+    # there (the next play explored, or the game over).
+    uint8_t* boards
+    float* target
+    uint8_t* cls
+    uint8_t* cut
+    int n
+    int capacity
+
+
+cdef bint _trace_grow(Trace* tr) noexcept nogil:
+    cdef int c = 2 * tr.capacity if tr.capacity else 256
+    cdef void* p
+    p = realloc(tr.boards, <size_t>c * BOARD_BYTES)
+    if p == NULL:
+        return False
+    tr.boards = <uint8_t*>p
+    p = realloc(tr.target, <size_t>c * OUTPUTS * sizeof(float))
+    if p == NULL:
+        return False
+    tr.target = <float*>p
+    p = realloc(tr.cls, <size_t>c)
+    if p == NULL:
+        return False
+    tr.cls = <uint8_t*>p
+    p = realloc(tr.cut, <size_t>c)
+    if p == NULL:
+        return False
+    tr.cut = <uint8_t*>p
+    tr.capacity = c
+    return True
+
+
+cdef void _trace_free(Trace* tr) noexcept nogil:
+    free(tr.boards); free(tr.target); free(tr.cls); free(tr.cut)
+
+
+cdef void _returns(float* target, const uint8_t* cut, int m, float lam) noexcept nogil:
+    # Each of the m positions' targets (its bootstrap) turned into its
+    # lambda-return, from the last back: mixed with the next position's
+    # return, flipped to its side, unless the return stops there.
+    cdef int t, j
+    cdef float back[OUTPUTS]
+    cdef float* p
+    for t in range(m - 2, -1, -1):
+        if cut[t]:
+            continue
+        p = target + t * OUTPUTS
+        _flip(target + (t + 1) * OUTPUTS, back)
+        for j in range(OUTPUTS):
+            p[j] = (1.0 - lam) * p[j] + lam * back[j]
+
+
+def td_returns(const float[:, ::1] targets, const uint8_t[::1] cut, float lam):
+    """The TD(lambda) returns (m, 5) of a game's positions after each play,
+    given each one's bootstrap target (the next position's chances after
+    the greedy reply, from its side) and whether its return stops there
+    (``cut``: the next play explored, or the last position)."""
+    need_shape("targets", targets.shape[1] == OUTPUTS, "(m, 5)")
+    need_shape("cut", cut.shape[0] == targets.shape[0], "(m,)")
+    out = np.array(targets, dtype=np.float32, copy=True)
+    cdef float[:, ::1] o = out
+    if o.shape[0]:
+        _returns(&o[0, 0], &cut[0], <int>o.shape[0], lam)
+    return out
+
+
+cdef bint _selfplay_game_lambda(Evaluator* ev, Generator* g, bitgen_t* rng, uint8_t* children, Work* w,
+                                float alpha_contact, float alpha_race, uint32_t explore, float within, float lam,
+                                Trace* tr, double* stats) noexcept nogil:
+    # _selfplay_game with TD(lambda) returns, learnt at the end of the
+    # game: each position after a play moves toward (1 - lam) times the
+    # next position's chances after the greedy reply plus lam times that
+    # next position's own return (flipped to its side); the return stops
+    # at an explored play (whose position is not the greedy one) and at
+    # the end of the game.  False when memory ran out.
+    cdef uint8_t board[64]
+    cdef int d1, d2, n, k, t, played, m = 0
+    cdef float value[OUTPUTS]
+    cdef const uint8_t* child
+    cdef PositionClass cls
+    tr.n = 0
+    _opening(board, rng, &d1, &d2)
+    while True:
+        n = generate(g, board, d1, d2, children, NULL, True)
+        if n <= 0:
+            break
+        k = _selfplay_choice(ev, children, n, explore, within, rng, w, &played)
+        if tr.n > 0:
+            evaluate_board(ev, children + k * BOARD_BYTES, value, w)
+            _flip(value, tr.target + (tr.n - 1) * OUTPUTS)
+            tr.cut[tr.n - 1] = played != k
+            m = tr.n
+        child = children + played * BOARD_BYTES
+        cls = position_class(child)
+        if cls == CLASS_OVER or cls == CLASS_BEAROFF:
+            break
+        if tr.n == tr.capacity and not _trace_grow(tr):
+            return False
+        memcpy(tr.boards + tr.n * BOARD_BYTES, child, BOARD_BYTES)
+        tr.cls[tr.n] = <uint8_t>cls
+        tr.n += 1
+        memcpy(board, child, BOARD_BYTES)
+        stats[3] += 1
+        d1 = <int>bounded(rng, 6) + 1
+        d2 = <int>bounded(rng, 6) + 1
+    _returns(tr.target, tr.cut, m, lam)
+    for t in range(m):
+        cls = <PositionClass>tr.cls[t]
+        stats[1] += _td_update(<Net*>net_for(ev, cls), tr.boards + t * BOARD_BYTES, tr.target + t * OUTPUTS,
+                               alpha_race if cls == CLASS_RACE else alpha_contact, w)
+        stats[2] += 1
+    return True
+
+
+def selfplay_train(Networks nets, int64_t games, generator, float alpha_contact, float alpha_race,
+                   double explore=0.0, float within=0.0, float lam=0.0):
     """Play ``games`` games of 0-ply self-play, updating the networks in
-    place by TD(0) after every play.  Returns (games, squared error sum,
-    updates, plies)."""
+    place by TD(0) after every play.  With chance ``explore`` a decision
+    plays one of the other plays within ``within`` equity of the best, at
+    random (the position before it still learns the best play's value).
+    ``lam`` > 0: TD(lambda) returns instead, learnt at the end of each
+    game.  Returns (games, squared error sum, updates, plies)."""
     cdef bitgen_t* rng = bitgen_of(generator)
     cdef Generator* g = new_generator()
     cdef uint8_t* children = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
     cdef Work* w = <Work*>malloc(sizeof(Work))
     cdef double stats[4]
     cdef int64_t i
-    if games < 0:
-        raise ValueError("games must be >= 0")
+    cdef uint32_t threshold
+    cdef Trace trace
+    cdef bint failed = False
+    memset(&trace, 0, sizeof(Trace))
+    if games < 0 or not 0.0 <= explore <= 1.0 or not within >= 0.0 or not 0.0 <= lam <= 1.0:
+        free(g); free(children); free(w)
+        if games < 0:
+            raise ValueError("games must be >= 0")
+        if not 0.0 <= explore <= 1.0:
+            raise ValueError(f"explore must be in [0, 1], not {explore}")
+        if not 0.0 <= lam <= 1.0:
+            raise ValueError(f"lam must be in [0, 1], not {lam}")
+        raise ValueError(f"within must be >= 0, not {within}")
+    threshold = <uint32_t>(explore * 4294967295.0)
     if g == NULL or children == NULL or w == NULL:
         free(g); free(children); free(w)
         raise MemoryError()
@@ -1157,9 +1340,18 @@ def selfplay_train(Networks nets, int64_t games, generator, float alpha_contact,
     ev.prune_keep = 0
     with generator.bit_generator.lock, nogil:
         for i in range(games):
-            _selfplay_game(&ev, g, rng, children, w, alpha_contact, alpha_race, stats)
+            if lam > 0.0:
+                if not _selfplay_game_lambda(&ev, g, rng, children, w, alpha_contact, alpha_race, threshold,
+                                             within, lam, &trace, stats):
+                    failed = True
+                    break
+            else:
+                _selfplay_game(&ev, g, rng, children, w, alpha_contact, alpha_race, threshold, within, stats)
             stats[0] += 1
     free(g); free(children); free(w)
+    _trace_free(&trace)
+    if failed:
+        raise MemoryError()
     return stats[0], stats[1], stats[2], stats[3]
 
 
