@@ -26,6 +26,16 @@ def test_same_seed_same_weights(tmp_path):
     assert not _same(a, fresh)       # it learned something
 
 
+def test_the_recorded_command_names_every_network_size(tmp_path):
+    # The meta record is the recipe: a run with other hidden sizes must say so.
+    train.train(20, seed=3, out=tmp_path / "a.npz", progress=False, chunk=20, contact_hidden=32,
+                race_hidden=16, crashed_hidden=48, prune_games=0)
+    arrays, meta = network.read(tmp_path / "a.npz")
+    assert "--contact-hidden 32 --race-hidden 16 --crashed-hidden 48" in meta["command"]
+    assert arrays["contact_w1"].shape[1] == 32 and arrays["race_w1"].shape[1] == 16
+    assert arrays["crashed_w1"].shape[1] == 48
+
+
 def test_an_interrupted_run_resumes_to_the_same_weights(tmp_path, monkeypatch):
     train.train(60, seed=5, out=tmp_path / "whole.npz", progress=False, chunk=20)
     real = _net.selfplay_train

@@ -351,6 +351,8 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
         f" --explore {explore}" if explore else "") + (
         f" --td-lambda {td_lambda}" if td_lambda else "") + (
         f" --explore-within {explore_within}" if explore and explore_within != EXPLORE_WITHIN else "") + (
+        f" --contact-hidden {contact_hidden}" if contact_hidden != 128 else "") + (
+        f" --race-hidden {race_hidden}" if race_hidden != 64 else "") + (
         f" --crashed-hidden {crashed_hidden}" if crashed_hidden != 128 else "") + (
         f" --prune-games {prune_games}" if prune_games != PRUNE_GAMES else "") + (
         f" --out {out.name}")
