@@ -22,7 +22,7 @@ Run (about 25 minutes on one core; workers and games are options)::
         --workers 1 --out benchmarks/results/published_rollouts.json
 
 ``--only cube`` or ``--only checker`` run one kind; ``--ids a,b`` some
-positions.  Rules come from the XGID: in money play its Jacoby and beaver
+positions; ``--report FILE...`` prints the table of saved results.  Rules come from the XGID: in money play its Jacoby and beaver
 bits are passed as ``Rules(jacoby=..., beavers=...)`` (today's rollouts and
 cube decisions read them there, not from ``MatchState.jacoby``); rollouts
 of checker plays are cubeless unless ``--cubeful-plays``.
@@ -215,7 +215,12 @@ def main(argv=None) -> int:
     ap.add_argument("--ids", help="comma-separated ids")
     ap.add_argument("--cubeful-plays", action="store_true", help="roll checker plays out with the cube")
     ap.add_argument("--out", type=Path, help="write per-position results and the summary as JSON")
+    ap.add_argument("--report", type=Path, nargs="+", help="print the table of saved results (--out files), run nothing")
     args = ap.parse_args(argv)
+    if args.report:
+        saved = [r for f in args.report for r in json.loads(f.read_text())["results"]]
+        print(report(summary(saved)))
+        return 0
     entries = load()
     if args.only:
         entries = [e for e in entries if e["kind"] == args.only]
