@@ -438,8 +438,7 @@ def _table(names, players, length: int, match: MatchStatistics | None) -> list[s
                                                       else f"{p.checker_rating_loss:6.1f}" for p in players)),
                  ("Cube errors rating loss", *("n/a" if p.cube_rating_loss is None else f"{p.cube_rating_loss:6.1f}"
                                                for p in players))]
-    elif match is not None and match.advantage_per_game() is not None:
-        adv = match.advantage_per_game()
+    elif match is not None and (adv := match.advantage_per_game()) is not None:
         rows += [("Advantage (actual) in ppg", *(f"{x[0]:+6.3f}" for x in adv)),
                  ("95% confidence interval (ppg)", *(f"[{x[1][0]:6.3f},{x[1][1]:6.3f}]" for x in adv)),
                  ("Advantage (luck adjusted) in ppg", *(f"{x[2]:+6.3f}" for x in adv)),
@@ -484,7 +483,7 @@ def _player(name: str, me: int, plays, cubes, luck, total_moves: int, length: in
         l_total += r.luck
         l_cost += (r.luck_mwc or 0.0) if length else r.luck * getattr(r, "cube", 1)
         rolls[LUCK_LABELS[4 - _luck_index(r.luck, luck_marks)]] += 1
-    kinds = dict.fromkeys(("missed_double_below_cp", "missed_double_above_cp", "wrong_double_below_dp",
+    kinds: dict[str, CubeErrors] = dict.fromkeys(("missed_double_below_cp", "missed_double_above_cp", "wrong_double_below_dp",
                            "wrong_double_above_tg", "wrong_take", "wrong_pass"), CubeErrors())
     cube_marks = dict.fromkeys(MARKS, 0)
     total = close = doubles = takes = passes = 0
@@ -526,7 +525,8 @@ def _player(name: str, me: int, plays, cubes, luck, total_moves: int, length: in
         name=name, total_moves=total_moves, unforced_moves=unforced, checker_marks=checker_marks,
         checker_error=c_err, checker_cost=c_cost, rolls=rolls, luck=l_total, luck_cost=l_cost, total_cube=total,
         close_cube=close, doubles=doubles, takes=takes, passes=passes, cube_marks=cube_marks,
-        actual_result=actual, luck_adjusted_result=actual - l_cost + opp_luck_cost, length=length, **kinds)
+        actual_result=actual, luck_adjusted_result=actual - l_cost + opp_luck_cost, length=length,
+        **kinds)  # type: ignore[arg-type]
 
 
 def _actual(game, length: int, met) -> tuple[float, float]:

@@ -348,6 +348,7 @@ def _format(x: Xgid) -> str:
     fields: tuple = ("".join(chars), s.cube_value.bit_length() - 1, owner, 1 if mover == BOTTOM_PLAYER else -1,
                      dice, s.score[BOTTOM_PLAYER], s.score[TOP_PLAYER], rules, s.match_length)
     if x.fields == 10:
+        assert x.max_cube is not None      # __post_init__ resolves it
         fields += (x.max_cube.bit_length() - 1,)
     return _PREFIX + ":".join(map(str, fields))
 
