@@ -195,10 +195,13 @@ def test_players_map_to_gnubg_players():
 
 
 def test_dice_are_one_roll_in_either_order():
-    # RULES 2.1: 1-3 and 3-1 are one roll; stored and written higher die first.
+    # RULES 2.1: 1-3 and 3-1 are one roll, stored higher die first; the
+    # state keeps the order written, and the XGID is written back as it was.
     pos, state = read_xgid(f"{OPENING}:0:0:1:13:0:0:0:0:10")
-    assert state.dice == (3, 1)
-    assert write_xgid(pos, state).split(":")[4] == "31"
+    assert state.dice == (3, 1) and state.dice_order == (1, 3)
+    assert state == read_xgid(f"{OPENING}:0:0:1:31:0:0:0:0:10")[1]
+    assert write_xgid(pos, state).split(":")[4] == "13"
+    assert write_xgid(pos, state.replace(dice_order=None)).split(":")[4] == "31"
 
 
 def test_prefix_and_blanks_are_optional():
@@ -382,7 +385,7 @@ def _with(k: int, value: str, base: str = f"{OPENING}:0:0:1:31:0:0:0:0:10") -> s
 
 BAD = [
     # (text, a word the message must hold)
-    (f"{OPENING}:0:0:1:31:0:0:0:0", "10 fields"),                      # truncated
+    (f"{OPENING}:0:0:1:31:0:0:0", "10 fields"),                        # truncated
     (f"{OPENING}:0:0:1:31:0:0:0:0:10:0", "10 fields"),
     ("", "10 fields"),
     ("XGID=", "10 fields"),
@@ -521,3 +524,102 @@ def test_mangled_xgids_parse_or_raise_invalid_xgid(data):
         return
     # whatever parses writes back to an XGID that reads the same
     assert parse_xgid(str(x)) == x
+
+
+# -- every field as written (issue 40): read_xgid keeps all, write_xgid gives it back --------
+_BOARDS = [write_xgid(p, s).split(":")[0][5:] for p, s in corpus(60, seed=40)]
+
+
+@st.composite
+def xgid_texts(draw):
+    """Valid XGIDs in every shape XG writes: any dice order, any max cube,
+    Jacoby and beaver bits, doubles offered, match and money, and the
+    9-field form of books (no max cube)."""
+    board = draw(st.sampled_from(_BOARDS))
+    length = draw(st.sampled_from([0, 0, 1, 3, 5, 7, 11, 25]))
+    crawford = False
+    if length:
+        a, b = draw(st.integers(0, length - 1)), draw(st.integers(0, length - 1))
+        crawford = length > 1 and draw(st.booleans()) and (a == length - 1) != (b == length - 1)
+        rules = int(crawford)
+    else:
+        a, b = draw(st.integers(0, 40)), draw(st.integers(0, 40))
+        rules = draw(st.integers(0, 3))
+    short = draw(st.integers(0, 5)) == 0
+    max_log = 10 if short else draw(st.sampled_from([10, 10, 0, 1, 3, 6, 8, 12, 15]))
+    cube_log, owner, turn = 0, 0, draw(st.sampled_from([1, -1]))
+    dice = draw(st.sampled_from(["00", "D"] + [f"{i}{j}" for i in range(1, 7) for j in range(1, 7)]))
+    if not crawford:
+        cube_log = draw(st.integers(0, min(max_log, 6)))
+        owner = draw(st.sampled_from([0, 1, -1])) if cube_log else draw(st.sampled_from([0, 0, 0, 1, -1]))
+    if dice == "D" and (crawford or owner == turn):
+        dice = "00"     # the doubled player cannot own the cube; no cube in the Crawford game
+    fields = [board, cube_log, owner, turn, dice, a, b, rules, length] + ([] if short else [max_log])
+    return "XGID=" + ":".join(map(str, fields))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(xgid_texts())
+def test_every_valid_xgid_round_trips_byte_for_byte(text):
+    x = parse_xgid(text)
+    assert str(x) == write_xgid(x) == text
+    pos, state = read_xgid(text)
+    assert (pos, state) == (x.position, x.state)
+    ten = text if x.fields == 10 else text + ":10"     # a 9-field XGID is written with XG's 10 fields
+    assert write_xgid(pos, state) == write_xgid(read_xgid(text)) == ten
+    # what the text says is in the state
+    rules = int(text.split(":")[7])
+    assert state.jacoby == (not state.match_length and bool(rules & 1))
+    assert state.beavers == (not state.match_length and bool(rules & 2))
+    assert state.crawford == (bool(state.match_length) and rules == 1)
+    dice = text.split(":")[4]
+    if dice not in ("00", "D"):
+        assert (state.dice_order or state.dice) == (int(dice[0]), int(dice[1]))
+    max_log = int(text.split(":")[9]) if x.fields == 10 else 10
+    assert x.max_cube == 1 << max_log
+    assert state.cube_limit == (None if max_log == 10 else 1 << max_log)
+
+
+def test_nine_field_xgids_read_as_ten_with_no_limit():
+    # Books and older sites print XGIDs without the max-cube field; gnubg
+    # refuses them ("No valid IDs found"), so the 10-field form is the oracle.
+    for nine in (f"XGID={OPENING}:0:0:1:52:1:0:0:11", f"{OPENING}:1:1:-1:D:0:0:3:0",
+                 "XGID=-BBBBBC---------------ccb-:1:-1:-1:12:0:0:1:0"):
+        pos, state = read_xgid(nine)
+        assert (pos, state) == read_xgid(nine + ":10")
+        assert state.cube_limit is None
+        x = parse_xgid(nine)
+        assert x.fields == 9 and str(x) == ("" if nine.startswith("XGID=") else "XGID=") + nine
+        assert gnubg_ids(write_xgid(pos, state)) == (what_gnubg_shows(pos, state).to_id(),
+                                                      what_gnubg_keeps(state).to_match_id())
+
+
+def test_published_rollout_xgids_round_trip():
+    # The XGIDs of benchmarks/data/published_rollouts.json, as their sources print them.
+    import json
+    from pathlib import Path
+    data = json.loads((Path(__file__).parents[1] / "benchmarks" / "data" / "published_rollouts.json").read_text())
+    texts = {e["xgid"] for e in data["positions"]}
+    assert len(texts) > 40
+    for text in texts:
+        pos, state = read_xgid(text)
+        assert write_xgid(pos, state) == write_xgid(read_xgid(text)) == str(parse_xgid(text)) == text
+        assert gnubg_ids(text) == (what_gnubg_shows(pos, state).to_id(), what_gnubg_keeps(state).to_match_id())
+    # a money XGID's Jacoby and beaver bits reach the state (rules field 3)
+    _, state = read_xgid("XGID=---BBBBBA----B--a-a-Bbcce-:0:0:1:00:0:0:3:0:10")
+    assert state.jacoby and state.beavers and state.cube_limit is None
+    # a cube limit of 2 (max-cube field 1), as one published XGID has it
+    _, state = read_xgid("XGID=----b-E-C---aE--be-eB-----:0:0:1:13:0:0:0:0:1")
+    assert state.cube_limit == 2
+
+
+def test_match_state_refuses_what_the_new_fields_cannot_be():
+    with pytest.raises(ValueError, match="beavers"):
+        MatchState(match_length=5, beavers=True)                  # RULES 8.4
+    with pytest.raises(ValueError, match="cube limit"):
+        MatchState(cube_value=8, cube_owner=0, cube_limit=4)      # RULES 7.4
+    with pytest.raises(ValueError, match="power of two"):
+        MatchState(cube_limit=6)
+    with pytest.raises(ValueError, match="dice_order"):
+        MatchState(dice=(3, 1), dice_order=(2, 1))
+    assert MatchState(dice=(1, 3)).replace(dice=(5, 2)).dice_order is None

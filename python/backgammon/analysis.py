@@ -172,6 +172,7 @@ class RollLuck:
     luck: float
     luck_mwc: float | None
     label: str
+    cube: int = 1          # the cube's value at the roll (luck in points is luck x cube)
 
 
 @dataclass(frozen=True)
@@ -301,10 +302,16 @@ class MatchAnalysis:
             out += [c for c in g.cubes if c.error >= threshold - 1e-12]
         return sorted(out, key=lambda d: (d.game, d.action if isinstance(d, PlayAnalysis) else d.action_index))
 
+    def statistics(self, marks=None):
+        """gnubg's statistics of this analysis (:mod:`backgammon.statistics`;
+        marks default to gnubg 1.07's 0.03, 0.06, 0.12)."""
+        from .statistics import GNUBG_MARKS, statistics
+        return statistics(self, GNUBG_MARKS if marks is None else marks)
+
     def to_dict(self) -> dict:
         return {"players": list(self.players), "length": self.length, "ply": self.ply, "cube_ply": self.cube_ply,
                 "rollout": self.rollout, "seconds": round(self.seconds, 3),
-                "stats": [s.to_dict() for s in self.stats],
+                "stats": [s.to_dict() for s in self.stats], "statistics": self.statistics().to_dict(),
                 "games": [{"number": g.number, "score": list(g.score), "crawford": g.crawford, "winner": g.winner,
                            "points": g.points, "stats": [s.to_dict() for s in g.stats],
                            "plays": [asdict(p) for p in g.plays], "cubes": [asdict(c) for c in g.cubes],
@@ -339,6 +346,7 @@ class MatchAnalysis:
                 ("Luck rating", *(f"{s.luck_rating:+.1f}" for s in self.stats))]
         for r in rows:
             lines.append(f"{r[0]:<20}" + "".join(f"{c:>{width + 2}}" for c in r[1:]))
+        lines += ["", self.statistics().report().rstrip("\n")]
         errors = self.errors(threshold)
         lines += ["", f"{len(errors)} play{'s' if len(errors) != 1 else ''} and cube decisions "
                       f"losing {threshold:.2f} or more:" if errors else "No play or cube decision lost "
@@ -633,7 +641,7 @@ def _luck(task: _GameTask, points: list, ev, met, chances) -> list[RollLuck]:
             mwc = np.concatenate([q[2] for q in parts])
             luck_mwc = float(mwc[wt < 0][0] - np.dot(wt[wt >= 0], mwc[wt >= 0]))
         out.append(RollLuck(task.number, action, me, (int(dice[0]), int(dice[1])), luck, luck_mwc,
-                            _luck_label(luck)))
+                            _luck_label(luck), state.cube_value))
     return out
 
 

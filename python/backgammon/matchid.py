@@ -123,6 +123,13 @@ class MatchState:
     even in matches, where it has no effect (RULES 8.4); IDs from older
     gnubg versions lack the flag and read as ``jacoby=True``.
 
+    Three fields a Match ID does not hold, kept for the formats that do (an
+    XGID): ``beavers``, whether beavers are allowed (money play only, RULES
+    7.5, 8.4); ``cube_limit``, the highest cube value (a power of two, RULES
+    7.4; None: no limit but the Match ID's ``MAX_CUBE``); and ``dice_order``,
+    the dice in the order given when that is not higher first (else None;
+    not compared, since 3-1 and 1-3 are one roll, RULES 2.1).
+
     In a finished game (``OVER``, ``RESIGNED``, ``DROPPED``) the fields are
     what gnubg writes after the last action: ``score`` is the score after
     the game (RULES 8.5); ``crawford`` is the flag of the game to come, set
@@ -162,6 +169,9 @@ class MatchState:
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
     jacoby: bool = False
+    beavers: bool = False
+    cube_limit: int | None = None
+    dice_order: tuple[int, int] | None = dataclasses.field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         def put(name, value):  # the dataclass is frozen
@@ -195,6 +205,22 @@ class MatchState:
         if (d1, d2) != (0, 0) and not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             raise InvalidMatchStateError(f"dice must be two values from 1 to 6, or (0, 0) when not rolled; got {(d1, d2)}")
         put("dice", (max(d1, d2), min(d1, d2)))
+        if self.dice_order is None:
+            order = (d1, d2)
+        else:
+            order = _as_pair("dice_order", self.dice_order)
+            if sorted(order) != sorted((d1, d2)):
+                raise InvalidMatchStateError(f"dice_order {order} is not the dice {self.dice} in some order")
+        put("dice_order", None if order == self.dice else order)
+        put("beavers", _as_flag("beavers", self.beavers))
+        if self.cube_limit is not None:
+            limit = _as_int("cube_limit", self.cube_limit)
+            if limit < 1 or limit & (limit - 1) or limit > MAX_CUBE:
+                raise InvalidMatchStateError(f"cube_limit must be a power of two from 1 to {MAX_CUBE} "
+                                             f"(RULES 7.4), got {limit}")
+            if cube > limit:
+                raise InvalidMatchStateError(f"the cube value {cube} is above the cube limit {limit} (RULES 7.4)")
+            put("cube_limit", limit)
 
         length = _as_int("match_length", self.match_length)
         if not 0 <= length <= MAX_FIELD:
@@ -212,6 +238,8 @@ class MatchState:
             if self.crawford:
                 raise InvalidMatchStateError("money play has no Crawford game (RULES 8.2)")
             return
+        if self.beavers:
+            raise InvalidMatchStateError("beavers are a money-play option, not a match's (RULES 8.4)")
         won = [s >= length for s in score]
         if all(won):
             raise InvalidMatchStateError(f"both players cannot have reached the match length {length}: score {score}")
@@ -331,5 +359,8 @@ class MatchState:
         return self.match_length - self.score[0], self.match_length - self.score[1]
 
     def replace(self, **changes) -> "MatchState":
-        """A copy with some fields changed, validated again."""
+        """A copy with some fields changed, validated again (new dice
+        drop the old ones' written order)."""
+        if "dice" in changes and "dice_order" not in changes:
+            changes["dice_order"] = None
         return dataclasses.replace(self, **changes)

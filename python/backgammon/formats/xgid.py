@@ -27,13 +27,22 @@ doubler, never the turn field's player).  XGID has no field for a
 resignation or for a game that is not in play: :func:`write_xgid` refuses
 such states rather than lose them.  The rules field is the Crawford flag in
 a match; in money play it is a bit field, 1 = Jacoby (RULES 7.5) and 2 =
-beavers, and XGID's maximum cube is the last field (a power of two; XG
-writes 10, a cube of 1024).  XG writes the dice in the order they were
-rolled (``46`` as well as ``64``).  ``MatchState`` holds neither beavers,
-nor the cube limit, nor the dice's order: :func:`parse_xgid` returns them in
-an :class:`Xgid`, and :func:`write_xgid` takes them as options, so that
-``str(parse_xgid(text))`` is ``text`` (with the ``XGID=`` prefix) for every
-XGID it reads.
+beavers, and XGID's maximum cube is the last field (the log2 of a power of
+two; XG writes 10, a cube of 1024).  XG writes the dice in the order they
+were rolled (``46`` as well as ``64``).  :func:`read_xgid` keeps all of it in
+the :class:`~backgammon.MatchState` (``jacoby``, ``beavers``,
+``cube_limit``, None for XG's default 1024, and ``dice_order``), so that ``write_xgid(*read_xgid(x))`` is
+``x`` byte for byte (with the ``XGID=`` prefix) for every 10-field XGID.
+Books and older sites print 9-field XGIDs, with no max-cube field: they are
+read (no cube limit), :func:`parse_xgid` remembers the shape, so
+``str(parse_xgid(x))`` is ``x`` for them too, and ``write_xgid(pos, state)``
+writes XG's 10 fields.
+
+>>> pos, state = read_xgid("XGID=-b----E-C---eE---c-e----B-:1:-1:1:46:0:0:3:0:8")
+>>> state.jacoby, state.beavers, state.cube_limit, state.dice, state.dice_order
+(True, True, 256, (6, 4), (4, 6))
+>>> write_xgid(pos, state)
+'XGID=-b----E-C---eE---c-e----B-:1:-1:1:46:0:0:3:0:8'
 
 gnubg's import (``gnubg.setgnubgid("XGID=...")``) keeps the position, cube,
 owner, player on roll, dice, match length, match score, Crawford flag and
@@ -46,6 +55,7 @@ to its global setting, not to the Match ID.  gnubg has no XGID writer.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -80,48 +90,69 @@ class InvalidXgidError(FormatError, InvalidIdError):
 
 @dataclass(frozen=True)
 class Xgid:
-    """Every field of an XGID: the position and match state, and the two
-    settings a :class:`MatchState` does not hold.
+    """Every field of an XGID: the position and its match state, and how the
+    text was written.
 
-    ``beavers`` is bit 2 of the money-play rules field (RULES 7.5; always
-    False in a match, RULES 8.4).  ``max_cube`` is the cube limit, a power of
-    two (the field holds its log2; gnubg ignores it).  ``dice_order`` is the
-    state's dice in the order the XGID writes them (None: higher first).
+    The money-play rules, the cube limit and the dice's order are the
+    state's (``state.beavers``, ``state.cube_limit``, ``state.dice_order``);
+    ``beavers``, ``max_cube`` and ``dice_order`` given here replace them
+    (None: the state's).  ``max_cube`` is the cube limit written (a power of
+    two; the state's ``cube_limit``, else XG's 1024 or the cube if larger).
+    ``fields`` is 10, or 9 for an XGID printed without the max-cube field.
 
     >>> x = parse_xgid("-b----E-C---eE---c-e----B-:1:-1:1:66:0:0:3:0:10")
     >>> x.state.cube_value, x.state.cube_owner, x.state.jacoby, x.beavers, x.max_cube
     (2, 0, True, True, 1024)
     >>> str(x)
     'XGID=-b----E-C---eE---c-e----B-:1:-1:1:66:0:0:3:0:10'
+    >>> str(parse_xgid("-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0"))   # 9 fields
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0'
     """
 
     position: Position
     state: MatchState
-    beavers: bool = False
-    max_cube: int = DEFAULT_MAX_CUBE
+    beavers: bool | None = None
+    max_cube: int | None = None
     dice_order: tuple | None = None
+    fields: int = 10
 
     def __post_init__(self) -> None:
         instance("position", self.position, Position)
         instance("state", self.state, MatchState)
+        changes: dict = {}
+        if self.beavers is not None:
+            changes["beavers"] = flag("beavers", self.beavers)
+        if self.max_cube is not None:
+            max_cube = integer("max_cube", self.max_cube, low=1, high=MAX_CUBE, error=InvalidXgidError)
+            if max_cube & (max_cube - 1):
+                raise InvalidXgidError(f"max_cube must be a power of two (RULES 7.4), not {max_cube}")
+            if self.state.cube_value > max_cube:
+                raise InvalidXgidError(f"the cube value {self.state.cube_value} is above max_cube {max_cube}")
+            # XG's default limit is the state's None (no limit of practical effect).
+            changes["cube_limit"] = None if max_cube == DEFAULT_MAX_CUBE else max_cube
         if self.dice_order is not None:
             order = tuple(self.dice_order)
             if len(order) != 2 or sorted(order) != sorted(self.state.dice):
                 raise InvalidXgidError(f"dice_order {self.dice_order!r} is not the state's dice "
                                        f"{self.state.dice} in some order")
-            object.__setattr__(self, "dice_order", None if order == self.state.dice else
-                               (int(order[0]), int(order[1])))
-        object.__setattr__(self, "beavers", flag("beavers", self.beavers))
-        max_cube = integer("max_cube", self.max_cube, low=1, high=MAX_CUBE, error=InvalidXgidError)
-        if max_cube & (max_cube - 1):
-            raise InvalidXgidError(f"max_cube must be a power of two (RULES 7.4), not {max_cube}")
-        object.__setattr__(self, "max_cube", max_cube)
-        if self.beavers and self.state.match_length:
-            raise InvalidXgidError("beavers are a money-play option (RULES 8.4); "
-                                   "in a match the rules field is the Crawford flag")
-        if self.state.cube_value > max_cube:
-            raise InvalidXgidError(f"the cube value {self.state.cube_value} is above max_cube {max_cube}")
-        _check_writable(self.state)
+            changes["dice_order"] = (int(order[0]), int(order[1]))
+        if self.fields not in (9, 10):
+            raise InvalidXgidError(f"fields: an XGID has 10 fields, or 9 without the max cube, not {self.fields!r}")
+        state = self.state
+        if changes:
+            if changes.get("beavers") and state.match_length:
+                raise InvalidXgidError("beavers are a money-play option (RULES 8.4); "
+                                       "in a match the rules field is the Crawford flag")
+            try:
+                state = dataclasses.replace(state, **changes)
+            except InvalidMatchStateError as e:
+                raise InvalidXgidError(f"XGID: {e}") from None
+        object.__setattr__(self, "state", state)
+        object.__setattr__(self, "beavers", state.beavers)
+        limit = state.cube_limit
+        object.__setattr__(self, "max_cube", limit if limit is not None else max(DEFAULT_MAX_CUBE, state.cube_value))
+        object.__setattr__(self, "dice_order", state.dice_order)
+        _check_writable(state)
 
     def __str__(self) -> str:
         return _format(self)
@@ -202,9 +233,11 @@ def parse_xgid(text: str) -> Xgid:
     if body[:len(_PREFIX)].upper() == _PREFIX:
         body = body[len(_PREFIX):]
     fields = body.split(":")
-    if len(fields) != len(_FIELDS):
+    if len(fields) not in (len(_FIELDS), len(_FIELDS) - 1):
         raise InvalidXgidError(f"an XGID has {len(_FIELDS)} fields separated by ':' "
-                               f"({', '.join(_FIELDS)}); {body!r} has {len(fields)}")
+                               f"({', '.join(_FIELDS)}; books print it without the last); "
+                               f"{body!r} has {len(fields)}")
+    short = len(fields) == len(_FIELDS) - 1
     rows = _read_checkers(fields[0])
     cube_log = _int_field(fields, 1, 0, _MAX_LOG2)
     owner = _int_field(fields, 2, -1, 1)
@@ -221,7 +254,7 @@ def parse_xgid(text: str) -> Xgid:
     top_score = _int_field(fields, 6, 0, MAX_FIELD)
     rules = _int_field(fields, 7, 0, 3)
     length = _int_field(fields, 8, 0, MAX_FIELD)
-    max_log = _int_field(fields, 9, 0, _MAX_LOG2)
+    max_log = _MAX_LOG2 if short else _int_field(fields, 9, 0, _MAX_LOG2)
 
     if length and rules > 1:
         raise _bad("rules", f"in a match it is 0 or 1 (the Crawford game), not {rules}")
@@ -258,6 +291,10 @@ def parse_xgid(text: str) -> Xgid:
             match_length=length,
             score=(score[0], score[1]),
             jacoby=not length and bool(rules & 1),
+            beavers=not length and bool(rules & 2),
+            # XG's default limit (2**10) is no limit of practical effect: None, as in MatchState().
+            cube_limit=None if short or 1 << max_log == DEFAULT_MAX_CUBE else 1 << max_log,
+            dice_order=None if doubled else (int(dice_text[0]), int(dice_text[1])),
         )
     except InvalidMatchStateError as e:  # pragma: no cover - the checks above come first
         raise InvalidXgidError(f"XGID: {e}") from None
@@ -266,16 +303,15 @@ def parse_xgid(text: str) -> Xgid:
         position = Position.from_array(board)
     except InvalidPositionError as e:
         raise _bad("position", str(e)) from None
-    order = None if doubled else (int(dice_text[0]), int(dice_text[1]))
-    return Xgid(position, state, beavers=not length and bool(rules & 2), max_cube=1 << max_log,
-                dice_order=order)
+    return Xgid(position, state, fields=9 if short else 10)
 
 
 def read_xgid(text: str) -> tuple[Position, MatchState]:
     """The position (side on roll in row 1) and match state of an XGID.
 
     The bottom (upper-case) player is MatchState player 1, as in gnubg.
-    Beavers and the cube limit are dropped: :func:`parse_xgid` keeps them.
+    The state keeps every field: the Jacoby and beaver flags, the cube
+    limit (None for a 9-field XGID) and the dice's order as written.
 
     >>> pos, state = read_xgid("-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
     >>> pos.to_id(), state.to_match_id()
@@ -302,48 +338,57 @@ def _format(x: Xgid) -> str:
     if top[24]:
         chars[0] = chr(ord("a") + top[24] - 1)
     owner = 0 if s.cube_owner is None else (1 if s.cube_owner == BOTTOM_PLAYER else -1)
-    d = x.dice_order or s.dice
+    d = s.dice_order or s.dice
     dice = "D" if s.double_offered else f"{d[0]}{d[1]}"
     mover = s.turn if s.double_offered else s.on_roll
     if s.match_length:
         rules = int(s.crawford)
     else:
-        rules = int(s.jacoby) | (2 if x.beavers else 0)
-    fields = ("".join(chars), s.cube_value.bit_length() - 1, owner, 1 if mover == BOTTOM_PLAYER else -1,
-              dice, s.score[BOTTOM_PLAYER], s.score[TOP_PLAYER], rules, s.match_length,
-              x.max_cube.bit_length() - 1)
+        rules = int(s.jacoby) | (2 if s.beavers else 0)
+    fields: tuple = ("".join(chars), s.cube_value.bit_length() - 1, owner, 1 if mover == BOTTOM_PLAYER else -1,
+                     dice, s.score[BOTTOM_PLAYER], s.score[TOP_PLAYER], rules, s.match_length)
+    if x.fields == 10:
+        assert x.max_cube is not None      # __post_init__ resolves it
+        fields += (x.max_cube.bit_length() - 1,)
     return _PREFIX + ":".join(map(str, fields))
 
 
-def write_xgid(position, state: MatchState | None = None, *, beavers: bool = False,
+def write_xgid(position, state: MatchState | None = None, *, beavers: bool | None = None,
                max_cube: int | None = None, dice_order: tuple | None = None) -> str:
     """The XGID of ``position`` (side on roll in row 1) in ``state``
     (default: money play, cube centred, player 0 (top) on roll, not rolled),
-    or of an :class:`Xgid` (``parse_xgid``'s value, every field kept).
+    of a ``(position, state)`` pair (:func:`read_xgid`'s value), or of an
+    :class:`Xgid` (:func:`parse_xgid`'s value, every field as written).
 
-    MatchState player 1 is the bottom player.  ``beavers`` sets bit 2 of
-    the money-play rules field; ``max_cube`` is the cube limit (a power of
-    two; by default XG's 1024, or the cube value if that is larger);
-    ``dice_order`` writes the dice in that order (default: higher first).
-    With a double offered the turn field is the player who must answer it.  In a match the rules field is the Crawford flag, so
-    ``state.jacoby`` (which gnubg stores even in matches, where it has no
-    effect, RULES 8.4) is not written.  A state XGID cannot record (a game
-    not in play, a resignation offer, a turn that does not follow from the
-    double) raises :class:`InvalidXgidError`.
+    MatchState player 1 is the bottom player.  The rules field, the max
+    cube and the dice's order come from the state (``jacoby``, ``beavers``,
+    ``cube_limit``: by default XG's 1024, or the cube value if that is
+    larger; ``dice_order``: by default higher first); ``beavers``,
+    ``max_cube`` and ``dice_order`` given here replace them.  With a double
+    offered the turn field is the player who must answer it.  In a match
+    the rules field is the Crawford flag, so ``state.jacoby`` (which gnubg
+    stores even in matches, where it has no effect, RULES 8.4) is not
+    written.  A state XGID cannot record (a game not in play, a resignation
+    offer, a turn that does not follow from the double) raises
+    :class:`InvalidXgidError`.
 
     >>> write_xgid(Position.initial(), MatchState(on_roll=1, dice=(3, 1)))
     'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10'
+    >>> write_xgid(read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:13:0:0:2:0:8"))
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:13:0:0:2:0:8'
     """
     if isinstance(position, Xgid):
         if state is not None:
             raise TypeError("state: an Xgid holds its state; give it alone")
+        if (beavers, max_cube, dice_order) != (None, None, None):
+            position = Xgid(position.position, position.state, beavers, max_cube, dice_order, position.fields)
         return _format(position)
+    if isinstance(position, tuple) and len(position) == 2 and state is None:
+        position, state = position
     instance("position", position, Position)
     if state is None:
         state = MatchState()
     instance("state", state, MatchState)
-    if max_cube is None:
-        max_cube = max(DEFAULT_MAX_CUBE, state.cube_value)
     return _format(Xgid(position, state, beavers=beavers, max_cube=max_cube, dice_order=dice_order))
 
 

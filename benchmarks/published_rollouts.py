@@ -1,0 +1,252 @@
+"""Our rollouts against published eXtreme Gammon rollouts.
+
+The positions are in ``benchmarks/data/published_rollouts.json``: each with
+its address, XGID (rules, score, cube), the published candidates (checker
+plays) or cube equities, and XG's 95% intervals (its "±").  For each
+position this runs ``rollout_plays`` (checker plays) or ``rollout_cube``
+(cube decisions) with the same settings for all, and the 2-ply answer
+(``hint`` / ``cube_decision``), and reports:
+
+- agreement on the best play and on the best cube action;
+- each equity's difference from the published one, and that difference in
+  units of the combined standard error (ours and XG's, XG's taken as its
+  "±" / 1.96; positions whose source printed no interval get no z);
+- for checker plays the difference from the published best play compared
+  with ours (XG's candidates share their dice as ours do, so the combined
+  error used, sqrt(ours^2 + XG_a^2 + XG_b^2), overstates it);
+- all of it by kind of position (theme) and money/match.
+
+Run (about 25 minutes on one core; workers and games are options)::
+
+    nice -n 10 python benchmarks/published_rollouts.py --games 1296 --seed 1 \\
+        --workers 1 --out benchmarks/results/published_rollouts.json
+
+``--only cube`` or ``--only checker`` run one kind; ``--ids a,b`` some
+positions; ``--report FILE...`` prints the table of saved results.  Rules come from the XGID: in money play its Jacoby and beaver
+bits are passed as ``Rules(jacoby=..., beavers=...)`` (today's rollouts and
+cube decisions read them there, not from ``MatchState.jacoby``); rollouts
+of checker plays are cubeless unless ``--cubeful-plays``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import backgammon as bg
+from backgammon.cube import cube_decision
+from backgammon.formats.xgid import parse_xgid
+from backgammon.hint import hint
+from backgammon.rollouts import rollout_cube, rollout_plays
+
+DATA = Path(__file__).parent / "data" / "published_rollouts.json"
+
+#: XG's best-action words mapped to ours (a beaver is a take, RULES 7.5).
+SAME_ACTION = {"double, beaver": "double, take", "no double, beaver": "no double"}
+
+
+def load(path: Path = DATA) -> list[dict]:
+    return json.loads(path.read_text())["positions"]
+
+
+def setting(entry: dict):
+    """(Xgid, Rules) of an entry: money options from the XGID's rules field."""
+    x = parse_xgid(entry["xgid"])
+    money = not x.state.match_length
+    rules = bg.Rules(jacoby=money and x.state.jacoby, beavers=1 if money and x.beavers else 0)
+    return x, rules
+
+
+def group(entry: dict) -> str:
+    """The kind of position the figures are grouped by."""
+    theme = entry["theme"]
+    match = "match" if entry["rules"]["match_length"] else "money"
+    if "one-roll" in theme:
+        kind = "one-roll shot"
+    elif "bear" in theme:
+        kind = "bear-in/bear-off with contact"
+    elif "race" in theme:
+        kind = "race"
+    else:
+        kind = "middle game"
+    owned = ", owned cube" if entry["rules"]["cube_owner_field"] else ""
+    return f"{kind}{owned} ({match})"
+
+
+def _z(ours: float, se: float, xg: float, ci95):
+    if ci95 is None:
+        return None
+    s = math.hypot(se, ci95 / 1.96)
+    return (ours - xg) / s if s > 0 else None
+
+
+def run_checker(entry: dict, args) -> dict:
+    x, rules = setting(entry)
+    texts = [c["play"] for c in entry["candidates"]]
+    dice = x.state.dice
+    plays = [x.position.parse_play(t, dice) for t in texts]
+    kw = dict(games=args.games, seed=args.seed, workers=args.workers, variance_reduction=True)
+    if args.cubeful_plays:
+        kw.update(cube=True, state=x.state, rules=rules)
+    ranked = rollout_plays(x.position, dice, plays, **kw)
+    by_play = {str(r.play): r for r in ranked}
+    ours = [by_play[str(p)] for p in plays]
+    ply2 = hint(x.position, dice, 2)
+    order2 = [str(r.play) for r in ply2]
+    xg_best = max(range(len(plays)), key=lambda k: entry["candidates"][k]["equity"])
+    our_best = max(range(len(plays)), key=lambda k: ours[k].equity)
+    # 2-ply: the published candidate 2-ply ranks highest among the published ones.
+    ranks = [order2.index(str(p)) if str(p) in order2 else len(order2) for p in plays]
+    best2 = min(range(len(plays)), key=lambda k: ranks[k])
+    cands = []
+    for k, c in enumerate(entry["candidates"]):
+        d_xg = c["equity"] - entry["candidates"][xg_best]["equity"]
+        d_ours = ours[k].equity - ours[xg_best].equity
+        diff_se = None
+        if k != xg_best:
+            # the difference's standard error from the rollout's per-game values
+            diff_se = math.hypot(ours[k].difference_se, ours[xg_best].difference_se)
+        xg_err = None
+        if c["ci95"] is not None and entry["candidates"][xg_best]["ci95"] is not None:
+            xg_err = math.hypot(c["ci95"], entry["candidates"][xg_best]["ci95"]) / 1.96
+        z_diff = None
+        if k != xg_best and xg_err is not None:
+            z_diff = (d_ours - d_xg) / math.hypot(diff_se or 0.0, xg_err)
+        cands.append(dict(play=c["play"], xg=c["equity"], xg_ci95=c["ci95"], ours=ours[k].equity,
+                          ours_se=ours[k].equity_se, z=_z(ours[k].equity, ours[k].equity_se, c["equity"], c["ci95"]),
+                          xg_difference=d_xg, our_difference=d_ours, z_difference=z_diff,
+                          ply2_rank=ranks[k] + 1))
+    return dict(id=entry["id"], kind="checker", group=group(entry), xgid=entry["xgid"],
+                best_xg=entry["candidates"][xg_best]["play"], best_ours=entry["candidates"][our_best]["play"],
+                best_2ply=entry["candidates"][best2]["play"], agree=our_best == xg_best, agree_2ply=best2 == xg_best,
+                cubeful=bool(args.cubeful_plays), candidates=cands)
+
+
+def run_cube(entry: dict, args) -> dict:
+    x, rules = setting(entry)
+    r = rollout_cube(x.position, x.state, games=args.games, seed=args.seed, workers=args.workers, rules=rules)
+    d2 = cube_decision(x.position, x.state, rules, ply=2)
+    ours_action = SAME_ACTION.get(r.action, r.action)
+    action2 = SAME_ACTION.get(d2.action, d2.action)
+    xg = entry["best"]
+    return dict(id=entry["id"], kind="cube", group=group(entry), xgid=entry["xgid"], best_xg=xg,
+                best_ours=ours_action, best_2ply=action2, agree=ours_action == xg, agree_2ply=action2 == xg,
+                no_double=dict(xg=entry["no_double"], xg_ci95=entry["no_double_ci95"], ours=r.no_double,
+                               ours_se=r.no_double_se, ply2=d2.no_double,
+                               z=_z(r.no_double, r.no_double_se, entry["no_double"], entry["no_double_ci95"])),
+                double_take=dict(xg=entry["double_take"], xg_ci95=entry["double_take_ci95"], ours=r.double_take,
+                                 ours_se=r.double_take_se, ply2=d2.double_take,
+                                 z=_z(r.double_take, r.double_take_se, entry["double_take"],
+                                      entry["double_take_ci95"])),
+                win=dict(xg=(entry.get("chances_no_double") or [None])[0], ours=r.no_double_rollout.win),
+                cubeless=dict(xg=entry.get("cubeless_no_double"), ours=r.no_double_rollout.equity),
+                # The cube's value to the side on roll: cubeful minus cubeless no-double equity (money).
+                cube_value=dict(xg=None if entry.get("cubeless_no_double") is None or x.state.match_length
+                                else entry["no_double"] - entry["cubeless_no_double"],
+                                ours=None if x.state.match_length else r.no_double - r.no_double_rollout.equity))
+
+
+def summary(results: list[dict]) -> dict:
+    """Agreement counts and equity figures, overall and by group."""
+    def figures(rows):
+        cube = [r for r in rows if r["kind"] == "cube"]
+        chk = [r for r in rows if r["kind"] == "checker"]
+        out: dict = {}
+        if cube:
+            nd = [abs(r["no_double"]["ours"] - r["no_double"]["xg"]) for r in cube]
+            dt = [abs(r["double_take"]["ours"] - r["double_take"]["xg"]) for r in cube]
+            sdt = [r["double_take"]["ours"] - r["double_take"]["xg"] for r in cube]
+            zs = [abs(r[k]["z"]) for r in cube for k in ("no_double", "double_take") if r[k]["z"] is not None]
+            out["cube"] = dict(positions=len(cube), best=sum(r["agree"] for r in cube),
+                               best_2ply=sum(r["agree_2ply"] for r in cube),
+                               median_abs_no_double=statistics.median(nd), median_abs_double_take=statistics.median(dt),
+                               mean_double_take_diff=statistics.fmean(sdt),
+                               median_abs_z=statistics.median(zs) if zs else None,
+                               within_2se=(sum(z <= 2 for z in zs), len(zs)))
+            cv = [r["cube_value"]["ours"] - r["cube_value"]["xg"] for r in cube if r["cube_value"]["xg"] is not None]
+            if cv:
+                out["cube"]["median_cube_value_diff"] = statistics.median(cv)
+        if chk:
+            dz = [abs(c["z_difference"]) for r in chk for c in r["candidates"] if c["z_difference"] is not None]
+            dd = [abs(c["our_difference"] - c["xg_difference"]) for r in chk for c in r["candidates"]
+                  if c["xg_difference"] != 0]
+            out["checker"] = dict(positions=len(chk), best=sum(r["agree"] for r in chk),
+                                  best_2ply=sum(r["agree_2ply"] for r in chk),
+                                  median_abs_difference_error=statistics.median(dd) if dd else None,
+                                  median_abs_z_difference=statistics.median(dz) if dz else None,
+                                  within_2se=(sum(z <= 2 for z in dz), len(dz)))
+        return out
+
+    groups = sorted({r["group"] for r in results})
+    return {"all": figures(results), "by_group": {g: figures([r for r in results if r["group"] == g]) for g in groups}}
+
+
+def report(s: dict) -> str:
+    lines = ["| positions | kind | best (rollout) | best (2-ply) | median abs ND / DT diff, or abs diff-of-differences | median abs z | within 2 SE |",
+             "|---|---|---|---|---|---|---|"]
+    for name, f in [("all", s["all"])] + sorted(s["by_group"].items()):
+        for kind in ("cube", "checker"):
+            if kind not in f:
+                continue
+            g = f[kind]
+            if kind == "cube":
+                eq = f"{g['median_abs_no_double']:.3f} / {g['median_abs_double_take']:.3f}"
+                z = g["median_abs_z"]
+            else:
+                eq = "-" if g["median_abs_difference_error"] is None else f"{g['median_abs_difference_error']:.3f}"
+                z = g["median_abs_z_difference"]
+            zs = "-" if z is None else f"{z:.2f}"
+            w = g["within_2se"]
+            lines.append(f"| {name} | {kind} | {g['best']}/{g['positions']} | {g['best_2ply']}/{g['positions']} | "
+                         f"{eq} | {zs} | {w[0]}/{w[1]} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=1296)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--only", choices=("cube", "checker"))
+    ap.add_argument("--ids", help="comma-separated ids")
+    ap.add_argument("--cubeful-plays", action="store_true", help="roll checker plays out with the cube")
+    ap.add_argument("--out", type=Path, help="write per-position results and the summary as JSON")
+    ap.add_argument("--report", type=Path, nargs="+", help="print the table of saved results (--out files), run nothing")
+    args = ap.parse_args(argv)
+    if args.report:
+        saved = [r for f in args.report for r in json.loads(f.read_text())["results"]]
+        print(report(summary(saved)))
+        return 0
+    entries = load()
+    if args.only:
+        entries = [e for e in entries if e["kind"] == args.only]
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        entries = [e for e in entries if e["id"] in wanted]
+    results = []
+    t0 = time.perf_counter()
+    for k, e in enumerate(entries, 1):
+        r = run_cube(e, args) if e["kind"] == "cube" else run_checker(e, args)
+        results.append(r)
+        if r["kind"] == "cube":
+            detail = (f"ND {r['no_double']['ours']:+.3f} (XG {r['no_double']['xg']:+.3f}) "
+                      f"DT {r['double_take']['ours']:+.3f} (XG {r['double_take']['xg']:+.3f})")
+        else:
+            detail = f"ours {r['best_ours']!r}, 2-ply {r['best_2ply']!r}"
+        print(f"[{k}/{len(entries)} {time.perf_counter() - t0:6.0f}s] {e['id']}: XG {r['best_xg']!r} "
+              f"{'agree' if r['agree'] else 'DIFFER'}; {detail}", file=sys.stderr, flush=True)
+        if args.out:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(json.dumps({"settings": vars(args) | {"out": str(args.out)},
+                                            "results": results, "summary": summary(results)}, indent=1))
+    s = summary(results)
+    print(report(s))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Our statistics of matches against gnubg's own analysis of the same
+matches: .mat files (real matches, e.g. Backgammon Galaxy exports) analysed
+by gnubg's command-line program and by us at the same plies, and gnubg's
+``show statistics match`` compared figure by figure with
+``backgammon.statistics``.
+
+    nice -n 10 python benchmarks/statistics_agreement.py MATS... --ply 0 --out results.json
+
+For each match and player: the checker, cube and overall error rates
+(mEMG), the luck rate, the three rating names, the marks, the doubles,
+takes and passes, the actual and luck-adjusted results; then the
+agreement: the same rating names, the rates' correlation, the same player
+order (the player with the lower overall error rate) where gnubg's PRs
+(its overall rate / 2) differ by more than 1.  Marks are gnubg 1.07's own
+(0.03, 0.06, 0.12) on both sides.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+import backgammon as bg
+from backgammon.analysis import analyse
+from backgammon.errors import FormatError
+from backgammon.statistics import GNUBG_MARKS, statistics
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gnubg_analysed import analyse_with_gnubg  # noqa: E402
+
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+
+
+def gnubg_rows(text: str) -> dict:
+    """{label: (numbers, words)} of gnubg's statistics table."""
+    lines = text.splitlines()
+    start = max(k for k, line in enumerate(lines) if line.startswith("Player "))
+    out = {}
+    for line in lines[start + 1:]:
+        m = re.match(r"(\S.*?)\s{2,}(\S.*)$", line)
+        if m:
+            rest = m.group(2)
+            out.setdefault(m.group(1).strip(), ([float(x) for x in NUMBER.findall(rest)],
+                                                 NUMBER.sub("", rest).replace("(", " ").replace(")", " ")
+                                                 .replace("%", " ").split()))
+    return out
+
+
+def _names(words: list[str]) -> list[str]:
+    """Two rating names from the words of a rating row."""
+    text = " ".join(words)
+    found = re.findall(r"Awful!|Beginner|Casual player|Intermediate|Advanced|Expert|World class|Supernatural|n/a",
+                       text)
+    return found
+
+
+def compare(mat: Path, ply: int) -> dict:
+    work = Path(tempfile.mkdtemp())
+    local = work / "m.mat"
+    shutil.copy(mat, local)
+    analyse_with_gnubg(local, ply, GNUBG_MARKS)
+    g = gnubg_rows((work / "m.stats.txt").read_text())
+    record = bg.read_mat(mat.read_text(errors="replace"))
+    s = statistics(analyse(record, ply=ply, cube_ply=ply, workers=1))
+    rows = []
+    for k, p in enumerate(s.players):
+        def col(label, per=2):
+            v = g.get(label, ([], []))[0]
+            return v[k * per] if len(v) >= per * 2 else None
+        rows.append(dict(
+            player=p.name,
+            ours=dict(checker=1000 * (p.checker_rate or 0), cube=1000 * (p.cube_rate or 0),
+                      overall=1000 * (p.error_rate or 0), luck=1000 * (p.luck_rate or 0),
+                      ratings=[p.checker_rating if p.unforced_moves else "n/a",
+                               p.cube_rating if p.close_cube else "n/a",
+                               p.overall_rating if p.decisions else "n/a"],
+                      marks=[p.checker_marks[m] for m in ("doubtful", "bad", "very bad")],
+                      doubles=p.doubles, takes=p.takes, passes=p.passes, unforced=p.unforced_moves,
+                      close=p.close_cube, luck_adjusted=p.luck_adjusted_result),
+            gnubg=dict(checker=-col("Error rate mEMG (MWC)") if col("Error rate mEMG (MWC)") is not None else None,
+                       luck=col("Luck rate mEMG (MWC)"),
+                       ratings=[_names(g.get(r, ([], []))[1])[k] if len(_names(g.get(r, ([], []))[1])) == 2 else None
+                                for r in ("Chequerplay rating", "Cube decision rating", "Overall rating")],
+                       marks=[g[f"Moves marked {m}"][0][k] for m in ("doubtful", "bad", "very bad")],
+                       doubles=g["Doubles"][0][k], takes=g["Takes"][0][k], passes=g["Passes"][0][k],
+                       unforced=g["Unforced moves"][0][k], close=g["Close or actual cube decisions"][0][k])))
+    # the error-rate rows repeat (chequer, cube, overall): read them in order
+    rates = [ln for ln in (work / "m.stats.txt").read_text().splitlines() if ln.startswith("Error rate mEMG")]
+    for kind, line in zip(("checker", "cube", "overall"), rates):
+        nums = [float(x) for x in NUMBER.findall(line.split("  ", 1)[1])]
+        for k in (0, 1):
+            rows[k]["gnubg"][kind] = -nums[2 * k]
+    return {"match": mat.name, "length": record.length, "players": rows}
+
+
+def summary(results: list[dict]) -> dict:
+    pairs = [(p["ours"], p["gnubg"]) for r in results for p in r["players"]]
+    ratings = [(o["ratings"][j], t["ratings"][j]) for o, t in pairs for j in range(3)]
+    same = sum(a == b for a, b in ratings)
+    overall = np.array([[o["overall"], t["overall"]] for o, t in pairs])
+    order, counted = 0, 0
+    for r in results:
+        a, b = r["players"]
+        if abs(a["gnubg"]["overall"] - b["gnubg"]["overall"]) / 2 > 1:      # PR = rate / 2
+            counted += 1
+            order += (a["ours"]["overall"] < b["ours"]["overall"]) == (a["gnubg"]["overall"] < b["gnubg"]["overall"])
+    exact = sum(o[k] == t[k] for o, t in pairs for k in ("doubles", "takes", "passes", "unforced"))
+    return {"matches": len(results), "rating_names_same": [same, len(ratings)],
+            "overall_rate_correlation": float(np.corrcoef(overall.T)[0, 1]) if len(overall) > 2 else None,
+            "player_order_same": [order, counted], "counts_same": [exact, 4 * len(pairs)]}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("mats", nargs="+", type=Path)
+    ap.add_argument("--ply", type=int, default=0)
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args(argv)
+    results = []
+    for mat in args.mats:
+        try:
+            r = compare(mat, args.ply)
+        except (FormatError, subprocess.CalledProcessError) as e:       # a file we or gnubg cannot read
+            print(f"{mat.name}: skipped: {e}", flush=True)
+            continue
+        results.append(r)
+        for p in r["players"]:
+            o, t = p["ours"], p["gnubg"]
+            print(f"{r['match']:<28} {p['player']:<14} overall {o['overall']:6.1f} / {t['overall']:6.1f} mEMG, "
+                  f"ratings {o['ratings']} / {t['ratings']}", flush=True)
+        if args.out:
+            args.out.write_text(json.dumps({"ply": args.ply, "results": results, "summary": summary(results)}, indent=1))
+    print(json.dumps(summary(results), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
