@@ -187,7 +187,7 @@ def test_convert_reads_any_match_format_and_writes_mat_or_sgf(tmp_path):
     r = _run("convert", str(tmp_path / "c.mat"), str(tmp_path / "d.mat"))
     assert r.returncode == 0 and "warning: game 1" in r.stderr, r.stderr
     r = _run("convert", str(tmp_path / "c.mat"), str(tmp_path / "e.mat"), "--strict")
-    assert r.returncode == 2 and "c.mat" in r.stderr and not (tmp_path / "e.mat").exists()
+    assert r.returncode == 1 and "c.mat" in r.stderr and not (tmp_path / "e.mat").exists()
     r = _run("convert", str(tmp_path / "c.mat"), str(tmp_path / "x.doc"))
     assert r.returncode == 2 and "--to" in r.stderr
     r = _run("convert", str(tmp_path / "c.mat"), str(tmp_path / "x.doc"), "--to", "sgf")
