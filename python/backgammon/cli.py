@@ -176,18 +176,19 @@ def _print_rollout(result) -> None:
             ("  win backgammon", result.win_backgammon, result.win_backgammon_se),
             ("lose", result.lose, result.win_se),
             ("  lose gammon", result.lose_gammon, result.lose_gammon_se),
-            ("  lose backgammon", result.lose_backgammon, result.lose_backgammon_se)]
-    print(f"{'':20}{'chance':>9}{'std err':>10}")
-    for name, value, se in rows:
-        print(f"{name:20}{value:9.4f}{se:10.4f}")
-    print(f"{'cubeless equity':20}{result.equity:+9.4f}{result.equity_se:10.4f}"
-          + (f"   (without variance reduction: {result.raw_equity:+.4f}, std err {result.raw_equity_se:.4f})"
-             if result.variance_reduction else ""))
+            ("  lose backgammon", result.lose_backgammon, result.lose_backgammon_se),
+            ("cubeless equity", result.equity, result.equity_se)]
+    if result.variance_reduction:
+        rows.append(("  without variance reduction", result.raw_equity, result.raw_equity_se))
     if result.cubeful:
         what = "cubeful match equity" if result.mwc is not None else "cubeful equity"
-        print(f"{what:20}{result.cubeful_equity:+9.4f}{result.cubeful_equity_se:10.4f}")
+        rows.append((what, result.cubeful_equity, result.cubeful_equity_se))
         if result.mwc is not None:
-            print(f"{'match winning chance':20}{result.mwc:9.4f}{result.mwc_se:10.4f}")
+            rows.append(("match winning chance", result.mwc, result.mwc_se))
+    print(f"{'':28}{'chance':>9}{'std err':>10}")
+    for name, value, se in rows:
+        sign = "+" if "equity" in name or "variance" in name else ""
+        print(f"{name:28}{value:{sign}9.4f}{se:10.4f}")
     print(f"{result.games_per_second:,.0f} games/s ({result.seconds:.2f} s)")
 
 
@@ -200,10 +201,23 @@ def _parse_plays(text: str):
     return [p.strip() for p in text.split(",") if p.strip()], 0
 
 
+def _wrap(text: str, width: int = 79) -> str:
+    """``text`` in lines of at most ``width`` characters, broken after a
+    comma or a semicolon only (so that "policy net" stays whole)."""
+    pieces = re.split(r"(?<=[,;]) ", text)
+    lines = [pieces[0]]
+    for piece in pieces[1:]:
+        if len(lines[-1]) + 1 + len(piece) > width:
+            lines.append("  " + piece)
+        else:
+            lines[-1] += " " + piece
+    return "\n".join(lines)
+
+
 def _header(text: str, args) -> None:
-    """A report's first line, printed before the work (not with --json)."""
+    """A report's first lines, printed before the work (not with --json)."""
     if not args.json:
-        print(text, flush=True)
+        print(_wrap(text), flush=True)
 
 
 def _rollout(args) -> int:
@@ -284,19 +298,19 @@ def _hint(args) -> int:
             _print_json({"position": pos.to_id(), "match": state.to_match_id() if state else None, "ply": args.ply,
                          "cube": dataclasses.asdict(d)})
             return 0
-        print(f"Cube decision at {args.ply}-ply for the side on roll of {pos.to_id()}"
-              + (f" ({state.match_length}-point match, score {state.score[0]}-{state.score[1]})"
-                 if state is not None and state.match_length else " (money)") + ":")
+        unit = "normalised match equity" if d.mwc else "equity per unit of the cube"
+        print(_wrap(f"Cube decision at {args.ply}-ply for the side on roll of {pos.to_id()}"
+                    + (f", {state.match_length}-point match, score {state.score[0]}-{state.score[1]}"
+                       if state is not None and state.match_length else ", money") + f"; in {unit}:"))
         w, wg, wb, lg, lb = d.probabilities
         print(f"  cubeless chances: {w:.3f} {wg:.3f} {wb:.3f} - {1 - w:.3f} {lg:.3f} {lb:.3f}")
-        unit = "normalised match equity" if d.mwc else "equity per unit of the cube"
         rows = [("No double", d.no_double), ("Double, take", d.double_take), ("Double, pass", d.double_pass)]
         best = max(d.no_double, min(d.double_take, d.double_pass))
         for i, (name, value) in enumerate(rows):
             mwc = f"   MWC {d.mwc[i] * 100:6.2f}%" if d.mwc else ""
             print(f"  {i + 1}. {name:<14}{value:+.4f} ({value - best:+.4f}){mwc}")
-        print(f"  Proper cube action: {d.action}" + (f" ({d.reason})" if d.reason else "")
-              + f"; the opponent should {d.take}" + (f"  [{unit}]" if d.mwc else ""))
+        print(_wrap(f"  Proper cube action: {d.action}" + (f" ({d.reason})" if d.reason else "")
+                    + f"; the opponent should {d.take}"))
         return 0
     ranked = hint(pos, roll, args.ply)
     d1, d2 = pos.legal_plays(roll).roll
@@ -559,14 +573,14 @@ class _Parser(argparse.ArgumentParser):
         self.exit(USAGE, f"{self.prog}: error: {message}\n")
 
 
-POSITION_HELP = ("a position code: GNU Position ID, Position ID:Match ID, or XGID with or without 'XGID=' "
-                 "(start a code that begins with '-' after '--', or write it with its XGID= prefix)")
+POSITION_HELP = ("a position code: GNU Position ID, Position ID:Match ID, XGID with or without 'XGID=', or "
+                 "FIBS board line (a bare XGID may start with '-'; '--' before a code works too)")
 
 #: Each command's default search depth, and why they differ (docs/guide/cli.md has the same table).
 DEFAULT_DEPTHS = {
-    "rollout": ("--policy net", "0-ply: thousands of games a second; each game is many plays, and the "
-                                "rollout's averaging, not the search, gives the accuracy"),
-    "hint": ("--ply 0", "0-ply: an answer at once; --ply 1 or 2 is stronger and slower (about 20 and 400 times)"),
+    "rollout": ("--policy net", "0-ply: the fastest player, so more games in the time; the averaging over "
+                                "many games, not the search, gives the accuracy"),
+    "hint": ("--ply 0", "0-ply: an answer at once; --ply 1 and --ply 2 are stronger and slower"),
     "analyse": ("--ply 2", "2-ply: grading a whole match deserves the strongest search, as gnubg's analysis does"),
     "ubgi": ("--player net:1", "1-ply: an opponent that plays whole games, a play in a blink and stronger than 0-ply"),
 }
@@ -812,9 +826,18 @@ def main(argv=None) -> int:
     0
     """
     parser = build_parser()
-    args, unknown = parser.parse_known_args(_arguments(argv))
-    if unknown:
-        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    try:
+        args, unknown = parser.parse_known_args(_arguments(argv))
+        if unknown:
+            args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    except BrokenPipeError:                        # --help | head -1
+        return _quit_on_closed_pipe()
+    except SystemExit:                             # --help, --version, a usage error: flushed here
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return _quit_on_closed_pipe()
+        raise
     try:
         status = args.run(args)
         sys.stdout.flush()
