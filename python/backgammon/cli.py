@@ -323,7 +323,7 @@ def _hint(args) -> int:
                                                      "lose_backgammon"), r.evaluation.probabilities))}
                                for r in shown]})
         return 0
-    print(f"Plays of {d1}-{d2} from {pos.to_id()}, best first (cubeless equity of the side on roll):")
+    print(_wrap(f"Plays of {d1}-{d2} from {pos.to_id()}, best first, in the cubeless equity of the side on roll:"))
     for i, r in enumerate(shown, 1):
         e = r.evaluation
         text = str(r.play) or "(no legal move)"
