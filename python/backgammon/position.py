@@ -40,8 +40,8 @@ OPPONENT = 0
 """
 _BAR = 24
 
-#: Why a board is not a position, for a ``BoardProblem`` code (the kernels' texts).
-problem_message = _board.problem_message
+# problem_message(code): why a board is not a position, for a BoardProblem code (the kernels' texts).
+from ._board import problem_message  # noqa: E402
 
 
 class WinKind(enum.IntEnum):
