@@ -280,7 +280,7 @@ def test_every_help_shows_an_example_and_hint_its_defaults():
 def test_documented_defaults_and_levels_match_the_code():
     # docs/guide/cli.md's table of default depths against the parser's.
     from pathlib import Path
-    page = (Path(__file__).resolve().parent.parent / "docs" / "guide" / "cli.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parent.parent / "docs/guide/cli.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `(\w+)` \| `([^`]+)` \|", page, re.M))
     assert rows == {name: option for name, (option, _) in DEFAULT_DEPTHS.items()}
     parser = build_parser()

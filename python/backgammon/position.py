@@ -21,7 +21,6 @@ from ._board import BoardProblem
 from .errors import InvalidPositionError, InvalidPositionIdError
 
 if TYPE_CHECKING:                       # play.py imports this module: the types only, for the signatures
-    from .dice import RollLike
     from .play import Play, Plays
 
 __all__ = ["Position", "GameResult", "WinKind", "ON_ROLL", "OPPONENT", "board_arrays", "board_counts"]
@@ -393,7 +392,7 @@ class Position:
         return GameResult(int(winner[0]), WinKind(int(kind[0])))
 
     # -- plays -----------------------------------------------------------------
-    def legal_plays(self, roll: RollLike) -> Plays:
+    def legal_plays(self, roll) -> Plays:
         """The distinct legal plays of a roll (RULES 3-5).
 
         Two ways of moving that reach the same position are one play
@@ -424,7 +423,7 @@ class Position:
         """
         return _play.legal_plays(self, roll)
 
-    def parse_play(self, text: str, roll: RollLike) -> Play:
+    def parse_play(self, text: str, roll) -> Play:
         """The legal play that a play's notation writes (RULES 10.1).
 
         Parameters
@@ -454,7 +453,7 @@ class Position:
         """
         return _play.parse_play(self, text, roll)
 
-    def play(self, play: Play | str, roll: RollLike) -> "Position":
+    def play(self, play: Play | str, roll) -> "Position":
         """The position after a play, the opponent on roll.
 
         Parameters

@@ -105,7 +105,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import IO
+from typing import IO, cast
 
 from .. import _validate
 from ..game import Phase
@@ -294,7 +294,7 @@ def read_mat(source: str | bytes | os.PathLike | IO, rules: Rules | None = None,
     ``strict`` each of them is an error.  Errors raise :class:`MatFileError`
     with the game, the line and the rule.
     """
-    text = source                     # its bytes, whatever it was (reads_source)
+    text: str | bytes = cast(bytes, source)    # its bytes, whatever it was (reads_source)
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text))
     _validate.instance("text", text, str)

@@ -48,7 +48,7 @@ import math
 import os
 import re
 from dataclasses import dataclass
-from typing import IO, NoReturn
+from typing import IO, NoReturn, cast
 
 from .. import _validate
 from ..rules import Rules
@@ -210,7 +210,7 @@ def read_sgf(source: str | bytes | os.PathLike | IO, rules: Rules | None = None,
     result, or a match nobody has won, is a truncated file.  Errors raise
     :class:`SgfFileError` naming the game and the line.
     """
-    text = source                     # its bytes, whatever it was (reads_source)
+    text: str | bytes = cast(bytes, source)    # its bytes, whatever it was (reads_source)
     if isinstance(text, (bytes, bytearray)):
         raw = bytes(text)
         try:                               # gnubg writes CA[UTF-8]

@@ -39,7 +39,7 @@ from __future__ import annotations
 import importlib
 import os
 from datetime import datetime, timezone
-from typing import IO
+from typing import IO, cast
 
 from .. import _validate
 from ..rules import MAX_CUBE, Rules
@@ -105,7 +105,7 @@ def read_xg(source: str | bytes | os.PathLike | IO[bytes], rules: Rules | None =
     ``strict`` that is an error.  A file gammonview cannot decode, or a
     game the rules refuse, raises :class:`XgFileError`.
     """
-    data = source                     # its bytes, whatever it was (reads_source)
+    data = cast(bytes, source)        # its bytes, whatever it was (reads_source)
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
     _validate.instance("data", data, bytes)
