@@ -202,3 +202,97 @@ def test_the_pages_in_a_browser(site):
         drv.save_screenshot(str(SHOTS / "api-position-class.png"))
     finally:
         drv.quit()
+
+
+# -- issue 45: the reference readable, the docs findable, in step with the program ---------
+
+def test_the_api_reference_reads_well(site):
+    # issue 45, problem 5: rollout() was 80% down its page after POLICIES,
+    # CHUNK and LANES; its signature one line scrolled sideways; return types
+    # named a private module ('_play.Plays'); no Parameters sections.
+    rollouts = (site / "api" / "rollouts" / "index.html").read_text(encoding="utf-8")
+    at = {name: rollouts.index(f'id="backgammon.rollouts.{name}"') for name in ("rollout", "POLICIES", "CHUNK")}
+    assert at["rollout"] < at["POLICIES"] and at["rollout"] < at["CHUNK"]
+    signature = re.search(r'id="backgammon.rollouts.rollout".*?</code></pre>', rollouts, re.S).group(0)
+    assert signature.count("\n") > 10                       # one parameter a line (ruff formats it)
+    for page in ("positions", "formats"):
+        html = (site / "api" / page / "index.html").read_text(encoding="utf-8")
+        assert "_play." not in html and "_board." not in html, page
+    positions = (site / "api" / "positions" / "index.html").read_text(encoding="utf-8")
+    legal = positions[positions.index('id="backgammon.position.Position.legal_plays"'):]
+    legal = legal[:legal.index('id="backgammon.position.Position.parse_play"')]
+    for section in ("Parameters:", "Returns:", "Raises:", "Examples:"):
+        assert section in legal, section
+    assert "Plays" in legal and "InvalidRollError" in legal
+    formats = (site / "api" / "formats" / "index.html").read_text(encoding="utf-8")
+    assert 'id="backgammon.formats.codes.read_position"' in formats
+
+
+def test_the_docs_are_findable(site):
+    # issue 45, problem 7: pip install backgammon (not published); the game in
+    # the browser not findable by "browser" or "play"; examples/ not on the
+    # site; ply, cubeful, MWC, normalised equity never defined.
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    install = re.search(r"## Install\n(.*?)\n## ", home, re.S).group(1)
+    assert "pip install backgammon" not in install and "pip install ." in install and "clone" in install
+    assert "pip install '.[docs]'" in (ROOT / "README.md").read_text(encoding="utf-8")
+    index = (site / "index.html").read_text(encoding="utf-8")
+    nav = re.findall(r'<a href="([^"]+)" class="md-nav__link">\s*<span class="md-ellipsis">\s*([^<]+?)\s*</span>',
+                     index)
+    titles = {title: href for href, title in nav if not href.startswith("#")}
+    browser = [t for t in titles if "browser" in t.lower() and "play" in t.lower()]
+    assert browser and titles[browser[0]].rstrip("/").endswith("guide/web"), titles
+    assert "Glossary" in titles and "Examples" in titles
+    examples = (site / "examples" / "index.html").read_text(encoding="utf-8")
+    assert "afterstates" in examples and "MaskablePPO" in examples and "--8&lt;--" not in examples
+    glossary = (site / "glossary" / "index.html").read_text(encoding="utf-8")
+    for term in ("ply", "cubeful", "cubeless", "equity", "mwc", "normalised-equity", "pr", "luck", "gammon-rate",
+                 "pip-count", "crawford-rule", "blot", "prime", "anchor"):
+        assert f'id="{term}"' in glossary, term
+    # the pages of this issue link the terms where they first use them
+    for page, terms in (("guide/rollouts.md", ("cubeless", "cubeful", "mwc", "normalised-equity", "ply")),
+                        ("guide/cli.md", ("ply", "cubeless", "equity", "mwc", "pr", "luck"))):
+        text = (DOCS / page).read_text(encoding="utf-8")
+        for term in terms:
+            assert f"glossary.md#{term})" in text, (page, term)
+
+
+# Code lines of the guides this suite's owners may edit, at most the 80
+# columns the site shows without scrolling (the others' pages are listed
+# in the issue's report; tests/test_docs_site.py may add them later).
+NARROW = ["index.md", "glossary.md", "guide/cli.md", "guide/positions.md", "guide/rollouts.md", "guide/games.md",
+          "guide/bearoff.md", "guide/building.md"]
+
+
+@pytest.mark.parametrize("page", NARROW)
+def test_code_lines_fit_the_column(page):
+    text = (DOCS / page).read_text(encoding="utf-8")
+    long = [ln for block in re.findall(r"```\w*\n(.*?)```", text, re.S) for ln in block.splitlines() if len(ln) > 80]
+    assert not long, long
+
+
+def test_the_api_and_glossary_pages_in_a_browser(site):
+    # Screenshots of the rebuilt reference (rollouts, positions) and the glossary.
+    from selenium.webdriver.common.by import By
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    drv = _chrome()
+    try:
+        for page, anchor, name, expect in (
+                ("api/rollouts/index.html", "backgammon.rollouts.rollout", "api-rollouts", "rollout"),
+                ("api/positions/index.html", "backgammon.position.Position.legal_plays", "api-positions-legal-plays",
+                 "Parameters"),
+                ("api/formats/index.html", "backgammon.formats.codes.read_position", "api-read-position",
+                 "InvalidPositionCodeError"),
+                ("glossary/index.html", "", "glossary", "Normalised equity")):
+            drv.get((site / page).as_uri() + (f"#{anchor}" if anchor else ""))
+            body = drv.find_element(By.TAG_NAME, "body").text
+            assert expect in body, page
+            drv.save_screenshot(str(SHOTS / f"{name}.png"))
+            # no function's or class's signature scrolls sideways (a constant's value may)
+            wide = drv.execute_script(
+                "return [...document.querySelectorAll('.md-content pre code')]"
+                ".filter(c => c.closest('.doc-signature') && !c.closest('.doc-attribute')"
+                " && c.scrollWidth > c.clientWidth + 1).length")
+            assert wide == 0, page
+    finally:
+        drv.quit()

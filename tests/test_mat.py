@@ -779,7 +779,7 @@ def test_what_cannot_be_written():
 def test_types_and_values():
     # _validate's convention: a wrong type is a TypeError naming the
     # parameter, a wrong value a ValueError subclass.
-    with pytest.raises(TypeError, match="text"):
+    with pytest.raises(TypeError, match="source"):
         read_mat(1)
     assert read_mat(GOOD.encode()) == read_mat(GOOD)          # bytes: UTF-8 (else Latin-1)
     with pytest.raises(TypeError, match="strict"):

@@ -248,7 +248,7 @@ def test_docstring_examples():
 
 
 def test_types_and_values():
-    with pytest.raises(TypeError, match="text"):
+    with pytest.raises(TypeError, match="source"):
         read_sgf(3)
     assert read_sgf(GOOD.encode()) == read_sgf(GOOD)            # bytes: UTF-8, as gnubg writes (CA[UTF-8])
     with pytest.raises(TypeError, match="partial"):

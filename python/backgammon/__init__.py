@@ -45,6 +45,7 @@ from .cube import CubeDecision, cube_decision
 from .hint import RankedPlay, hint
 from .duel import DuelResult, duel, play_match
 from .analysis import MatchAnalysis, analyse
+from .formats.codes import InvalidPositionCodeError, read_position
 from .formats.xgid import InvalidXgidError, read_xgid, write_xgid
 from .formats.fibs import FibsBoard, read_fibs_board, write_fibs_board
 from .formats.mat import read_mat, write_mat
@@ -82,5 +83,5 @@ __all__ = [
     "hint", "RankedPlay", "duel", "DuelResult", "play_match",
     "read_xgid", "write_xgid", "InvalidXgidError", "read_fibs_board", "write_fibs_board", "FibsBoard",
     "read_mat", "write_mat", "read_sgf", "write_sgf", "read_xg", "MatchRecord", "MatchFileError",
-    "RecordWarning", "XgFileError", "analyse", "MatchAnalysis",
+    "RecordWarning", "XgFileError", "analyse", "MatchAnalysis", "read_position", "InvalidPositionCodeError",
 ]

@@ -62,9 +62,33 @@ class Roll(NamedTuple):
 RollLike = Union[Roll, tuple, str]
 
 
-def to_dice(roll, name: str = "roll") -> tuple[int, int]:
-    """``(die1, die2)`` from a Roll, a pair of ints or a text such as
-    ``"31"``: a wrong type raises TypeError, wrong dice InvalidRollError."""
+def to_dice(roll: RollLike, name: str = "roll") -> tuple[int, int]:
+    """The two dice of a roll written any way the package takes one.
+
+    Parameters
+    ----------
+    roll : Roll, tuple or str
+        A ``Roll``, a pair of ints, or a text such as ``"31"`` or ``"3-1"``.
+    name : str
+        The parameter's name in an error message.
+
+    Returns
+    -------
+    tuple of int
+        ``(die1, die2)``, in the order given.
+
+    Raises
+    ------
+    TypeError
+        ``roll`` is of none of these types.
+    InvalidRollError
+        The dice are not two numbers from 1 to 6.
+
+    Examples
+    --------
+    >>> to_dice("3-1"), to_dice((2, 5))
+    ((3, 1), (2, 5))
+    """
     if isinstance(roll, str):
         return tuple(Roll.from_str(roll))  # type: ignore[return-value]
     if not isinstance(roll, (tuple, list, np.ndarray)):
@@ -141,7 +165,13 @@ def seed_sequence(seed, name: str = "seed") -> np.random.SeedSequence:
 
 def generator(seed, name: str = "seed") -> np.random.Generator:
     """A numpy ``Generator`` from a seed as :func:`seed_sequence` takes it;
-    a ``Generator`` is used as it is (it is shared, not copied)."""
+    a ``Generator`` is used as it is (it is shared, not copied).
+
+    Examples
+    --------
+    >>> int(generator(3).integers(1, 7)) == int(generator(3).integers(1, 7))
+    True
+    """
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.Generator(np.random.PCG64(seed_sequence(seed, name)))
@@ -150,9 +180,24 @@ def generator(seed, name: str = "seed") -> np.random.Generator:
 _generator = generator
 
 
-def roll_dice(seed=None) -> Roll:
-    """One roll from a seed (int, SeedSequence or Generator).
+def roll_dice(seed: int | np.random.SeedSequence | np.random.Generator | None = None) -> Roll:
+    """One roll of two dice.
 
+    Parameters
+    ----------
+    seed : int, SeedSequence, Generator or None
+        Same seed, same roll; None draws fresh entropy.
+
+    Returns
+    -------
+    Roll
+
+    See Also
+    --------
+    roll_batch : many rolls at once.
+
+    Examples
+    --------
     >>> roll_dice(7) == roll_dice(7)
     True
     """
@@ -160,10 +205,23 @@ def roll_dice(seed=None) -> Roll:
     return Roll(int(d[0]), int(d[1]))
 
 
-def roll_batch(n: int, seed=None) -> np.ndarray:
-    """``n`` rolls as a uint8 array of shape (n, 2), from ``seed`` (an int,
-    a ``SeedSequence``, a ``Generator`` or None).
+def roll_batch(n: int, seed: int | np.random.SeedSequence | np.random.Generator | None = None) -> np.ndarray:
+    """Many rolls of two dice at once.
 
+    Parameters
+    ----------
+    n : int
+        How many rolls, ``n >= 0``.
+    seed : int, SeedSequence, Generator or None
+        Same seed, same rolls; None draws fresh entropy.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` of shape (n, 2), each die 1 to 6, in the order thrown.
+
+    Examples
+    --------
     >>> roll_batch(3, seed=1).tolist()
     [[6, 6], [1, 3], [6, 5]]
     """

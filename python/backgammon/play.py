@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _movegen
-from .dice import to_dice
+from .dice import RollLike, to_dice
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .position import Position
 
@@ -32,11 +32,23 @@ def _point_text(p: int) -> str:
 
 
 def format_steps(steps) -> str:
-    """Standard notation for checker steps ``(from, to, hit)``.
+    """Standard notation (RULES 10.1) for checker steps.
 
     Steps of one checker are joined (``13/5``), showing only the stops where
     it hit (``13/7*/5``); repeated moves are counted (``6/4(2)``).
 
+    Parameters
+    ----------
+    steps : iterable of (int, int, bool)
+        ``(from, to, hit)`` for each die, points counted from the mover's
+        side (25 the bar, 0 off).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
     >>> format_steps([(13, 7, True), (7, 5, False)])
     '13/7*/5'
     """
@@ -70,9 +82,23 @@ def format_steps(steps) -> str:
 @dataclass(frozen=True, slots=True)
 class Play:
     """One legal play: its checker steps, the points where it hit, and the
-    position after it (the opponent now on roll).  Points count from the
-    mover's side; 25 = bar, 0 = off.
+    position after it.  ``str(play)`` is its notation.
 
+    Points count from the mover's side: 25 is the bar, 0 is off.
+
+    Attributes
+    ----------
+    moves : tuple of (int, int)
+        Each die's move, ``(from, to)``.
+    hits : tuple of int
+        The points where a checker was hit.
+    position : Position
+        The position after the play, the opponent on roll.
+    steps : tuple of (int, int, int)
+        Each die's step, ``(from, to, hit)``, in the order played.
+
+    Examples
+    --------
     >>> from backgammon import Position
     >>> play = Position.initial().parse_play("8/5 6/5", "31")
     >>> str(play), play.moves, play.hits, play.steps
@@ -99,11 +125,24 @@ class Play:
 
 
 class Plays(Sequence):
-    """The distinct legal plays of one position and roll, backed by the
-    kernel's arrays; ``Play`` objects are made on access.
+    """The distinct legal plays of one position and roll: a sequence of
+    :class:`Play`, backed by the move generator's arrays (each ``Play`` is
+    made when it is read).
 
-    ``plays.positions`` is a read-only (n, 2, 25) array of the results.
+    Attributes
+    ----------
+    start : Position
+        The position the plays start from.
+    roll : tuple of int
+        The dice, the larger first.
+    dice_used : int
+        How many dice each play uses (RULES 3.4).
+    positions : numpy.ndarray
+        A read-only ``uint8`` array (n, 2, 25) of the positions after
+        each play.
 
+    Examples
+    --------
     >>> from backgammon import Position
     >>> plays = Position.initial().legal_plays("31")
     >>> len(plays), plays.positions.shape, plays.roll, plays.dice_used
@@ -155,8 +194,26 @@ class Plays(Sequence):
         return self.find(item) >= 0
 
     def find(self, position) -> int:
-        """The index of the play that leads to ``position`` (a Position,
-        next mover's view, or its 50 bytes), or -1."""
+        """The index of the play that leads to a position.
+
+        Parameters
+        ----------
+        position : Position or bytes
+            The position after the play (the next mover's view), or its
+            50 bytes.
+
+        Returns
+        -------
+        int
+            The index in this sequence, or -1 when no play leads there.
+
+        Examples
+        --------
+        >>> from backgammon import Position
+        >>> plays = Position.initial().legal_plays("31")
+        >>> plays.find(plays[3].position), plays.find(Position.initial())
+        (3, -1)
+        """
         return self._find_bytes(position.to_bytes() if isinstance(position, Position) else position)
 
     def _index_of(self, board: bytes) -> int:
@@ -179,11 +236,33 @@ class Plays(Sequence):
         return f"<Plays {self.roll[0]}{self.roll[1]}: {', '.join(str(p) for p in self) if self._n < 8 else f'{self._n} plays'}>"
 
 
-def legal_plays(position: Position, roll) -> Plays:
-    """All distinct legal plays of ``roll`` from ``position`` (RULES 3-5).
+def legal_plays(position: Position, roll: RollLike) -> Plays:
+    """All distinct legal plays of a roll (RULES 3-5): ``position.legal_plays(roll)``.
 
     A roll that cannot be played gives one play with no moves (the turn
     passes, RULES 3.4); a finished game gives none.
+
+    Parameters
+    ----------
+    position : Position
+        The side on roll moves.
+    roll : Roll, tuple or str
+        The dice: ``"31"``, ``"3-1"``, ``(3, 1)``.
+
+    Returns
+    -------
+    Plays
+
+    Raises
+    ------
+    InvalidRollError
+        ``roll`` is not two dice from 1 to 6.
+
+    Examples
+    --------
+    >>> from backgammon import Position
+    >>> len(legal_plays(Position.initial(), (6, 6)))
+    11
     """
     if type(roll) is tuple and len(roll) == 2 and type(roll[0]) is int and type(roll[1]) is int \
             and 0 < roll[0] < 7 and 0 < roll[1] < 7:
@@ -240,13 +319,42 @@ def _read_journeys(text: str):
     return journeys
 
 
-def parse_play(position: Position, text: str, roll) -> Play:
-    """The legal play that ``text`` describes; moves may come in any order.
+def parse_play(position: Position, text: str, roll: RollLike) -> Play:
+    """The legal play that a play's notation describes: ``position.parse_play(text, roll)``.
 
-    Every written move is one die, or a chain of dice through points not
-    written (``13/5`` for 6-2 is 13/7/5 or 13/11/5); each step is replayed
-    through the move generator's single-step rule, and the result must be
-    one of the legal plays (RULES 3.4, 3.5).
+    Moves may come in any order.  Every written move is one die, or a
+    chain of dice through points not written (``13/5`` for 6-2 is 13/7/5
+    or 13/11/5); each step is replayed through the move generator's
+    single-step rule, and the result must be one of the legal plays
+    (RULES 3.4, 3.5).
+
+    Parameters
+    ----------
+    position : Position
+        The side on roll moves.
+    text : str
+        The notation: ``13/7*/5``, ``6/4(2)``, ``bar/22``, ``6/off``.
+    roll : Roll, tuple or str
+        The dice.
+
+    Returns
+    -------
+    Play
+
+    Raises
+    ------
+    InvalidMoveError
+        ``text`` is not notation.
+    IllegalMoveError
+        The rules forbid the play; the message names the rule.
+    AmbiguousMoveError
+        ``text`` fits several plays.
+
+    Examples
+    --------
+    >>> from backgammon import Position
+    >>> str(parse_play(Position.initial(), "24/18 13/8", "65"))
+    '24/18 13/8'
     """
     plays = legal_plays(position, roll)
     journeys = _read_journeys(text)

@@ -12,12 +12,16 @@ import base64
 import binascii
 import enum
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _board
 from ._board import BoardProblem
 from .errors import InvalidPositionError, InvalidPositionIdError
+
+if TYPE_CHECKING:                       # play.py imports this module: the types only, for the signatures
+    from .play import Play, Plays
 
 __all__ = ["Position", "GameResult", "WinKind", "ON_ROLL", "OPPONENT", "board_arrays", "board_counts"]
 
@@ -35,8 +39,8 @@ OPPONENT = 0
 """
 _BAR = 24
 
-#: Why a board is not a position, for a ``BoardProblem`` code (the kernels' texts).
-problem_message = _board.problem_message
+# problem_message(code): why a board is not a position, for a BoardProblem code (the kernels' texts).
+from ._board import problem_message  # noqa: E402
 
 
 class WinKind(enum.IntEnum):
@@ -138,10 +142,35 @@ def _as_board_array(a) -> np.ndarray:
 
 class Position:
     """An immutable, hashable backgammon position: who is on roll and where
-    every checker stands (docs/design.md: row 1 on roll, row 0 the opponent).
+    every checker stands.
 
+    The checkers are a ``uint8[2][25]`` array (docs/design.md): row 1 is
+    the side on roll, row 0 its opponent; index ``i`` is that side's own
+    point ``i + 1`` and index 24 its bar.  Borne-off checkers are what is
+    missing from 15.
+
+    Parameters
+    ----------
+    board : array_like of shape (2, 25), optional
+        The checkers; the starting position when left out (the same as
+        :meth:`from_array`).
+
+    Raises
+    ------
+    InvalidPositionError
+        ``board`` is not a backgammon position (RULES 1).
+
+    See Also
+    --------
+    backgammon.read_position : a position from any position code.
+
+    Examples
+    --------
     >>> Position.from_id("4HPwATDgc/ABMA") == Position.initial()
     True
+    >>> pos = Position.initial().play("8/5 6/5", "31")
+    >>> pos.to_id(), pos.pip_counts()
+    ('sGfwATDgc/ABMA', (167, 163))
     """
 
     __slots__ = ("_board",)
@@ -187,13 +216,36 @@ class Position:
     # -- constructors -----------------------------------------------------
     @classmethod
     def initial(cls) -> "Position":
-        """The starting position (RULES 1.2)."""
+        """The starting position (RULES 1.2).
+
+        Examples
+        --------
+        >>> Position.initial().to_id()
+        '4HPwATDgc/ABMA'
+        """
         return _INITIAL
 
     @classmethod
     def from_array(cls, a) -> "Position":
-        """From any int array-like of shape (2, 25), validated.
+        """A position from its checkers.
 
+        Parameters
+        ----------
+        a : array_like of int, shape (2, 25)
+            Row 1 the side on roll, row 0 its opponent; index 24 the bar.
+
+        Returns
+        -------
+        Position
+
+        Raises
+        ------
+        InvalidPositionError
+            Not a position: the wrong shape, more than 15 checkers a side,
+            both sides on one point (RULES 1).
+
+        Examples
+        --------
         >>> Position.from_array(Position.initial().array).to_id()
         '4HPwATDgc/ABMA'
         """
@@ -201,7 +253,32 @@ class Position:
 
     @classmethod
     def from_id(cls, position_id: str) -> "Position":
-        """From a 14-character GNU Position ID (docs/formats.md)."""
+        """A position from its GNU Position ID (docs/formats.md).
+
+        Parameters
+        ----------
+        position_id : str
+            The 14 characters of Base64 gnubg writes (blanks and a leading
+            ``Position ID:`` are allowed).
+
+        Returns
+        -------
+        Position
+
+        Raises
+        ------
+        InvalidPositionIdError
+            Not 14 characters of Base64, or not a position.
+
+        See Also
+        --------
+        backgammon.read_position : any position code, with its match state.
+
+        Examples
+        --------
+        >>> Position.from_id("4HPwATDgc/ABMA") == Position.initial()
+        True
+        """
         if not isinstance(position_id, str):
             raise InvalidPositionIdError(f"a Position ID is a string, not {type(position_id).__name__}")
         text = position_id.strip()
@@ -238,7 +315,13 @@ class Position:
     # -- views ---------------------------------------------------------------
     @property
     def array(self) -> np.ndarray:
-        """Read-only uint8 array of shape (2, 25)."""
+        """The checkers: a read-only ``uint8`` array of shape (2, 25).
+
+        Examples
+        --------
+        >>> Position.initial().array[1, 5]       # five checkers on the side on roll's 6-point
+        np.uint8(5)
+        """
         return np.frombuffer(self._board, dtype=np.uint8).reshape(2, 25)
 
     def to_bytes(self) -> bytes:
@@ -246,7 +329,13 @@ class Position:
         return self._board
 
     def to_id(self) -> str:
-        """The GNU Position ID: opponent's slots, then the side on roll's."""
+        """The GNU Position ID: the opponent's slots, then the side on roll's.
+
+        Examples
+        --------
+        >>> Position.initial().to_id()
+        '4HPwATDgc/ABMA'
+        """
         bits = 0
         at = 0
         for c in self._board:
@@ -256,7 +345,18 @@ class Position:
 
     # -- facts ---------------------------------------------------------------
     def pip_counts(self) -> tuple[int, int]:
-        """``(on_roll, opponent)`` pips to bear off (RULES 10.2; bar = 25)."""
+        """Each side's pip count (RULES 10.2; a checker on the bar counts 25).
+
+        Returns
+        -------
+        tuple of int
+            ``(on_roll, opponent)``: the pips each side needs to bear off.
+
+        Examples
+        --------
+        >>> Position.initial().pip_counts()
+        (167, 167)
+        """
         b = self._board
         return (sum((i + 1) * b[25 + i] for i in range(25)),
                 sum((i + 1) * b[i] for i in range(25)))
@@ -292,20 +392,87 @@ class Position:
         return GameResult(int(winner[0]), WinKind(int(kind[0])))
 
     # -- plays -----------------------------------------------------------------
-    def legal_plays(self, roll) -> "_play.Plays":
-        """The distinct legal plays of ``roll`` (RULES 3-5), as a sequence.
+    def legal_plays(self, roll) -> Plays:
+        """The distinct legal plays of a roll (RULES 3-5).
 
-        >>> [str(p) for p in Position.initial().legal_plays((6, 5))][:1]
-        ['24/13']
+        Two ways of moving that reach the same position are one play
+        (RULES 3.5).  A roll that cannot be played gives one play with no
+        moves (the turn passes); a finished game gives none.
+
+        Parameters
+        ----------
+        roll : Roll, tuple or str
+            The dice: ``"31"``, ``"3-1"``, ``(3, 1)`` or ``Roll(3, 1)``.
+
+        Returns
+        -------
+        Plays
+            A sequence of :class:`~backgammon.play.Play`, with the
+            resulting positions as one array (``positions``).
+
+        Raises
+        ------
+        InvalidRollError
+            ``roll`` is not two dice from 1 to 6.
+
+        Examples
+        --------
+        >>> plays = Position.initial().legal_plays("65")
+        >>> len(plays), str(plays[0])
+        (7, '24/13')
         """
         return _play.legal_plays(self, roll)
 
-    def parse_play(self, text: str, roll) -> "_play.Play":
-        """The legal play that ``text`` writes (RULES 10.1), or an error saying why not."""
+    def parse_play(self, text: str, roll) -> Play:
+        """The legal play that a play's notation writes (RULES 10.1).
+
+        Parameters
+        ----------
+        text : str
+            Moves in any order: ``13/7*/5``, ``6/4(2)``, ``bar/22``, ``6/off``.
+        roll : Roll, tuple or str
+            The dice.
+
+        Returns
+        -------
+        Play
+
+        Raises
+        ------
+        InvalidMoveError
+            ``text`` is not notation.
+        IllegalMoveError
+            The rules forbid the play; the message names the rule.
+        AmbiguousMoveError
+            ``text`` fits several plays (mark the hits with ``*``).
+
+        Examples
+        --------
+        >>> str(Position.initial().parse_play("6/5 8/5", "31"))
+        '8/5 6/5'
+        """
         return _play.parse_play(self, text, roll)
 
-    def play(self, play, roll) -> "Position":
-        """The position after ``play`` (a Play or its notation), opponent on roll."""
+    def play(self, play: Play | str, roll) -> "Position":
+        """The position after a play, the opponent on roll.
+
+        Parameters
+        ----------
+        play : Play or str
+            One of ``legal_plays(roll)``, or its notation.
+        roll : Roll, tuple or str
+            The dice.
+
+        Returns
+        -------
+        Position
+            From the opponent's side: the rows swapped.
+
+        Examples
+        --------
+        >>> Position.initial().play("8/5 6/5", "31").to_id()
+        'sGfwATDgc/ABMA'
+        """
         return _play.resolve(self, play, roll).position
 
     # -- protocol ----------------------------------------------------------

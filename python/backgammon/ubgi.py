@@ -22,7 +22,7 @@ from typing import IO
 import numpy as np
 
 from .dice import to_dice
-from .errors import InvalidIdError
+from .formats.codes import read_position
 from .matchid import GameState, MatchState
 from .players import SPECS, Player, player
 from .position import Position
@@ -115,18 +115,16 @@ class _Engine:
         return [f"error bad_command {cmd[:40]}"]
 
     def _position(self, args: list[str]) -> list[str]:
-        if len(args) != 2 or args[0] not in ("gnubgid", "xgid"):
+        # Any position code (gnubgid: Position ID[:Match ID], xgid, ogid, fibs),
+        # read by the one reader the command line and the web use too.
+        if len(args) != 2 or args[0] not in ("gnubgid", "xgid", "ogid", "fibs"):
             return ["error bad_command position"]
         try:
-            if args[0] == "gnubgid":
-                pos_id, _, match_id = args[1].partition(":")
-                position = Position.from_id(pos_id)
-                state = MatchState.from_match_id(match_id) if match_id else MatchState(game_state=GameState.PLAYING)
-            else:
-                from .formats.xgid import read_xgid
-                position, state = read_xgid(args[1])
-        except (ValueError, InvalidIdError):
+            position, state = read_position(args[1])
+        except ValueError:
             return ["error bad_value position"]
+        if state is None:
+            state = MatchState(game_state=GameState.PLAYING)
         self.position, self.state = position, state
         self.dice = state.dice if state.dice != (0, 0) else None
         return []

@@ -105,12 +105,14 @@ from __future__ import annotations
 
 import os
 import re
+from typing import IO, cast
 
 from .. import _validate
 from ..game import Phase
 from ..position import Position
 from ..rules import MAX_CUBE, Rules
 from .record import MONEY_RULES, GameItems, MatchFileError, MatchRecord, RecordBuilder, duel_records, record_items
+from .source import reads_source
 
 __all__ = ["MatFileError", "read_mat", "write_mat", "save_duel"]
 
@@ -271,10 +273,14 @@ def _name(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-def read_mat(text: str | bytes, rules: Rules | None = None, *, partial: bool = False,
+@reads_source
+def read_mat(source: str | bytes | os.PathLike | IO, rules: Rules | None = None, *, partial: bool = False,
              strict: bool = False) -> MatchRecord:
-    """Read a ``.mat`` file (its text, or its bytes: UTF-8, else Latin-1)
-    into a :class:`MatchRecord`, replaying every game (RULES 2-8).
+    """Read a ``.mat`` file into a :class:`MatchRecord`, replaying every
+    game (RULES 2-8).  ``source`` is the file's path (a ``str`` or a
+    ``pathlib.Path``), the file open for reading, its text, or its bytes
+    (UTF-8, else Latin-1); an error reading a named file starts with its
+    path.
 
     ``rules`` replaces the rules read from the header (a match uses the
     standard rules; a money session :data:`MONEY_RULES`, with Jacoby when
@@ -288,6 +294,7 @@ def read_mat(text: str | bytes, rules: Rules | None = None, *, partial: bool = F
     ``strict`` each of them is an error.  Errors raise :class:`MatFileError`
     with the game, the line and the rule.
     """
+    text: str | bytes = cast(bytes, source)    # its bytes, whatever it was (reads_source)
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text))
     _validate.instance("text", text, str)

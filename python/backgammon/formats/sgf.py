@@ -45,13 +45,15 @@ scored, and rules options other than Jacoby.
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import IO, NoReturn, cast
 
 from .. import _validate
 from ..rules import Rules
 from .record import MONEY_RULES, GameItems, MatchFileError, MatchRecord, RecordBuilder, play_steps, record_items
+from .source import reads_source
 
 __all__ = ["SgfFileError", "read_sgf", "write_sgf"]
 
@@ -192,9 +194,14 @@ def _one(node: _Node, name: str) -> str | None:
     return values[0] if values else None
 
 
-def read_sgf(text: str | bytes, rules: Rules | None = None, *, partial: bool = False) -> MatchRecord:
-    """Read gnubg's SGF match text into a :class:`~backgammon.mat.MatchRecord`,
-    replaying every game (RULES 2-8).
+@reads_source
+def read_sgf(source: str | bytes | os.PathLike | IO, rules: Rules | None = None, *,
+             partial: bool = False) -> MatchRecord:
+    """Read gnubg's SGF match file into a :class:`~backgammon.mat.MatchRecord`,
+    replaying every game (RULES 2-8).  ``source`` is the file's path (a
+    ``str`` or a ``pathlib.Path``), the file open for reading, its text, or
+    its bytes (UTF-8, else Latin-1); an error reading a named file starts
+    with its path.
 
     ``rules`` replaces the rules the file implies (the standard rules for
     a match; :data:`~backgammon.mat.MONEY_RULES` for money, with Jacoby
@@ -203,6 +210,7 @@ def read_sgf(text: str | bytes, rules: Rules | None = None, *, partial: bool = F
     result, or a match nobody has won, is a truncated file.  Errors raise
     :class:`SgfFileError` naming the game and the line.
     """
+    text: str | bytes = cast(bytes, source)    # its bytes, whatever it was (reads_source)
     if isinstance(text, (bytes, bytearray)):
         raw = bytes(text)
         try:                               # gnubg writes CA[UTF-8]

@@ -37,11 +37,14 @@ nobody has won yet reads with ``partial=True``.
 from __future__ import annotations
 
 import importlib
+import os
 from datetime import datetime, timezone
+from typing import IO, cast
 
 from .. import _validate
 from ..rules import MAX_CUBE, Rules
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder
+from .source import reads_source
 
 __all__ = ["XgFileError", "read_xg", "available"]
 
@@ -87,10 +90,13 @@ def available() -> bool:
     return True
 
 
-def read_xg(data: bytes, rules: Rules | None = None, *, partial: bool = False,
+@reads_source(binary=True)
+def read_xg(source: str | bytes | os.PathLike | IO[bytes], rules: Rules | None = None, *, partial: bool = False,
             strict: bool = False) -> MatchRecord:
-    """Read an ``.xg`` file's bytes into a :class:`MatchRecord`, replaying
-    every game (RULES 2-8).
+    """Read an ``.xg`` file into a :class:`MatchRecord`, replaying every
+    game (RULES 2-8).  ``source`` is the file's path (a ``str`` or a
+    ``pathlib.Path``), the file open in binary mode, or its bytes; an
+    error reading a named file starts with its path.
 
     ``rules`` replaces the rules the file's match header gives (Jacoby and
     beavers in money play, the cube limit).  ``partial`` lets the match end
@@ -99,6 +105,7 @@ def read_xg(data: bytes, rules: Rules | None = None, *, partial: bool = False,
     ``strict`` that is an error.  A file gammonview cannot decode, or a
     game the rules refuse, raises :class:`XgFileError`.
     """
+    data = cast(bytes, source)        # its bytes, whatever it was (reads_source)
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
     _validate.instance("data", data, bytes)
