@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-__all__ = ["Format", "formats", "match_formats", "get", "for_path"]
+__all__ = ["Format", "formats", "match_formats", "get", "for_path", "detect", "read_match"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,8 @@ class Format:
     """A file format: its ``name``, the file ``extensions`` it is known by,
     ``kind`` ("match": a ``MatchRecord``; "position": a position and its
     state), its reader and writer, the error class both raise, and
-    ``binary`` when it is read from bytes rather than text."""
+    ``binary`` when it is read from bytes rather than text, and ``sniff``:
+    whether a file's bytes look like this format (:func:`detect`)."""
 
     name: str
     extensions: tuple
@@ -42,6 +43,7 @@ class Format:
     write: Callable[..., str] | None
     error: type[Exception]
     binary: bool = False
+    sniff: Callable[[bytes], bool] | None = None
 
 
 @lru_cache(maxsize=1)
@@ -80,3 +82,19 @@ def for_path(path) -> Format | None:
         if ext in f.extensions:
             return f
     return None
+
+
+def detect(data: bytes, path=None) -> Format | None:
+    """The format a file's bytes are in, by their content as gnubg's
+    ``import auto`` tells them (:mod:`backgammon.formats.detect`), else by
+    the extension of ``path``; None when neither tells."""
+    from .detect import detect as _detect
+    return _detect(data, path)
+
+
+def read_match(source, *, format: str | None = None, **options):
+    """Read any match file (a path, an open file, its text or bytes) into
+    a ``MatchRecord``, its format told by its content (or ``format``);
+    ``options`` (``partial``, ``strict``, ``rules``) go to the reader."""
+    from .detect import read_match as _read
+    return _read(source, format=format, **options)

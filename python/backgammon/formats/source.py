@@ -1,0 +1,100 @@
+"""What a reader is handed: a path (``str`` or ``os.PathLike``), an open
+file (text or binary), the text itself or its bytes; :func:`load` turns
+any of them into the file's bytes and the name to quote in errors.
+
+A ``str`` is a path when it names an existing file and holds no line end;
+otherwise it is the file's text.  Text is encoded as UTF-8, so a reader
+takes bytes in every case and decodes them its own way (:func:`decode`:
+UTF-8 with or without a byte-order mark, else Latin-1).
+
+>>> load("12;0;0;0\\n")
+(b'12;0;0;0\\n', None)
+>>> import io
+>>> load(io.BytesIO(b"OGXM..."))
+(b'OGXM...', None)
+>>> decode(b"\\xef\\xbb\\xbfGame 1"), decode(b"Ren\\xe9")
+('Game 1', 'René')
+"""
+from __future__ import annotations
+
+import os
+
+__all__ = ["load", "decode", "text_lines", "named"]
+
+#: The largest file a reader takes (a match file is kilobytes; a stream of
+#: many matches a few megabytes): a bigger one is refused before it is read.
+MAX_BYTES = 64 * 1024 * 1024
+
+
+def _is_path(value: str) -> bool:
+    if "\n" in value or "\r" in value or not value or len(value) > 4096 or "\0" in value:
+        return False
+    try:
+        return os.path.isfile(value)
+    except (OSError, ValueError):
+        return False
+
+
+def load(source, *, name: str = "source") -> tuple[bytes, str | None]:
+    """``(data, path)``: the bytes of ``source`` (a path, ``os.PathLike``,
+    an open file, text or bytes) and its path (None when it was not read
+    from a named file).  A path that cannot be opened raises ``OSError``;
+    anything else of the wrong type ``TypeError`` naming ``name``."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), None
+    if isinstance(source, str):
+        if _is_path(source):
+            return _read_path(source), source
+        return source.encode("utf-8"), None
+    if isinstance(source, os.PathLike):
+        path = os.fspath(source)
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        return _read_path(path), path
+    read = getattr(source, "read", None)
+    if callable(read):
+        data = read(MAX_BYTES + 1)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError(f"{name}.read() must give str or bytes, not {type(data).__name__}")
+        if len(data) > MAX_BYTES:
+            raise ValueError(f"{name} holds more than {MAX_BYTES:,} bytes: not a match file")
+        path = getattr(source, "name", None)
+        return bytes(data), path if isinstance(path, str) else None
+    raise TypeError(f"{name} must be a path, an open file, str or bytes, not {type(source).__name__}")
+
+
+def _read_path(path: str) -> bytes:
+    if os.path.getsize(path) > MAX_BYTES:
+        raise ValueError(f"{path} holds more than {MAX_BYTES:,} bytes: not a match file")
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def decode(data: bytes) -> str:
+    """A text file's bytes as text: UTF-8 (a byte-order mark allowed),
+    else Latin-1, which any byte sequence is."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def text_lines(data: bytes) -> list[str]:
+    """The lines of a text file (any line ends, tabs kept)."""
+    return decode(data).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def named(error: Exception, path: str | None) -> Exception:
+    """``error`` with ``path`` before its message (the same class, its
+    ``game`` and ``line`` kept), for a refusal that names the file."""
+    if not path:
+        return error
+    try:
+        new = type(error).__new__(type(error))
+        new.__dict__.update(error.__dict__)
+        new.args = (f"{path}: {error}",)
+    except (TypeError, AttributeError):
+        return error
+    return new
