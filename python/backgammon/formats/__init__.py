@@ -1,5 +1,7 @@
-"""File formats: match files (``.mat``, SGF, XG's binary ``.xg``) and
-position codes (XGID, FIBS board lines), each in a module of its own with
+"""File formats: match files (``.mat``, SGF, XG's binary ``.xg``, BGBlitz
+``.bgf``, OGXM, Jellyfish ``.gam``, FIBS oldmoves, GamesGrid, TrueMoneyGames,
+GammonEmpire, PartyGammon, BGRoom) and position codes (XGID, OGID, FIBS
+board lines, Snowie text, Jellyfish ``.pos``), each in a module of its own with
 the same shape: ``read_x(text or bytes) -> value``, ``write_x(value) ->
 str`` (none for ``.xg``), and one error class under
 :class:`~backgammon.errors.FormatError`.
@@ -11,7 +13,7 @@ a module-level ``FORMAT`` (:class:`Format`); this package finds them, so a
 new format is one new module (docs/design.md, "Where new things go").
 
 >>> sorted(f.name for f in match_formats())
-['mat', 'sgf', 'xg']
+['bgf', 'bgroom', 'empire', 'gam', 'mat', 'ogxm', 'oldmoves', 'party', 'sgf', 'sgg', 'tmg', 'xg']
 >>> get("xgid").kind
 'position'
 >>> for_path("match.XG").name, for_path("match.XG").binary, for_path("a.mat").binary
