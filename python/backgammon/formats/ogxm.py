@@ -331,9 +331,16 @@ def _walk(rec, index: int, notes: dict, rules: Rules) -> list:
                 continue                                   # a forfeited turn, already written
             play = game.position.parse_play(str(event.value), game.dice) if isinstance(event.value, str) \
                 else event.value
-            ply = _dice_ply(pending[0], pending[1], _moves(play_steps(play), pending[0] == 0))
+            white = pending[0] == 0
+            ply = _dice_ply(pending[0], pending[1], _moves(play_steps(play), white))
             note = notes.get((index + 1, k))
+            hold = notes.get((index + 1, k - 1, "hold"))
+            if hold is not None:
+                note = {**(note or {}), **hold}
             if note is not None:
+                for alt in note.get("alternatives", ()):
+                    # the codec keeps a candidate as its steps, from which it writes the notation
+                    alt["move"] = _moves(play_steps(game.position.parse_play(alt["notation"], game.dice)), white)
                 ply["analysis"] = note
             plies.append(ply)
             game.apply(Event("play", event.player, str(play)))
@@ -358,10 +365,16 @@ def _dice_ply(player: int, dice: tuple, moves: list) -> dict:
     return {"color": 1 if player == 0 else 0, "action_id": _dice_id(d1, d2), "d1": d1, "d2": d2, "moves": moves}
 
 
+def _label(word: str) -> str:
+    return word.replace(" ", "_").replace("drop", "pass")
+
+
 def _analysis_notes(record: MatchRecord, analysis) -> dict:
     """``{(game, action): analysis object}`` for the plays and cube
-    decisions of ``analysis`` (our equities: cubeful, for the side that
-    decided)."""
+    decisions of ``analysis`` (equities as the analysis gives them: for
+    the side that decided, the cube's in the doubler's frame).  A no-double
+    decision is keyed ``(game, action, "hold")``: it rides on the checker
+    ply of the roll that follows, as OGXM keeps it."""
     from ..analysis import MatchAnalysis
     _validate.instance("analysis", analysis, MatchAnalysis, "backgammon.analysis.MatchAnalysis")
     notes: dict = {}
@@ -369,23 +382,35 @@ def _analysis_notes(record: MatchRecord, analysis) -> dict:
         for p in g.plays:
             alternatives = []
             seen = set()
-            for text, value in p.candidates:
+            for candidate in p.candidates:
+                text, value = candidate[0], candidate[1]
                 if text in seen:
                     continue
                 seen.add(text)
-                alternatives.append({"notation": text, "equity": round(float(value), 6),
-                                     "diff": round(float(value) - float(p.best_equity), 6),
-                                     "is_played": text == p.played,
-                                     "level": {"checker_ply": int(p.ply), "cube_ply": int(p.ply)}})
+                alt = {"notation": text, "equity": round(float(value), 6),
+                       "diff": round(float(value) - float(p.best_equity), 6),
+                       "is_played": text == p.played,
+                       "level": {"checker_ply": int(p.ply), "cube_ply": int(p.ply)}}
+                if len(candidate) > 2 and len(candidate[2]) == 5:
+                    w, wg, wb, lg, lb = (round(float(v), 4) for v in candidate[2])
+                    alt["eval"] = {"win": w, "gammon_win": wg, "bg_win": wb, "gammon_loss": lg, "bg_loss": lb,
+                                   "equity": round(w * 2 - 1 + wg + wb - lg - lb, 4)}
+                alternatives.append(alt)
             notes[(p.game, p.action)] = {"alternatives": alternatives, "equity_loss": round(float(p.error), 6)}
         for c in g.cubes:
-            notes[(c.game, c.action_index)] = {
-                "cube_decision" if c.kind == "double" else "cube_response": {
-                    "no_double_equity": round(float(c.no_double), 6),
-                    "double_take_equity": round(float(c.double_take), 6),
-                    "double_pass_equity": round(float(c.double_pass), 6),
-                    "correct_action": c.proper, "action": c.action,
-                    "equity_loss": round(float(c.error), 6)}}
+            three = {"no_double_equity": round(float(c.no_double), 6),
+                     "double_take_equity": round(float(c.double_take), 6),
+                     "double_pass_equity": round(float(c.double_pass), 6)}
+            if c.kind == "double" and c.action != "double":
+                hold = {"cube_decision": {"should_double": c.proper == "double", **three}}
+                if c.proper == "double":
+                    hold["missed_double"] = {**three, "correct_action": "double",
+                                             "equity_loss": round(float(c.error), 6)}
+                notes[(c.game, c.action_index, "hold")] = hold
+            else:
+                notes[(c.game, c.action_index)] = {"correct_action": _label(c.proper),
+                                                   "played_action": _label(c.action), **three,
+                                                   "equity_loss": round(float(c.error), 6)}
     return notes
 
 
