@@ -239,13 +239,13 @@ def _ubgi(args) -> int:
 
 def _read_match_file(path: str, source_format=None):
     """A match file's record, its format from its name (or given)."""
-    from .formats import for_path, get, match_formats
-    fmt = get(source_format) if source_format else for_path(path)
-    if fmt is None or fmt.kind != "match":
-        names = ", ".join(f.name for f in match_formats())
-        raise ValueError(f"cannot tell the format of {path} from its name; give --from ({names})")
+    from .formats import detect, get, match_formats
     with open(path, "rb") as f:
         data = f.read()
+    fmt = get(source_format) if source_format else detect(data, path)     # by content, else by name
+    if fmt is None or fmt.kind != "match":
+        names = ", ".join(f.name for f in match_formats())
+        raise ValueError(f"cannot tell the format of {path} from its content or name; give --from ({names})")
     try:
         return fmt.read(data, partial=True)
     except fmt.error as e:
@@ -275,19 +275,19 @@ def _analyse(args) -> int:
 def _convert(args) -> int:
     import inspect
     import os
-    from .formats import for_path, get, match_formats
-    source = get(args.source_format) if args.source_format else for_path(args.input)
+    from .formats import detect, for_path, get, match_formats
+    with open(args.input, "rb") as f:
+        data = f.read()
+    source = get(args.source_format) if args.source_format else detect(data, args.input)
     target = get(args.to) if args.to else for_path(args.output)
     names = ", ".join(f.name for f in match_formats())
     if source is None:
-        raise ValueError(f"cannot tell the format of {args.input} from its name; give --from ({names})")
+        raise ValueError(f"cannot tell the format of {args.input} from its content or name; give --from ({names})")
     if target is None or target.write is None:
         writable = ", ".join(f.name for f in match_formats() if f.write is not None)
         raise ValueError(f"cannot write {args.output}: give a name ending in .mat or .sgf, or --to ({writable})")
     if source.kind != "match" or target.kind != "match":
         raise ValueError(f"convert reads and writes match files ({names})")
-    with open(args.input, "rb") as f:
-        data = f.read()
     options = {"partial": args.partial}
     if args.strict:
         if "strict" not in inspect.signature(source.read).parameters:
@@ -301,8 +301,8 @@ def _convert(args) -> int:
         print(f"{args.input}: warning: {w}", file=sys.stderr)
     text = target.write(record)
     tmp = args.output + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as out:
-        out.write(text)
+    with (open(tmp, "wb") if isinstance(text, bytes) else open(tmp, "w", encoding="utf-8")) as out:
+        out.write(text)             # OGXM is binary
     os.replace(tmp, args.output)
     games = len(record.games)
     print(f"{args.input} -> {args.output}: {games} game{'s' if games != 1 else ''}"
