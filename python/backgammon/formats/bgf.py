@@ -72,6 +72,8 @@ def _inflate(payload: bytes) -> bytes:
         out = d.decompress(payload, _MAX_INFLATED + 1)
     except (zlib.error, gzip.BadGzipFile, EOFError) as e:
         raise BgfFileError(f"the compressed match cannot be inflated ({e})") from None
+    if not d.eof and len(out) <= _MAX_INFLATED:
+        raise BgfFileError("the compressed match cannot be inflated: it is cut short (truncated)")
     if len(out) > _MAX_INFLATED:
         raise BgfFileError(f"the match inflates to more than {_MAX_INFLATED:,} bytes")
     return out

@@ -18,8 +18,9 @@ its cube, dice, turn, game state and score, in colon-separated fields.
   (both dice), ``R`` rolled, ``C``
   a play made (the other side to roll or double), ``D`` a double offered,
   ``A`` a double taken, ``G`` the game over.
-- the scores, the match length (0 money) with ``C`` in the Crawford game and
-  ``L`` after it, the move counter, and the checkers per side when not 15.
+- the scores, the match length (0 money) with ``C`` in the Crawford game or
+  ``L`` in the last game of the match or session, the move counter, and the
+  checkers per side when not 15.
 
 Player 0 is White, player 1 Black (as in OGXM files written here).
 
@@ -158,14 +159,17 @@ def read_ogid(text: str) -> tuple[Position, MatchState]:
     return position, state
 
 
-def write_ogid(position, state: MatchState | None = None, *, move_id: int = 0, cube_action: str | None = None) -> str:
+def write_ogid(position, state: MatchState | None = None, *, move_id: int = 0, cube_action: str | None = None,
+               last_game: bool = False) -> str:
     """The OGID of ``position`` (side on roll in row 1) in ``state`` (default:
     money play, White on roll, not rolled), White being player 0; the
     characters in ascending order, as the reference codec writes them.
     ``move_id`` is field 10, the number of actions before the position;
     ``cube_action`` (``T`` or ``P``) marks a double just taken or passed,
-    which a ``MatchState`` does not hold (the reference codec keeps ``T``
-    until the taker's opponent has played)."""
+    which a ``MatchState`` does not hold (the reference codec writes ``T``
+    on the doubler's first roll after the take); ``last_game`` marks the last
+    game of a match or session (``L`` after the length), which it does
+    not hold either."""
     instance("position", position, Position)
     state = MatchState() if state is None else state
     instance("state", state, MatchState)
@@ -194,13 +198,10 @@ def write_ogid(position, state: MatchState | None = None, *, move_id: int = 0, c
             if not dice:
                 colour = BLACK
     length = str(state.match_length)
-    if state.match_length:
-        if state.crawford:
-            length += "C"
-        elif max(state.score) == state.match_length - 1:
-            length += "L"
-    elif sum(state.score):
-        length += "L"          # the reference codec marks a money session's later games so
+    if state.match_length and state.crawford:
+        length += "C"
+    elif last_game:
+        length += "L"
     score = state.score
     fields = ["".join(_CHARS[p] for p in white), "".join(_CHARS[p] for p in black), cube, dice,
               "W" if colour == WHITE else "B", code, str(score[WHITE]), str(score[BLACK]), length, str(move_id)]

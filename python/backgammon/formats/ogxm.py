@@ -262,7 +262,8 @@ def _moves(steps, white: bool) -> list:
 def record_document(source, players=None, *, analysis=None) -> dict:
     """The OGXM JSON projection of a ``Match``, ``MatchRecord`` or duel's
     games, with ``analysis`` (a ``MatchAnalysis`` of the same games) on its
-    plies."""
+    plies.  A roll made and never played (before a resignation, or the last
+    action of an unfinished game) has no ply in OGXM and is not written."""
     record, games = record_items(source, players, OgxmFileError)
     notes = _analysis_notes(record, analysis) if analysis is not None else {}
     rules = record.rules
@@ -273,7 +274,7 @@ def record_document(source, players=None, *, analysis=None) -> dict:
                  "raccoon": bool(rules.beavers > 1 and not record.length),
                  "cube_limit": 0 if rules.cube_limit >= MAX_CUBE else rules.cube_limit, "games": []}
     if record.games and tuple(record.games[0].score) != (0, 0):
-        doc["score_start"] = list(record.games[0].score)
+        doc["white_score_start"], doc["black_score_start"] = (int(v) for v in record.games[0].score)
     recorded = list(record.games) if record.games else _duel_games(source)
     for index, game in enumerate(games):
         plies = _walk(recorded[index], index, notes, rules)
