@@ -71,6 +71,7 @@ def sgg(record) -> str:
     rec, games = record_items(record)
     names = rec.players
     out = [f"{names[0]} vs. {names[1]}", "Sunday, January 1, 2006", "Crawford: Yes",
+           f"Jacoby: {'Yes' if rec.rules.jacoby else 'No'}",
            f"Match Length: {rec.length}" if rec.length else "Doubling Cube: Yes", "Variant: Backgammon", ""]
     for k, g in enumerate(games, 1):
         s0 = f"{g.score[0]}{'*' if g.crawford and g.score[0] == rec.length - 1 else ''}"
@@ -110,7 +111,7 @@ def tmg(record) -> str:
     rec, games = record_items(record)
     names = rec.players
     out = ["MatchID: 1", f"Player1: 1001 {names[0]} 0.00", f"Player2: 1002 {names[1]} 0.00",
-           "Startdate: 2006-01-01 12:00:00", "Jacoby: 0", "Beavers: 1", "Crawford: 1", "Cube: 1",
+           "Startdate: 2006-01-01 12:00:00", f"Jacoby: {int(rec.rules.jacoby)}", "Beavers: 1", "Crawford: 1", "Cube: 1",
            f"Length: {rec.length}", "Variant: 1"]
     for k, g in enumerate(games, 1):
         out.append(f"Game {k}: {g.score[0]}-{g.score[1]}")
