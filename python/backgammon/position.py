@@ -323,7 +323,7 @@ class Position:
     def __str__(self) -> str:
         return _diagram(self)
 
-    # -- OGID (formats/ogid.py) -------------------------------------------------
+    # -- OGID (ogid.py) -------------------------------------------------
     def to_ogid(self, state=None, **options) -> str:
         """This position's OGID (OpenGammon's position ID) in ``state`` (a
         ``MatchState``; default money play, player 0 = White on roll).
@@ -331,13 +331,13 @@ class Position:
         >>> Position.initial().to_ogid()
         '11ccccchhhjjjjj:66666888dddddoo:N0N::B:IW:0:0:0:0'
         """
-        from .formats.ogid import write_ogid
+        from .ogid import write_ogid
         return write_ogid(self, state, **options)
 
     @classmethod
     def from_ogid(cls, text: str) -> tuple:
         """The position (side on roll in row 1) and ``MatchState`` of an OGID."""
-        from .formats.ogid import read_ogid
+        from .ogid import read_ogid
         return read_ogid(text)
 
 

@@ -376,8 +376,8 @@ def _analysis_notes(record: MatchRecord, analysis) -> dict:
     the side that decided, the cube's in the doubler's frame).  A no-double
     decision is keyed ``(game, action, "hold")``: it rides on the checker
     ply of the roll that follows, as OGXM keeps it."""
-    from ..analysis import MatchAnalysis
-    _validate.instance("analysis", analysis, MatchAnalysis, "backgammon.analysis.MatchAnalysis")
+    if not hasattr(analysis, "games") or type(analysis).__name__ != "MatchAnalysis":
+        raise TypeError(f"analysis must be a backgammon.analysis.MatchAnalysis, not {type(analysis).__name__}")
     notes: dict = {}
     for g in analysis.games:
         for p in g.plays:
