@@ -336,7 +336,12 @@ class Position:
 
     @classmethod
     def from_ogid(cls, text: str) -> tuple:
-        """The position (side on roll in row 1) and ``MatchState`` of an OGID."""
+        """The position (side on roll in row 1) and ``MatchState`` of an OGID.
+
+        >>> pos, state = Position.from_ogid("11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0")
+        >>> pos == Position.initial(), state.on_roll, state.dice
+        (True, 1, (6, 5))
+        """
         from .ogid import read_ogid
         return read_ogid(text)
 
