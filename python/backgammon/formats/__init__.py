@@ -35,7 +35,8 @@ class Format:
     """A file format: its ``name``, the file ``extensions`` it is known by,
     ``kind`` ("match": a ``MatchRecord``; "position": a position and its
     state), its reader and writer, the error class both raise, and
-    ``binary`` when it is read from bytes rather than text, and ``sniff``:
+    ``binary`` when it is read from bytes rather than text (and its writer,
+    if any, gives bytes), and ``sniff``:
     whether a file's bytes look like this format (:func:`detect`)."""
 
     name: str

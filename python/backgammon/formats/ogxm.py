@@ -33,6 +33,7 @@ not recorded (37).
 from __future__ import annotations
 
 import importlib
+from typing import Callable, cast
 
 from .. import _validate
 from ..game import Event, Phase
@@ -230,10 +231,11 @@ def _read_game(builder: RecordBuilder, number: int, plies) -> None:
         player = 0 if color == 1 else 1
         if isinstance(action, int) and not isinstance(action, bool) and 0 <= action <= 20:
             d1, d2 = ply.get("d1"), ply.get("d2")
-            if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (d1, d2)) \
-                    or _dice_id(d1, d2) != action:
-                d1, d2 = _ID_DICE[action]
-            builder.move(player, (d1, d2), _steps(ply, player == 0, number, at), at)
+            dice = (d1, d2) if isinstance(d1, int) and isinstance(d2, int) and not isinstance(d1, bool) \
+                and not isinstance(d2, bool) and 1 <= d1 <= 6 and 1 <= d2 <= 6 else (0, 0)
+            if dice == (0, 0) or _dice_id(*dice) != action:
+                dice = _ID_DICE[action]
+            builder.move(player, dice, _steps(ply, player == 0, number, at), at)
         elif action == _DOUBLE:
             builder.cube(player, "Doubles", None, at)
         elif action in (_BEAVER, _RACCOON):
@@ -315,14 +317,14 @@ def _walk(rec, index: int, notes: dict, rules: Rules) -> list:
             game.apply(event)
             if game.phase is Phase.PLAY or game.phase is Phase.TURN:
                 d = tuple(event.value)
-                pending = (game.on_roll, (max(d), min(d)))
+                pending = (int(game.on_roll or 0), (max(d), min(d)))
                 if game.phase is Phase.TURN:               # no legal play (cannot happen at the opening)
                     plies.append(_dice_ply(pending[0], pending[1], []))
                     pending = None
             continue
         if kind == "roll":
             game.apply(event)
-            pending = (event.player, tuple(event.value))
+            pending = (int(event.player), tuple(event.value))
             if game.phase is not Phase.PLAY:               # no legal play: the turn passed (RULES 3.4)
                 plies.append(_dice_ply(pending[0], pending[1], []))
                 pending = None
@@ -430,4 +432,6 @@ def sniff_ogxm(data: bytes) -> bool:
     return data[:4] == b"OGXM"
 
 
-FORMAT = Format("ogxm", (".ogxm",), "match", read_ogxm, write_ogxm, OgxmFileError, binary=True, sniff=sniff_ogxm)
+# A binary format's writer gives bytes (Format.binary).
+FORMAT = Format("ogxm", (".ogxm",), "match", read_ogxm, cast("Callable[..., str]", write_ogxm), OgxmFileError,
+                binary=True, sniff=sniff_ogxm)

@@ -30,6 +30,7 @@ single game).  A blank line or a new ``Score is`` line ends a game.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .. import _validate
 from ..rules import Rules
@@ -110,7 +111,7 @@ def read_oldmoves(source, rules: Rules | None = None, *, partial: bool = False, 
 def _games(lines: list[str]) -> list:
     """``[(score_line, (n0, n1, length), names_line, (x, o), [(line, text)])]``."""
     games: list = []
-    current = None
+    current: list[Any] | None = None
     for at, text in enumerate(lines, 1):
         m = _SCORE.search(text)
         if m:

@@ -16,6 +16,7 @@ nesting past 500 levels) raises :class:`SmileError` naming the offset.
 from __future__ import annotations
 
 import struct
+from typing import Any, NoReturn
 
 __all__ = ["SmileError", "decode"]
 
@@ -37,7 +38,7 @@ class _Decoder:
         self.names: list[str] = []
         self.values: list[str] = []
 
-    def fail(self, what: str):
+    def fail(self, what: str) -> NoReturn:
         raise SmileError(f"at byte {self.at}: {what}")
 
     def byte(self) -> int:
@@ -58,7 +59,7 @@ class _Decoder:
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
-            self.fail("a string is not UTF-8")
+            return self.fail("a string is not UTF-8")
 
     def until_end_marker(self) -> bytes:
         end = self.data.find(b"\xfc", self.at)
@@ -165,14 +166,14 @@ class _Decoder:
         if 0xEC <= b <= 0xEF:
             return self.shared(self.values, ((b & 3) << 8) | self.byte(), "string")
         if b == 0xF8:
-            out = []
+            out: list[Any] = []
             while True:
                 if self.at < len(self.data) and self.data[self.at] == 0xF9:
                     self.at += 1
                     return out
                 out.append(self.value(depth + 1))
         if b == 0xFA:
-            obj = {}
+            obj: dict[str, Any] = {}
             while True:
                 key = self.key()
                 if key is None:
@@ -181,7 +182,7 @@ class _Decoder:
         if b == 0xFD:
             n = self.vint()
             return self.take(n)
-        self.fail(f"token 0x{b:02X} is not a Smile value")
+        return self.fail(f"token 0x{b:02X} is not a Smile value")
 
     def packed(self, n: int) -> bytes:
         """``n`` bytes packed 7 bits to a byte (the last group right-aligned)."""
@@ -215,7 +216,7 @@ class _Decoder:
             s = self.text(self.take((b & 0x3F) + 2))
             self.remember_name(s)
             return s
-        self.fail(f"token 0x{b:02X} is not a Smile key name")
+        return self.fail(f"token 0x{b:02X} is not a Smile key name")
 
 
 def decode(data: bytes):

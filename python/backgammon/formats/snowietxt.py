@@ -128,8 +128,8 @@ def _read(text: str) -> SnowiePosition:
     except InvalidPositionError as e:
         raise SnowieTxtError(f"fields 12-37 (the board): {e}") from None
     score = (mine, theirs) if mover == 0 else (theirs, mine)
-    players = (names[0], names[1]) if mover == 0 else (names[1], names[0])
-    players = tuple(p or f"Player {k}" for k, p in enumerate(players))
+    first, second = (names[0], names[1]) if mover == 0 else (names[1], names[0])
+    players = (first or "Player 0", second or "Player 1")
     cube_owner = None if owner == 0 else (mover if owner == 1 else 1 - mover)
     try:
         state = MatchState(cube_value=cube, cube_owner=cube_owner, on_roll=mover, crawford=bool(crawford and length),

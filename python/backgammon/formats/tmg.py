@@ -103,7 +103,7 @@ def _read(lines: list[str], rules, partial: bool, strict: bool) -> MatchRecord:
     for number, (at, score, written, records) in enumerate(games, 1):
         if written != number:
             raise TmgFileError(f"game {written} where game {number} was expected", None, at)
-        builder.begin(number, score, at, cube_used=any(_RECORD.match(t).group(2) == "5" for _, t in records))
+        builder.begin(number, score, at, cube_used=any(_kind(t) == "5" for _, t in records))
         last = _read_game(builder, records, number, at)
         builder.end(last, number == len(games), partial)
     builder.number = 0
@@ -111,10 +111,17 @@ def _read(lines: list[str], rules, partial: bool, strict: bool) -> MatchRecord:
                        tuple(builder.warnings))
 
 
+def _kind(text: str) -> str | None:
+    m = _RECORD.match(text)
+    return m.group(2) if m else None
+
+
 def _read_game(builder: RecordBuilder, records: list, number: int, last: int) -> int:
     dice = None
     for at, text in records:
         m = _RECORD.match(text)
+        if m is None:
+            raise TmgFileError(f"cannot read {text.strip()[:40]!r}: expected '<turn> <type> <data>'", number, at)
         turn, kind, rest = int(m.group(1)), int(m.group(2)), m.group(3)
         player = 1 if m.group(1).startswith("-") else 0
         last = at
@@ -170,8 +177,7 @@ def _move_follows(records: list, at: int) -> bool:
     for k, (line, text) in enumerate(records):
         if line == at:
             nxt = records[k + 1][1] if k + 1 < len(records) else ""
-            m = _RECORD.match(nxt)
-            return bool(m) and m.group(2) == "4"
+            return _kind(nxt) == "4"
     return False
 
 
