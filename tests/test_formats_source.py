@@ -126,9 +126,11 @@ def test_cli_converts_and_analyses_any_format_by_content(tmp_path):
     assert done.returncode == 0, done.stderr
     assert '"games"' in done.stdout
     bad = tmp_path / "bad.sgg"
-    bad.write_text(WRITERS["sgg"](record).replace("24/23", "24/22", 1))
+    text = WRITERS["sgg"](record).replace("24/23", "24/22", 1)
+    bad.write_text(text)
+    line = next(k for k, ln in enumerate(text.split("\n"), 1) if "24/22" in ln)
     done = _cli("convert", bad, tmp_path / "x.mat", cwd=tmp_path)
-    assert done.returncode != 0 and f"{bad}: game 1, line 9: " in done.stderr and "5-1 gives only 6" in done.stderr
+    assert done.returncode != 0 and f"{bad}: game 1, line {line}: " in done.stderr and "5-1 gives only 6" in done.stderr
 
 
 def test_get_knows_each_new_format():
