@@ -244,3 +244,37 @@ def test_position_ogid_round_trip_and_gammonview_reads_it():
 def test_ogid_refusals_name_the_field(text, said):
     with pytest.raises(InvalidOgidError, match=said):
         read_ogid(text)
+
+
+def test_ogxm_without_a_codec_says_how_to_install_one(monkeypatch):
+    import importlib
+    real = importlib.import_module
+
+    def no_codec(name, *args):
+        if name in ("ogxm", "gvformat.ogxm2", "gvformat.ogxm2_writer"):
+            raise ImportError(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", no_codec)
+    from backgammon.formats import ogxm as module
+    assert not module.available()
+    with pytest.raises(OgxmFileError, match=r"pip install 'backgammon\[ogxm\]'"):
+        read_ogxm(GV / "ogxm" / "match.ogxm")
+    with pytest.raises(OgxmFileError, match=r"pip install 'backgammon\[ogxm\]'"):
+        write_ogxm(bg.read_mat((DATA / "gnubg_selfplay_9.mat").read_bytes()))
+
+
+def test_ogxm_falls_back_to_gammonview(monkeypatch):
+    import importlib
+    real = importlib.import_module
+
+    def no_ogxm(name, *args):
+        if name == "ogxm":
+            raise ImportError(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", no_ogxm)
+    record = bg.read_mat((DATA / "gnubg_selfplay_9.mat").read_bytes())
+    data = write_ogxm(record)                      # gammonview's writer
+    monkeypatch.undo()
+    assert events(read_ogxm(data)) == events(record)   # the reference codec reads it
