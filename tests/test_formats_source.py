@@ -115,6 +115,10 @@ def test_cli_converts_and_analyses_any_format_by_content(tmp_path):
     done = _cli("convert", odd, tmp_path / "out.mat", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert _events(bg.read_mat((tmp_path / "out.mat").read_bytes())) == _events(record)
+    done = _cli("convert", odd, tmp_path / "out.gam", cwd=tmp_path)      # .gam: the writing format of the three
+    assert done.returncode == 0, done.stderr
+    assert [str(e.value) for g in read_match(tmp_path / "out.gam").games for e in g.events if e.kind == "play"] == \
+        [str(e.value) for g in record.games for e in g.events if e.kind == "play"]
     bgf = tmp_path / "b.bin"
     bgf.write_bytes(BGF.read_bytes())
     done = _cli("convert", bgf, tmp_path / "b.ogxm", cwd=tmp_path)

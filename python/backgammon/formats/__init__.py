@@ -18,6 +18,8 @@ new format is one new module (docs/design.md, "Where new things go").
 'position'
 >>> for_path("match.XG").name, for_path("match.XG").binary, for_path("a.mat").binary
 ('xg', True, False)
+>>> for_path("game.gam").name, for_path("m.ogxm").name
+('gam', 'ogxm')
 """
 from __future__ import annotations
 
@@ -81,10 +83,9 @@ def for_path(path) -> Format | None:
     ``binary`` says whether to hand the reader bytes (``.xg``) or text."""
     import os
     ext = os.path.splitext(os.fspath(path))[1].lower()
-    for f in match_formats():
-        if ext in f.extensions:
-            return f
-    return None
+    named = [f for f in match_formats() if ext in f.extensions]
+    # Several formats share .gam (Jellyfish, GammonEmpire, PartyGammon): the one that writes first.
+    return next((f for f in named if f.write is not None), named[0] if named else None)
 
 
 def detect(data: bytes, path=None) -> Format | None:
