@@ -237,11 +237,25 @@ def _ubgi(args) -> int:
     return 0
 
 
+def _read_bytes(path: str, source_format=None) -> bytes:
+    """A match file's bytes; a file that cannot be read is a ValueError
+    naming it (and, when its name tells no format either, saying so)."""
+    from .formats import for_path, match_formats
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        if source_format or for_path(path):
+            raise ValueError(f"{path}: {e.strerror or e}") from None
+        names = ", ".join(f.name for f in match_formats())
+        raise ValueError(f"cannot tell the format of {path}: it cannot be read ({e.strerror or e}) and its name "
+                         f"tells no format; give --from ({names})") from None
+
+
 def _read_match_file(path: str, source_format=None):
     """A match file's record, its format from its name (or given)."""
     from .formats import detect, get, match_formats
-    with open(path, "rb") as f:
-        data = f.read()
+    data = _read_bytes(path, source_format)
     fmt = get(source_format) if source_format else detect(data, path)     # by content, else by name
     if fmt is None or fmt.kind != "match":
         names = ", ".join(f.name for f in match_formats())
@@ -276,8 +290,7 @@ def _convert(args) -> int:
     import inspect
     import os
     from .formats import detect, for_path, get, match_formats
-    with open(args.input, "rb") as f:
-        data = f.read()
+    data = _read_bytes(args.input, args.source_format)
     source = get(args.source_format) if args.source_format else detect(data, args.input)
     target = get(args.to) if args.to else for_path(args.output)
     names = ", ".join(f.name for f in match_formats())
