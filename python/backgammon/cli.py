@@ -93,14 +93,19 @@ def _check_output(path: str, option: str = "") -> None:
         raise CommandError(f"{where}cannot write {path}: permission denied")
 
 
-def _write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: a temporary file in
-    the same directory, renamed over ``path`` once complete."""
+def _write_atomically(path: str, text: str | bytes) -> None:
+    """Write ``text`` (or bytes) to ``path`` whole or not at all: a
+    temporary file in the same directory, renamed over ``path`` once
+    complete."""
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as bout:
+                bout.write(text)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+                out.write(text)
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(tmp, 0o666 & ~mask)
@@ -405,21 +410,35 @@ def _partial_advice(message: str) -> str:
     return message.replace("partial=True", "--partial")
 
 
-def _match_format(path: str, source_format=None):
-    """The format of a match file, from its name (or given)."""
-    from .formats import for_path, get, match_formats
-    fmt = get(source_format) if source_format else for_path(path)
+def _match_format(path: str, source_format=None, data: bytes | None = None):
+    """The format of a match file: given, else told by its content (once
+    read), else by its name."""
+    from .formats import detect, for_path, get, match_formats
+    if source_format:
+        fmt = get(source_format)
+    elif data is not None:
+        fmt = detect(data, path)        # by content, else by name
+    else:
+        fmt = for_path(path)
     if fmt is None or fmt.kind != "match":
         names = ", ".join(f.name for f in match_formats())
-        raise _usage(f"cannot tell the format of {path} from its name; give --from ({names})")
+        raise _usage(f"cannot tell the format of {path} from its content or name; give --from ({names})")
     return fmt
 
 
+def _check_match_input(path: str, source_format=None) -> None:
+    """Refuse, before any work, a match file that cannot be read; a missing
+    one whose name tells no format either is a usage error saying so."""
+    if not source_format and not os.path.exists(path):
+        _match_format(path)
+    _check_input(path)
+
+
 def _read_match_file(path: str, source_format=None, **options):
-    """A match file's record, its format from its name (or given)."""
-    fmt = _match_format(path, source_format)
+    """A match file's record, its format given, or told by its content or name."""
     with open(path, "rb") as f:
         data = f.read()
+    fmt = _match_format(path, source_format, data)
     try:
         return fmt.read(data, **options)
     except fmt.error as e:
@@ -429,8 +448,7 @@ def _read_match_file(path: str, source_format=None, **options):
 def _analyse(args) -> int:
     from .analysis import analyse
     from .rollouts import RolloutSettings
-    _match_format(args.file, args.source_format)
-    _check_input(args.file)
+    _check_match_input(args.file, args.source_format)
     if args.sgf:
         _check_output(args.sgf, "--sgf")
     record = _read_match_file(args.file, args.source_format, partial=True)
@@ -458,11 +476,11 @@ def _analyse(args) -> int:
 def _convert(args) -> int:
     import inspect
     from .formats import for_path, get, match_formats
-    source = get(args.source_format) if args.source_format else for_path(args.input)
+    _check_match_input(args.input, args.source_format)
     target = get(args.to) if args.to else for_path(args.output)
     names = ", ".join(f.name for f in match_formats())
-    if source is None:
-        raise _usage(f"cannot tell the format of {args.input} from its name; give --from ({names})")
+    with open(args.input, "rb") as f:
+        source = _match_format(args.input, args.source_format, f.read())
     if target is None or target.write is None:
         writable = ", ".join(f.name for f in match_formats() if f.write is not None)
         raise _usage(f"cannot write {args.output}: give a name ending in .mat or .sgf, or --to ({writable})")
@@ -478,7 +496,7 @@ def _convert(args) -> int:
     record = _read_match_file(args.input, source.name, **options)
     for w in getattr(record, "warnings", ()):
         print(f"{args.input}: warning: {w}", file=sys.stderr)
-    _write_atomically(args.output, target.write(record))
+    _write_atomically(args.output, target.write(record))     # OGXM is bytes
     games = len(record.games)
     print(f"{args.input} -> {args.output}: {games} game{'s' if games != 1 else ''}"
           f"{', ' + str(len(record.warnings)) + ' warnings' if getattr(record, 'warnings', ()) else ''}")

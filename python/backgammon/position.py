@@ -490,6 +490,28 @@ class Position:
     def __str__(self) -> str:
         return _diagram(self)
 
+    # -- OGID (ogid.py) -------------------------------------------------
+    def to_ogid(self, state=None, **options) -> str:
+        """This position's OGID (OpenGammon's position ID) in ``state`` (a
+        ``MatchState``; default money play, player 0 = White on roll).
+
+        >>> Position.initial().to_ogid()
+        '11ccccchhhjjjjj:66666888dddddoo:N0N::B:IW:0:0:0:0'
+        """
+        from .ogid import write_ogid
+        return write_ogid(self, state, **options)
+
+    @classmethod
+    def from_ogid(cls, text: str) -> tuple:
+        """The position (side on roll in row 1) and ``MatchState`` of an OGID.
+
+        >>> pos, state = Position.from_ogid("11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0")
+        >>> pos == Position.initial(), state.on_roll, state.dice
+        (True, 1, (6, 5))
+        """
+        from .ogid import read_ogid
+        return read_ogid(text)
+
 
 def _diagram(pos: Position) -> str:
     """ASCII board from the side on roll (X, moving to its point 1); O is the opponent."""

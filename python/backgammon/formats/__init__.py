@@ -1,5 +1,7 @@
-"""File formats: match files (``.mat``, SGF, XG's binary ``.xg``) and
-position codes (XGID, FIBS board lines), each in a module of its own with
+"""File formats: match files (``.mat``, SGF, XG's binary ``.xg``, BGBlitz
+``.bgf``, OGXM, Jellyfish ``.gam``, FIBS oldmoves, GamesGrid, TrueMoneyGames,
+GammonEmpire, PartyGammon, BGRoom) and position codes (XGID, OGID, FIBS
+board lines, Snowie text, Jellyfish ``.pos``), each in a module of its own with
 the same shape: ``read_x(text or bytes) -> value``, ``write_x(value) ->
 str`` (none for ``.xg``), and one error class under
 :class:`~backgammon.errors.FormatError`.
@@ -11,11 +13,13 @@ a module-level ``FORMAT`` (:class:`Format`); this package finds them, so a
 new format is one new module (docs/design.md, "Where new things go").
 
 >>> sorted(f.name for f in match_formats())
-['mat', 'sgf', 'xg']
+['bgf', 'bgroom', 'empire', 'gam', 'mat', 'ogxm', 'oldmoves', 'party', 'sgf', 'sgg', 'tmg', 'xg']
 >>> get("xgid").kind
 'position'
 >>> for_path("match.XG").name, for_path("match.XG").binary, for_path("a.mat").binary
 ('xg', True, False)
+>>> for_path("game.gam").name, for_path("m.ogxm").name
+('gam', 'ogxm')
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-__all__ = ["Format", "formats", "match_formats", "get", "for_path"]
+__all__ = ["Format", "formats", "match_formats", "get", "for_path", "detect", "read_match"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,9 @@ class Format:
     """A file format: its ``name``, the file ``extensions`` it is known by,
     ``kind`` ("match": a ``MatchRecord``; "position": a position and its
     state), its reader and writer, the error class both raise, and
-    ``binary`` when it is read from bytes rather than text."""
+    ``binary`` when it is read from bytes rather than text (and its writer,
+    if any, gives bytes), and ``sniff``:
+    whether a file's bytes look like this format (:func:`detect`)."""
 
     name: str
     extensions: tuple
@@ -42,6 +48,7 @@ class Format:
     write: Callable[..., str] | None
     error: type[Exception]
     binary: bool = False
+    sniff: Callable[[bytes], bool] | None = None
 
 
 @lru_cache(maxsize=1)
@@ -76,7 +83,22 @@ def for_path(path) -> Format | None:
     ``binary`` says whether to hand the reader bytes (``.xg``) or text."""
     import os
     ext = os.path.splitext(os.fspath(path))[1].lower()
-    for f in match_formats():
-        if ext in f.extensions:
-            return f
-    return None
+    named = [f for f in match_formats() if ext in f.extensions]
+    # Several formats share .gam (Jellyfish, GammonEmpire, PartyGammon): the one that writes first.
+    return next((f for f in named if f.write is not None), named[0] if named else None)
+
+
+def detect(data: bytes, path=None) -> Format | None:
+    """The format a file's bytes are in, by their content as gnubg's
+    ``import auto`` tells them (:mod:`backgammon.formats.detect`), else by
+    the extension of ``path``; None when neither tells."""
+    from .detect import detect as _detect
+    return _detect(data, path)
+
+
+def read_match(source, *, format: str | None = None, **options):
+    """Read any match file (a path, an open file, its text or bytes) into
+    a ``MatchRecord``, its format told by its content (or ``format``);
+    ``options`` (``partial``, ``strict``, ``rules``) go to the reader."""
+    from .detect import read_match as _read
+    return _read(source, format=format, **options)
