@@ -413,7 +413,8 @@ def _partial_advice(message: str) -> str:
 def _match_format(path: str, source_format=None, data: bytes | None = None):
     """The format of a match file: given, else told by its content (once
     read), else by its name."""
-    from .formats import detect, for_path, get, match_formats
+    from .formats import Format, detect, for_path, get, match_formats
+    fmt: Format | None
     if source_format:
         fmt = get(source_format)
     elif data is not None:
