@@ -1,6 +1,6 @@
 """What a reader is handed (formats/source.py): a path, a pathlib.Path, an
 open file, the text or its bytes all read alike; the format is told by the
-content (formats/detect.py) as gnubg's ``import auto`` tells it, so
+content (formats/detection.py) as gnubg's ``import auto`` tells it, so
 ``read_match`` and the CLI's convert and analyse take any match file
 whatever its name; a refusal names the file, the line and the rule."""
 from __future__ import annotations

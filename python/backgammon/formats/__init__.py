@@ -90,9 +90,9 @@ def for_path(path) -> Format | None:
 
 def detect(data: bytes, path=None) -> Format | None:
     """The format a file's bytes are in, by their content as gnubg's
-    ``import auto`` tells them (:mod:`backgammon.formats.detect`), else by
+    ``import auto`` tells them (:mod:`backgammon.formats.detection`), else by
     the extension of ``path``; None when neither tells."""
-    from .detect import detect as _detect
+    from .detection import detect as _detect
     return _detect(data, path)
 
 
@@ -100,5 +100,5 @@ def read_match(source, *, format: str | None = None, **options):
     """Read any match file (a path, an open file, its text or bytes) into
     a ``MatchRecord``, its format told by its content (or ``format``);
     ``options`` (``partial``, ``strict``, ``rules``) go to the reader."""
-    from .detect import read_match as _read
+    from .detection import read_match as _read
     return _read(source, format=format, **options)
