@@ -38,8 +38,9 @@ class Format:
     ``kind`` ("match": a ``MatchRecord``; "position": a position and its
     state), its reader and writer, the error class both raise, and
     ``binary`` when it is read from bytes rather than text (and its writer,
-    if any, gives bytes), and ``sniff``:
-    whether a file's bytes look like this format (:func:`detect`)."""
+    if any, gives bytes), ``sniff``: whether a file's bytes look like this
+    format (:func:`detect`), and for a position format typed as a code,
+    the ``title`` players call it by and an ``example`` that errors quote."""
 
     name: str
     extensions: tuple
@@ -49,6 +50,8 @@ class Format:
     error: type[Exception]
     binary: bool = False
     sniff: Callable[[bytes], bool] | None = None
+    title: str | None = None
+    example: str | None = None
 
 
 @lru_cache(maxsize=1)

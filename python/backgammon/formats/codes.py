@@ -53,7 +53,8 @@ class InvalidPositionCodeError(FormatError, InvalidIdError):
     ...
     backgammon.formats.codes.InvalidPositionCodeError: 'XGID-...' is not a position code: give a GNU Position \
 ID (4HPwATDgc/ABMA), a Position ID:Match ID (4HPwATDgc/ABMA:cIkFAAAAAAAE), an XGID, with or without \
-'XGID=' (XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10) or a FIBS board line (board:...)
+'XGID=' (XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10), a FIBS board line (board:...), an OGID \
+(11ccccchhhjjjjj:66666888dddddoo:N0N::B:IW:0:0:0:0) or a Snowie text position (9;0;0;0;1;...)
     """
 
 
@@ -184,7 +185,7 @@ def _format_forms() -> list[CodeForm]:
     added = []
     for fmt in formats().values():
         sniff = getattr(fmt, "sniff", None)
-        if fmt.kind != "position" or fmt.name in _OWN or sniff is None:
+        if fmt.kind != "position" or fmt.binary or fmt.name in _OWN or sniff is None:
             continue
 
         def claims(text: str, sniff=sniff) -> bool:
@@ -195,7 +196,7 @@ def _format_forms() -> list[CodeForm]:
 
         def read(text: str, fmt=fmt):
             return _as_pair(fmt.read(text.strip()))
-        added.append(CodeForm(fmt.name.upper() if len(fmt.name) <= 5 else fmt.name, fmt.name, claims, read))
+        added.append(CodeForm(fmt.title or fmt.name, fmt.example or "...", claims, read))
     return added
 
 

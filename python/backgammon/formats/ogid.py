@@ -19,4 +19,5 @@ def sniff_ogid(data: bytes) -> bool:
     return bool(re.match(rb"^\s*(?:OGID=)?[0-9a-p]*:[0-9a-p]*:[NWBD?]\d+[NOTP]:", data[:80], re.I))
 
 
-FORMAT = Format("ogid", (), "position", read_ogid, write_ogid, InvalidOgidError, sniff=sniff_ogid)
+FORMAT = Format("ogid", (), "position", read_ogid, write_ogid, InvalidOgidError, sniff=sniff_ogid,
+                title="OGID", example="11ccccchhhjjjjj:66666888dddddoo:N0N::B:IW:0:0:0:0")

@@ -177,4 +177,4 @@ def sniff_snowie_txt(data: bytes) -> bool:
 
 
 FORMAT = Format("snowietxt", (".txt",), "position", read_snowie_txt, write_snowie_txt, SnowieTxtError,
-                sniff=sniff_snowie_txt)
+                sniff=sniff_snowie_txt, title="Snowie text position", example="9;0;0;0;1;...")
