@@ -10,7 +10,7 @@ from backgammon._board cimport no_contact
 from backgammon._dice cimport bounded, bitgen_of
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._pubeval cimport Pubeval, weights, pubeval
-from backgammon._net cimport Networks, best_child
+from backgammon._forward cimport Networks, best_child
 from backgammon._checks cimport need_valid_boards, need_rolls
 
 

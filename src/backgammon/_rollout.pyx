@@ -24,7 +24,7 @@ from backgammon._dice cimport game_roll, game_uniform, DISTINCT_ROLLS, distinct_
 from backgammon._board cimport SLOTS, both_home, loss_kind
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._bearoff cimport RaceTables, race_estimate, set_race_tables
-from backgammon._net cimport Networks, Evaluator, Work, evaluate_board, best_child_chances, OUTPUTS
+from backgammon._forward cimport Networks, Evaluator, Work, evaluate_board, best_child_chances, OUTPUTS
 from backgammon._choice cimport POLICY_RANDOM, POLICY_NET, choose, need_policy
 from backgammon._checks cimport need_shape, need_valid_board, need_valid_boards, need_rows, need_rolls
 
