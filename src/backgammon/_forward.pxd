@@ -46,6 +46,7 @@ ctypedef struct Work:
 cdef const Net* net_for(const Evaluator* ev, PositionClass cls) noexcept nogil
 cdef void forward(const Net* net, const int32_t* index, const float* value, int n, float* out,
                   Work* w) noexcept nogil
+cdef void finished_chances(const uint8_t* board, float* out) noexcept nogil
 cdef void evaluate_board(const Evaluator* ev, const uint8_t* board, float* out, Work* w) noexcept nogil
 cdef void evaluate_child(const Evaluator* ev, const uint8_t* board, PositionClass cls, const uint8_t* row,
                          Start* starts, float* out, Work* w) noexcept nogil

@@ -93,25 +93,34 @@ cdef inline void _possible(const uint8_t* board, PositionClass cls, float* p) no
             p[4] = 0.0
 
 
-cdef void _exact(const uint8_t* board, PositionClass cls, const Evaluator* ev, float* out) noexcept nogil:
-    # A finished position or a bear-off race: no network involved.
-    cdef double est[3]
+cdef void finished_chances(const uint8_t* board, float* out) noexcept nogil:
+    """The exact chances of the side on roll of a finished game (a side
+    has borne off every checker)."""
     cdef int i, kind, left = 0
     for i in range(OUTPUTS):
         out[i] = 0.0
+    for i in range(SLOTS):
+        left += board[SLOTS + i]
+    if left == 0:                            # the side on roll is off
+        kind = loss_kind(board)
+        out[0] = 1.0
+        out[1] = kind >= 2
+        out[2] = kind == 3
+    else:
+        kind = loss_kind(board + SLOTS)
+        out[3] = kind >= 2
+        out[4] = kind == 3
+
+
+cdef void _exact(const uint8_t* board, PositionClass cls, const Evaluator* ev, float* out) noexcept nogil:
+    # A finished position or a bear-off race: no network involved.
+    cdef double est[3]
+    cdef int i
     if cls == CLASS_OVER:
-        for i in range(SLOTS):
-            left += board[SLOTS + i]
-        if left == 0:                            # the side on roll is off
-            kind = loss_kind(board)
-            out[0] = 1.0
-            out[1] = kind >= 2
-            out[2] = kind == 3
-        else:
-            kind = loss_kind(board + SLOTS)
-            out[3] = kind >= 2
-            out[4] = kind == 3
+        finished_chances(board, out)
         return
+    for i in range(OUTPUTS):
+        out[i] = 0.0
     race_estimate(&ev.tables, board, est)
     out[0] = <float>est[0]
     out[1] = <float>est[1]

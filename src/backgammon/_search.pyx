@@ -136,25 +136,44 @@ cdef int _choose(const Evaluator* ev, Search* s, const uint8_t* children, int n,
 
 
 
-def evaluate(Networks nets, const uint8_t[:, :, ::1] boards, int ply=0):
+def evaluate(Networks nets, const uint8_t[:, :, ::1] boards, int ply=0, out=None):
     """The five chances of the side on roll of each board at ``ply``
-    (0, 1 or 2), float32 (n, 5).  Boards are validated."""
+    (0 to 3), float32 (n, 5), or written into ``out`` (a C-contiguous
+    (n, 5) float32 or float64 array, returned).  Boards are validated."""
     cdef Py_ssize_t i, n = boards.shape[0]
     cdef Search* s
+    cdef float p[OUTPUTS]
+    cdef int j
     if not 0 <= ply <= 3:
         raise ValueError("ply must be 0..3")
     need_valid_boards("boards", boards)
-    out = np.zeros((n, OUTPUTS), dtype=np.float32)
-    cdef float[:, ::1] o = out
+    if out is None:
+        out = np.zeros((n, OUTPUTS), dtype=np.float32)
+    elif not isinstance(out, np.ndarray) or out.shape != (n, OUTPUTS) or out.dtype not in (np.float32, np.float64) \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"out must be a writeable C-contiguous float32 or float64 array of shape ({n}, 5)")
+    if n == 0:
+        return out
+    cdef bint wide = out.dtype == np.float64
+    cdef float[:, ::1] o
+    cdef double[:, ::1] d
+    if wide:
+        d = out
+    else:
+        o = out
     s = _new_search()
     if s == NULL:
         raise MemoryError()
     with nogil:
         for i in range(n):
-            evaluate_ply(&nets.ev, s, &boards[i, 0, 0], ply, &o[i, 0])
+            if wide:
+                evaluate_ply(&nets.ev, s, &boards[i, 0, 0], ply, p)
+                for j in range(OUTPUTS):
+                    d[i, j] = p[j]
+            else:
+                evaluate_ply(&nets.ev, s, &boards[i, 0, 0], ply, &o[i, 0])
     _free_search(s)
     return out
-
 
 
 def choose(Networks nets, const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, int ply=0,

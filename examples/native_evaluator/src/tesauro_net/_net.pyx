@@ -1,0 +1,221 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""A TD-Gammon-style network over Tesauro's 198 inputs: one hidden layer
+and five outputs (win, win gammon, win backgammon, lose gammon, lose
+backgammon), with a cheap sigmoid, offered to backgammon's game loop
+through the native evaluator protocol (backgammon/backgammon.h).
+
+The inputs are sparse: a point with c checkers sets at most four units,
+so the hidden layer is the bias plus one row of weights per nonzero
+input.  An optional smaller network of the same inputs is the pruner:
+the game loop ranks a position's plays by it and evaluates only its best
+few in full.
+"""
+from libc.stdint cimport uint8_t
+from libc.math cimport fabsf
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_SetContext, PyCapsule_GetContext
+from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
+
+import numpy as np
+
+from backgammon.evaluator cimport bg_evaluator, BG_EVALUATOR_VERSION, BG_EVALUATOR_CAPSULE
+from backgammon.board cimport BG_SLOTS, BG_BOARD_BYTES, BG_OUTPUTS, BG_CHECKERS
+
+cdef enum:
+    INPUTS = 198
+    MAX_HIDDEN = 1024
+    MAX_UNITS = 120            # nonzero inputs of one board: at most 2 x (24 x 2 + 2) + 1
+
+
+ctypedef struct Layer:
+    int hidden
+    const float* w1            # (INPUTS, hidden): one row per input
+    const float* b1            # (hidden,)
+    const float* w2            # (5, hidden)
+    const float* b2            # (5,)
+
+
+ctypedef struct Model:
+    Layer full
+    Layer pruner               # hidden 0: none
+
+
+cdef inline float squash(float x) noexcept nogil:
+    # A cheap sigmoid: (0, 1), 1/2 at 0.
+    return 0.5 + 0.5 * x / (1.0 + fabsf(x))
+
+
+cdef int units(const uint8_t* board, int* index, float* value) noexcept nogil:
+    # Tesauro's units of the side on roll (row 1) then its opponent: per
+    # point c >= 1, c >= 2, c >= 3, (c - 3) / 2; the bar / 2; borne off / 15;
+    # then "the side on roll moves".
+    cdef int side, p, c, base, total, n = 0
+    cdef const uint8_t* row
+    for side in range(2):
+        row = board + (1 - side) * BG_SLOTS
+        base = 98 * side
+        total = 0
+        for p in range(24):
+            c = row[p]
+            if not c:
+                continue
+            total += c
+            index[n] = base + 4 * p
+            value[n] = 1.0
+            n += 1
+            if c >= 2:
+                index[n] = base + 4 * p + 1
+                value[n] = 1.0
+                n += 1
+            if c >= 3:
+                index[n] = base + 4 * p + 2
+                value[n] = 1.0
+                n += 1
+            if c > 3:
+                index[n] = base + 4 * p + 3
+                value[n] = (c - 3) * 0.5
+                n += 1
+        if row[24]:
+            total += row[24]
+            index[n] = base + 96
+            value[n] = row[24] * 0.5
+            n += 1
+        if total < BG_CHECKERS:
+            index[n] = base + 97
+            value[n] = (BG_CHECKERS - total) / 15.0
+            n += 1
+    index[n] = 196
+    value[n] = 1.0
+    return n + 1
+
+
+cdef void forward(const Layer* net, const uint8_t* board, float* out) noexcept nogil:
+    cdef int index[MAX_UNITS]
+    cdef float value[MAX_UNITS]
+    cdef float hidden[MAX_HIDDEN]
+    cdef int n = units(board, index, value), h = net.hidden, k, j
+    cdef const float* row
+    cdef float v, s
+    for j in range(h):
+        hidden[j] = net.b1[j]
+    for k in range(n):
+        row = net.w1 + <Py_ssize_t>index[k] * h
+        v = value[k]
+        for j in range(h):
+            hidden[j] += v * row[j]
+    for j in range(h):
+        hidden[j] = squash(hidden[j])
+    for k in range(BG_OUTPUTS):
+        row = net.w2 + k * h
+        s = net.b2[k]
+        for j in range(h):
+            s += row[j] * hidden[j]
+        out[k] = squash(s)
+
+
+cdef int evaluate_full(void* context, const uint8_t* boards, Py_ssize_t n, float* out) noexcept nogil:
+    cdef const Model* m = <const Model*>context
+    cdef Py_ssize_t i
+    for i in range(n):
+        forward(&m.full, boards + i * BG_BOARD_BYTES, out + i * BG_OUTPUTS)
+    return 0
+
+
+cdef int evaluate_pruner(void* context, const uint8_t* boards, Py_ssize_t n, float* out) noexcept nogil:
+    cdef const Model* m = <const Model*>context
+    cdef Py_ssize_t i
+    for i in range(n):
+        forward(&m.pruner, boards + i * BG_BOARD_BYTES, out + i * BG_OUTPUTS)
+    return 0
+
+
+cdef int failing(void* context, const uint8_t* boards, Py_ssize_t n, float* out) noexcept nogil:
+    return -1
+
+
+cdef void release(object capsule) noexcept:
+    # The capsule held a reference to the evaluator that owns its struct.
+    Py_DECREF(<object>PyCapsule_GetContext(capsule))
+
+
+cdef int set_layer(Layer* layer, dict arrays, str prefix) except -1:
+    cdef const float[:, ::1] w1 = arrays[prefix + "w1"]
+    cdef const float[::1] b1 = arrays[prefix + "b1"]
+    cdef const float[:, ::1] w2 = arrays[prefix + "w2"]
+    cdef const float[::1] b2 = arrays[prefix + "b2"]
+    h = b1.shape[0]
+    if not 1 <= h <= MAX_HIDDEN or w1.shape[0] != INPUTS or w1.shape[1] != h or w2.shape[0] != BG_OUTPUTS \
+            or w2.shape[1] != h or b2.shape[0] != BG_OUTPUTS:
+        raise ValueError(f"{prefix} weights must be (198, H), (H,), (5, H), (5,) with H at most {MAX_HIDDEN}")
+    layer.hidden = h
+    layer.w1 = &w1[0, 0]
+    layer.b1 = &b1[0]
+    layer.w2 = &w2[0, 0]
+    layer.b2 = &b2[0]
+    return 0
+
+
+def random_arrays(int hidden=128, int prune_hidden=0, seed=0):
+    """Small random weights (float32) of a network with ``hidden`` units
+    and, when ``prune_hidden``, a pruner with that many."""
+    rng = np.random.default_rng(seed)
+    arrays = {}
+    for prefix, h in (("", hidden), ("prune_", prune_hidden)):
+        if h:
+            arrays[prefix + "w1"] = rng.normal(0, 0.3, (INPUTS, h)).astype(np.float32)
+            arrays[prefix + "b1"] = rng.normal(0, 0.3, h).astype(np.float32)
+            arrays[prefix + "w2"] = rng.normal(0, 0.3, (BG_OUTPUTS, h)).astype(np.float32)
+            arrays[prefix + "b2"] = np.zeros(BG_OUTPUTS, np.float32)
+    return arrays
+
+
+cdef class TesauroNet:
+    """The network as a native evaluator (``__backgammon_evaluator__``) and
+    as a Python evaluator (called with boards (n, 2, 25), it gives their
+    chances (n, 5) float64).
+
+    ``arrays``: w1 (198, H), b1 (H,), w2 (5, H), b2 (5,) float32 and
+    optionally the pruner's prune_w1... (then ``prune_keep`` plays within
+    ``prune_within`` of its best are evaluated in full); default: random
+    weights of ``hidden`` (and ``prune_hidden``) units from ``seed``.
+    ``fail=True`` makes an evaluator that reports a failure (for tests).
+    """
+    cdef Model model
+    cdef bg_evaluator spec
+    cdef readonly dict arrays
+
+    def __init__(self, dict arrays=None, *, int hidden=128, int prune_hidden=0, seed=0, int prune_keep=5,
+                 float prune_within=0.2, bint fail=False):
+        if arrays is None:
+            arrays = random_arrays(hidden, prune_hidden, seed)
+        self.arrays = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in arrays.items()}
+        set_layer(&self.model.full, self.arrays, "")
+        self.model.pruner.hidden = 0
+        self.spec.version = BG_EVALUATOR_VERSION
+        self.spec.context = &self.model
+        self.spec.evaluate = failing if fail else evaluate_full
+        self.spec.prune = NULL
+        self.spec.prune_keep = 0
+        self.spec.prune_within = 0.0
+        if "prune_w1" in self.arrays:
+            set_layer(&self.model.pruner, self.arrays, "prune_")
+            self.spec.prune = evaluate_pruner
+            self.spec.prune_keep = prune_keep
+            self.spec.prune_within = prune_within
+
+    def __backgammon_evaluator__(self):
+        """The native evaluator protocol: a capsule of the bg_evaluator
+        struct, which keeps this object alive."""
+        capsule = PyCapsule_New(&self.spec, BG_EVALUATOR_CAPSULE, <void (*)(object) noexcept>release)
+        Py_INCREF(self)
+        PyCapsule_SetContext(capsule, <void*>self)
+        return capsule
+
+    def __call__(self, boards):
+        """Chances (n, 5) float64 of the side on roll of boards (n, 2, 25)."""
+        cdef const uint8_t[:, :, ::1] b = np.ascontiguousarray(boards, dtype=np.uint8)
+        out = np.empty((b.shape[0], BG_OUTPUTS), dtype=np.float32)
+        cdef float[:, ::1] o = out
+        if b.shape[0]:
+            with nogil:
+                evaluate_full(&self.model, &b[0, 0, 0], b.shape[0], &o[0, 0])
+        return out.astype(np.float64)
