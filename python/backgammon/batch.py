@@ -207,7 +207,7 @@ def best_per_pair(offsets: npt.ArrayLike, values: npt.ArrayLike, *, lowest: bool
     >>> [str(bg.Position.initial().legal_plays(r)[int(k)]) for r, k in zip(("31", "65"), best)]
     ['8/5 6/5', '24/13']
     >>> (offsets[:-1] + best).tolist()       # the children's own indices
-    [6, 20]
+    [10, 16]
     """
     o = np.ascontiguousarray(offsets, dtype=np.int64)
     v = np.ascontiguousarray(values, dtype=np.float64)

@@ -3,7 +3,7 @@ backgammon's kernel game loop (the native evaluator protocol,
 docs/cython-api.md).
 
 >>> import numpy as np, backgammon as bg
->>> net = TesauroNet(hidden=128, seed=1)
+>>> net = TesauroNet()                      # the shipped weights and pruner
 >>> net(bg.Position.initial().array[None]).shape
 (1, 5)
 """

@@ -154,6 +154,16 @@ cdef int set_layer(Layer* layer, dict arrays, str prefix) except -1:
     return 0
 
 
+def fitted_arrays(bint prune=True):
+    """The shipped weights (weights.npz beside this module), with the
+    pruner's unless ``prune`` is False."""
+    from importlib import resources
+    with resources.files("tesauro_net").joinpath("weights.npz").open("rb") as f:
+        with np.load(f) as data:
+            return {k: np.array(data[k], dtype=np.float32) for k in data.files
+                    if k != "meta" and (prune or not k.startswith("prune_"))}
+
+
 def random_arrays(int hidden=128, int prune_hidden=0, seed=0):
     """Small random weights (float32) of a network with ``hidden`` units
     and, when ``prune_hidden``, a pruner with that many."""
@@ -175,18 +185,22 @@ cdef class TesauroNet:
 
     ``arrays``: w1 (198, H), b1 (H,), w2 (5, H), b2 (5,) float32 and
     optionally the pruner's prune_w1... (then ``prune_keep`` plays within
-    ``prune_within`` of its best are evaluated in full); default: random
-    weights of ``hidden`` (and ``prune_hidden``) units from ``seed``.
+    ``prune_within`` of its best are evaluated in full); default: the
+    shipped weights (weights.npz, fitted to backgammon's networks by
+    fit.py; their pruner too unless ``prune=False``), or with ``seed``
+    random weights of ``hidden`` (and ``prune_hidden``) units.
     ``fail=True`` makes an evaluator that reports a failure (for tests).
     """
     cdef Model model
     cdef bg_evaluator spec
     cdef readonly dict arrays
 
-    def __init__(self, dict arrays=None, *, int hidden=128, int prune_hidden=0, seed=0, int prune_keep=5,
-                 float prune_within=0.2, bint fail=False):
-        if arrays is None:
+    def __init__(self, dict arrays=None, *, bint prune=True, int hidden=128, int prune_hidden=0, seed=None,
+                 int prune_keep=5, float prune_within=0.2, bint fail=False):
+        if arrays is None and seed is not None:
             arrays = random_arrays(hidden, prune_hidden, seed)
+        elif arrays is None:
+            arrays = fitted_arrays(prune)
         self.arrays = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in arrays.items()}
         set_layer(&self.model.full, self.arrays, "")
         self.model.pruner.hidden = 0
