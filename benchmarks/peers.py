@@ -70,7 +70,10 @@ def main() -> int:
             return code or 1
         data = json.loads(report.read_text())
     rates = {}
+    alternating = {}
     for bench in data["benchmarks"]:
+        if "threads_over_processes" in bench["extra_info"]:
+            alternating[bench["name"]] = bench["extra_info"]["threads_over_processes"]
         # test_variance_reduction measures standard errors, not a rate.
         if "items" in bench["extra_info"]:
             rates[bench["name"]] = bench["extra_info"]["items"] / bench["stats"]["min"]
@@ -111,6 +114,9 @@ def main() -> int:
         two, procs = (rates.get(f"test_batch_legal_positions_scaling[{m}-{size}]") for m in ("threads2", "processes2"))
         if two and procs:
             print(f"batch.legal_positions, {size} random-game pairs: threads=2 at {two / procs:.0%} of two processes")
+    for name, ratio in alternating.items():
+        print(f"batch.legal_positions, {name[name.index('[') + 1:-1]} random-game pairs, alternating rounds: "
+              f"threads=2 at {ratio:.0%} of two processes")
     for size in ("100k", "1M"):
         first, later = (rates.get(f"test_batch_legal_positions_first_call[{f}-{size}]") for f in ("True", "False"))
         if first and later:

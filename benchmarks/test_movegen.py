@@ -196,3 +196,37 @@ def test_legal_plays_one_pair(benchmark):
 
     benchmark.extra_info["items"] = calls
     benchmark.pedantic(run, rounds=5, iterations=1)
+
+
+@pytest.mark.benchmark(group="movegen-threads-vs-processes")
+@pytest.mark.parametrize("size", list(_SIZES))
+def test_batch_threads_vs_processes(benchmark, sized_pairs, size):
+    # threads=2 against two processes each making the one-thread call,
+    # alternately, round after round (the machine's speed moves from one
+    # minute to the next: alternating measures both in the same moments);
+    # extra_info has each one's fastest round and their ratio.
+    import multiprocessing
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+    boards, rolls = sized_pairs[size]
+    rounds = 4 if size == "1M" else 8
+    _shared["sized"] = sized_pairs
+    best = {"threads": float("inf"), "processes": float("inf")}
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        list(pool.map(_generate_sized, [(size, 1)] * 2))            # started, memory warm
+        batch.legal_positions(boards, rolls, validate=False, threads=2)
+
+        def both():
+            t = time.perf_counter()
+            batch.legal_positions(boards, rolls, validate=False, threads=2)
+            best["threads"] = min(best["threads"], time.perf_counter() - t)
+            t = time.perf_counter()
+            list(pool.map(_generate_sized, [(size, 1)] * 2))
+            # Two processes did twice the work: the time of one batch's worth.
+            best["processes"] = min(best["processes"], (time.perf_counter() - t) / 2)
+
+        benchmark.pedantic(both, rounds=rounds, iterations=1)
+    benchmark.extra_info["items"] = 2 * len(boards)
+    benchmark.extra_info["threads_rate"] = len(boards) / best["threads"]
+    benchmark.extra_info["processes_rate"] = len(boards) / best["processes"]
+    benchmark.extra_info["threads_over_processes"] = best["processes"] / best["threads"]
