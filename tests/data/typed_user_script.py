@@ -4,6 +4,8 @@ import numpy.typing as npt
 
 import backgammon as bg
 from backgammon import batch, bearoff, network
+from backgammon.pubeval import pubeval, tesauro_inputs
+from backgammon.sample import random_positions
 
 
 def main() -> None:
@@ -27,8 +29,14 @@ def main() -> None:
     first: bg.Play = plays[0]
     nets = network.default()
     chances: npt.NDArray[np.float64] = nets(children)
+    scores: npt.NDArray[np.float64] = pubeval(children)
+    units: npt.NDArray[np.float32] = tesauro_inputs(children)
+    sampled, sampled_rolls = random_positions(10, seed=1)
+    dice: npt.NDArray[np.uint8] = bg.roll_batch(10, seed=2)
+    counts = bearoff.one_sided().distribution((1, 0, 0, 0, 0, 0))
     print(offsets2.shape, children2.shape, steps.shape, checked.shape, equity, best, written.shape, table.shape,
-          mask.sum(), race.win, leaves, str(first), chances.shape)
+          mask.sum(), race.win, leaves, str(first), chances.shape, scores.shape, units.shape, sampled.shape,
+          sampled_rolls.shape, dice.shape, counts.shape)
 
 
 if __name__ == "__main__":
