@@ -136,6 +136,11 @@ def main() -> int:
             theirs = rates.get(f"test_native_rollout[{who}-{kind}]")
             if ours and theirs:
                 print(f"{kind} rollout, third-party evaluator ({who}) / built-in networks: {theirs / ours:.0%}")
+    for who in ("native", "native-pruned"):
+        ours, theirs = rates.get("test_native_decisions[builtin]"), rates.get(f"test_native_decisions[{who}]")
+        if ours and theirs:
+            print(f"0-ply decisions on the same positions, third-party evaluator ({who}) / built-in networks: "
+                  f"{theirs / ours:.0%}")
     for ply in (1, 2):
         name = f"test_net_decision_time[{ply}]"
         if name in rates:

@@ -58,3 +58,28 @@ def test_native_rollout(benchmark, tesauro_net, who, kind):
     results, _ = benchmark.pedantic(_rollout.play_games, args=(START, 0, games, 1, NET, NET), kwargs=dict(
         kwargs, **options), rounds=3, iterations=1)
     assert results.shape == (games, 5)
+
+
+@pytest.fixture(scope="module")
+def decisions():
+    # (position, roll) pairs of the built-in networks' own self-play: the
+    # same decisions for every evaluator, whatever games it would play.
+    from backgammon import _net
+    boards = _net.sample_positions(network.default(), 300, np.random.default_rng(7))[:15000]
+    rolls = np.random.default_rng(1).integers(1, 7, (len(boards), 2)).astype(np.uint8)
+    return np.ascontiguousarray(boards), rolls
+
+
+@pytest.mark.benchmark(group="native-decisions")
+@pytest.mark.parametrize("who", ["builtin", "native", "native-pruned"])
+def test_native_decisions(benchmark, tesauro_net, decisions, who):
+    # The game loop's choice of a play (0-ply, pruned when the evaluator
+    # has a pruner) on the same positions: decisions per second.
+    TesauroNet = tesauro_net
+    boards, rolls = decisions
+    if who == "builtin":
+        kwargs = dict(nets=network.default())
+    else:
+        kwargs = dict(evaluator=TesauroNet(prune=who == "native-pruned"))
+    benchmark.extra_info["items"] = len(boards)
+    benchmark.pedantic(_choice.choose_plays, args=(NET, boards, rolls), kwargs=kwargs, rounds=3, iterations=1)

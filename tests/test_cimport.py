@@ -241,6 +241,15 @@ def test_the_example_evaluator_plays_in_the_kernel_game_loop(example):
         boards, _ = random_positions(200, seed=4)
         mine = _native.evaluate(net, boards)
         out = {"evaluate_same": bool(np.array_equal(mine, net(boards).astype(np.float32)))}
+        # The game loop's choice of a play: the lowest equity for the side then on roll.
+        b2, r2 = random_positions(300, seed=6)
+        picks = _choice.choose_plays(_choice.Policy.POLICY_NET, b2, r2, evaluator=net)
+        offsets, kids = bg.batch.legal_positions(b2, r2)
+        p = _native.evaluate(net, kids)
+        eq = 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+        ref = bg.batch.best_per_pair(offsets, eq, lowest=True)
+        ref[np.diff(offsets) <= 1] = 0
+        out["choose_same"] = bool(np.array_equal(picks, ref))
         start = np.frombuffer(bg.Position.initial().to_bytes(), dtype=np.uint8)
         NET = _choice.Policy.POLICY_NET
         res = {}
@@ -270,6 +279,7 @@ def test_the_example_evaluator_plays_in_the_kernel_game_loop(example):
         print(json.dumps(out))
     """)
     assert out["evaluate_same"] is True
+    assert out["choose_same"] is True
     for name, (same, wins, luck, bounded) in out["games"].items():
         assert same and bounded, name                      # the same seed, the same games
         assert 0.0 < wins < 1.0, name

@@ -22,6 +22,7 @@ def squash(x):
 
 def fit(inputs, targets, hidden: int, epochs: int, seed: int):
     import torch
+    torch.set_num_threads(1)
     torch.manual_seed(seed)
     x = torch.from_numpy(inputs)
     y = torch.from_numpy(targets)
@@ -51,10 +52,10 @@ def main() -> int:
     from backgammon.pubeval import tesauro_inputs
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
-    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--prune-hidden", type=int, default=16)
-    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     teacher = network.default()

@@ -6,12 +6,14 @@ through the native evaluator protocol (backgammon/backgammon.h).
 
 The inputs are sparse: a point with c checkers sets at most four units,
 so the hidden layer is the bias plus one row of weights per nonzero
-input.  An optional smaller network of the same inputs is the pruner:
+input; the plays of one position share the row of the side then on roll,
+whose rows are summed once.  An optional smaller network of the same inputs is the pruner:
 the game loop ranks a position's plays by it and evaluates only its best
 few in full.
 """
 from libc.stdint cimport uint8_t
 from libc.math cimport fabsf
+from libc.string cimport memcmp
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_SetContext, PyCapsule_GetContext
 from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
 
@@ -44,64 +46,79 @@ cdef inline float squash(float x) noexcept nogil:
     return 0.5 + 0.5 * x / (1.0 + fabsf(x))
 
 
-cdef int units(const uint8_t* board, int* index, float* value) noexcept nogil:
-    # Tesauro's units of the side on roll (row 1) then its opponent: per
-    # point c >= 1, c >= 2, c >= 3, (c - 3) / 2; the bar / 2; borne off / 15;
-    # then "the side on roll moves".
-    cdef int side, p, c, base, total, n = 0
-    cdef const uint8_t* row
-    for side in range(2):
-        row = board + (1 - side) * BG_SLOTS
-        base = 98 * side
-        total = 0
-        for p in range(24):
-            c = row[p]
-            if not c:
-                continue
-            total += c
-            index[n] = base + 4 * p
+cdef int side_units(const uint8_t* row, int base, int* index, float* value, int n) noexcept nogil:
+    # Tesauro's units of one side's row from input ``base`` on, appended at
+    # n: per point c >= 1, c >= 2, c >= 3, (c - 3) / 2; the bar / 2; borne
+    # off / 15.
+    cdef int p, c, total = 0
+    for p in range(24):
+        c = row[p]
+        if not c:
+            continue
+        total += c
+        index[n] = base + 4 * p
+        value[n] = 1.0
+        n += 1
+        if c >= 2:
+            index[n] = base + 4 * p + 1
             value[n] = 1.0
             n += 1
-            if c >= 2:
-                index[n] = base + 4 * p + 1
-                value[n] = 1.0
-                n += 1
-            if c >= 3:
-                index[n] = base + 4 * p + 2
-                value[n] = 1.0
-                n += 1
-            if c > 3:
-                index[n] = base + 4 * p + 3
-                value[n] = (c - 3) * 0.5
-                n += 1
-        if row[24]:
-            total += row[24]
-            index[n] = base + 96
-            value[n] = row[24] * 0.5
+        if c >= 3:
+            index[n] = base + 4 * p + 2
+            value[n] = 1.0
             n += 1
-        if total < BG_CHECKERS:
-            index[n] = base + 97
-            value[n] = (BG_CHECKERS - total) / 15.0
+        if c > 3:
+            index[n] = base + 4 * p + 3
+            value[n] = (c - 3) * 0.5
             n += 1
-    index[n] = 196
-    value[n] = 1.0
-    return n + 1
+    if row[24]:
+        total += row[24]
+        index[n] = base + 96
+        value[n] = row[24] * 0.5
+        n += 1
+    if total < BG_CHECKERS:
+        index[n] = base + 97
+        value[n] = (BG_CHECKERS - total) / 15.0
+        n += 1
+    return n
 
 
-cdef void forward(const Layer* net, const uint8_t* board, float* out) noexcept nogil:
-    cdef int index[MAX_UNITS]
-    cdef float value[MAX_UNITS]
-    cdef float hidden[MAX_HIDDEN]
-    cdef int n = units(board, index, value), h = net.hidden, k, j
+cdef inline void add_rows(const Layer* net, float* hidden, const int* index, const float* value, int n) noexcept nogil:
+    cdef int k, j, h = net.hidden
     cdef const float* row
-    cdef float v, s
-    for j in range(h):
-        hidden[j] = net.b1[j]
+    cdef float v
     for k in range(n):
         row = net.w1 + <Py_ssize_t>index[k] * h
         v = value[k]
         for j in range(h):
             hidden[j] += v * row[j]
+
+
+cdef void start_of(const Layer* net, const uint8_t* board, float* start) noexcept nogil:
+    # The bias, "the side on roll moves" and the side on roll's units
+    # (row 1) summed: what the children of one position share (the
+    # player who moved is row 0 in them; row 1 changes only on a hit).
+    cdef int index[MAX_UNITS]
+    cdef float value[MAX_UNITS]
+    cdef int n = side_units(board + BG_SLOTS, 0, index, value, 0), j
+    index[n] = 196
+    value[n] = 1.0
+    for j in range(net.hidden):
+        start[j] = net.b1[j]
+    add_rows(net, start, index, value, n + 1)
+
+
+cdef void finish(const Layer* net, const uint8_t* board, const float* start, float* out) noexcept nogil:
+    # The outputs of a board from its start: the opponent's units (row 0) added.
+    cdef int index[MAX_UNITS]
+    cdef float value[MAX_UNITS]
+    cdef float hidden[MAX_HIDDEN]
+    cdef int n = side_units(board, 98, index, value, 0), h = net.hidden, k, j
+    cdef const float* row
+    cdef float s
+    for j in range(h):
+        hidden[j] = start[j]
+    add_rows(net, hidden, index, value, n)
     for j in range(h):
         hidden[j] = squash(hidden[j])
     for k in range(BG_OUTPUTS):
@@ -112,19 +129,28 @@ cdef void forward(const Layer* net, const uint8_t* board, float* out) noexcept n
         out[k] = squash(s)
 
 
-cdef int evaluate_full(void* context, const uint8_t* boards, Py_ssize_t n, float* out) noexcept nogil:
-    cdef const Model* m = <const Model*>context
+cdef void evaluate_layer(const Layer* net, const uint8_t* boards, Py_ssize_t n, float* out) noexcept nogil:
+    # Boards in a batch (a position's children) mostly share row 1: its
+    # sums are made once for each run of boards that share it.
+    cdef float start[MAX_HIDDEN]
+    cdef const uint8_t* board
+    cdef const uint8_t* shared = NULL
     cdef Py_ssize_t i
     for i in range(n):
-        forward(&m.full, boards + i * BG_BOARD_BYTES, out + i * BG_OUTPUTS)
+        board = boards + i * BG_BOARD_BYTES
+        if shared == NULL or memcmp(shared, board + BG_SLOTS, BG_SLOTS) != 0:
+            start_of(net, board, start)
+            shared = board + BG_SLOTS
+        finish(net, board, start, out + i * BG_OUTPUTS)
+
+
+cdef int evaluate_full(void* context, const uint8_t* boards, Py_ssize_t n, float* out) noexcept nogil:
+    evaluate_layer(&(<const Model*>context).full, boards, n, out)
     return 0
 
 
 cdef int evaluate_pruner(void* context, const uint8_t* boards, Py_ssize_t n, float* out) noexcept nogil:
-    cdef const Model* m = <const Model*>context
-    cdef Py_ssize_t i
-    for i in range(n):
-        forward(&m.pruner, boards + i * BG_BOARD_BYTES, out + i * BG_OUTPUTS)
+    evaluate_layer(&(<const Model*>context).pruner, boards, n, out)
     return 0
 
 
