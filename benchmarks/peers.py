@@ -48,6 +48,8 @@ NAMES = {
     "test_net_decision_time[1]": "backgammon net:1 decisions",
     "test_net_decision_time[2]": "backgammon net:2 decisions",
     "test_gnubg_nn_decision_time": "gnubg-nn best_move 0-ply decisions",
+    "test_batch_legal_positions_one_pair": "backgammon batch, one pair per call",
+    "test_legal_plays_one_pair": "backgammon Position.legal_plays, one pair per call",
 }
 
 # Published figures of peers that cannot run here (games per second, one core).
@@ -68,7 +70,10 @@ def main() -> int:
             return code or 1
         data = json.loads(report.read_text())
     rates = {}
+    alternating = {}
     for bench in data["benchmarks"]:
+        if "threads_over_processes" in bench["extra_info"]:
+            alternating[bench["name"]] = bench["extra_info"]["threads_over_processes"]
         # test_variance_reduction measures standard errors, not a rate.
         if "items" in bench["extra_info"]:
             rates[bench["name"]] = bench["extra_info"]["items"] / bench["stats"]["min"]
@@ -105,6 +110,37 @@ def main() -> int:
         if name.startswith("test_vector_env_steps["):
             copy, opponent, threads = name[len("test_vector_env_steps["):-1].split("-")
             print(f"vector env, N = 1,024, {opponent} opponent, {copy}, threads={threads}: {rate:,.0f} steps/s")
+    for size in ("10k", "100k", "300k", "1M"):
+        two, procs = (rates.get(f"test_batch_legal_positions_scaling[{m}-{size}]") for m in ("threads2", "processes2"))
+        if two and procs:
+            print(f"batch.legal_positions, {size} random-game pairs: threads=2 at {two / procs:.0%} of two processes")
+    for name, ratio in alternating.items():
+        print(f"batch.legal_positions, {name[name.index('[') + 1:-1]} random-game pairs, alternating rounds: "
+              f"threads=2 at {ratio:.0%} of two processes")
+    for size in ("100k", "1M"):
+        first, later = (rates.get(f"test_batch_legal_positions_first_call[{f}-{size}]") for f in ("True", "False"))
+        if first and later:
+            print(f"first call of {size} pairs (fresh memory) / later calls: {later / first:.2f}x the time")
+    if "test_batch_legal_positions_one_pair" in rates:
+        one = rates["test_batch_legal_positions_one_pair"]
+        line = f"one pair through the batch API: {1e6 / one:.2f} us a call"
+        if "test_legal_plays_one_pair" in rates:
+            line += f" (Position.legal_plays: {1e6 / rates['test_legal_plays_one_pair']:.2f} us)"
+        print(line)
+    if "test_gnubg_nn_moves_per_call" in rates and "test_batch_legal_positions_threads[2]" in rates:
+        print(f"backgammon batch, threads=2 / gnubg-nn moves() per call: "
+              f"{rates['test_batch_legal_positions_threads[2]'] / rates['test_gnubg_nn_moves_per_call']:.1f}x")
+    for kind in ("plain", "variance-reduced"):
+        ours = rates.get(f"test_native_rollout[builtin-{kind}]")
+        for who in ("native", "native-pruned"):
+            theirs = rates.get(f"test_native_rollout[{who}-{kind}]")
+            if ours and theirs:
+                print(f"{kind} rollout, third-party evaluator ({who}) / built-in networks: {theirs / ours:.0%}")
+    for who in ("native", "native-pruned"):
+        ours, theirs = rates.get("test_native_decisions[builtin]"), rates.get(f"test_native_decisions[{who}]")
+        if ours and theirs:
+            print(f"0-ply decisions on the same positions, third-party evaluator ({who}) / built-in networks: "
+                  f"{theirs / ours:.0%}")
     for ply in (1, 2):
         name = f"test_net_decision_time[{ply}]"
         if name in rates:

@@ -108,7 +108,7 @@ def test_batch_legal_positions_two_processes(benchmark, pairs):
     benchmark.extra_info["items"] = 2 * calls * len(pairs[0])
 
 
-_SIZES = {"10k": 10_000, "100k": 100_000, "1M": 1_000_000}
+_SIZES = {"10k": 10_000, "100k": 100_000, "300k": 300_000, "1M": 1_000_000}
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +148,85 @@ def test_batch_legal_positions_scaling(benchmark, sized_pairs, size, mode):
     benchmark.extra_info["items"] = len(boards)
     benchmark.pedantic(batch.legal_positions, args=(boards, rolls), kwargs={"validate": False, "threads": threads},
                        rounds=rounds, iterations=1, warmup_rounds=1)
+
+
+@pytest.mark.benchmark(group="movegen-first-call")
+@pytest.mark.parametrize("size", ["100k", "1M"])
+@pytest.mark.parametrize("fresh", [True, False])
+def test_batch_legal_positions_first_call(benchmark, sized_pairs, size, fresh):
+    # The first large call of a process meets fresh output memory (the
+    # pool emptied before each round, as in a new process); later calls
+    # reuse it.  Two threads, as a user's default call on this machine.
+    from backgammon import _pool
+    boards, rolls = sized_pairs[size]
+    benchmark.extra_info["items"] = len(boards)
+
+    def setup():
+        if fresh:
+            _pool.release()
+        return (boards, rolls), {"validate": False, "threads": 2}
+
+    batch.legal_positions(boards, rolls, validate=False, threads=2)
+    benchmark.pedantic(batch.legal_positions, setup=setup, rounds=3 if size == "1M" else 5, iterations=1)
+
+
+@pytest.mark.benchmark(group="movegen-one-pair")
+def test_batch_legal_positions_one_pair(benchmark):
+    # One (board, roll) through the batch API, as an engine's search calls it.
+    board = bg.Position.initial().array[None].copy()
+    roll = np.array([[3, 1]], dtype=np.uint8)
+    calls = 10_000
+
+    def run():
+        for _ in range(calls):
+            batch.legal_positions(board, roll)
+
+    benchmark.extra_info["items"] = calls
+    benchmark.pedantic(run, rounds=5, iterations=1)
+
+
+@pytest.mark.benchmark(group="movegen-one-pair")
+def test_legal_plays_one_pair(benchmark):
+    pos = bg.Position.initial()
+    calls = 10_000
+
+    def run():
+        for _ in range(calls):
+            pos.legal_plays((3, 1))
+
+    benchmark.extra_info["items"] = calls
+    benchmark.pedantic(run, rounds=5, iterations=1)
+
+
+@pytest.mark.benchmark(group="movegen-threads-vs-processes")
+@pytest.mark.parametrize("size", list(_SIZES))
+def test_batch_threads_vs_processes(benchmark, sized_pairs, size):
+    # threads=2 against two processes each making the one-thread call,
+    # alternately, round after round (the machine's speed moves from one
+    # minute to the next: alternating measures both in the same moments);
+    # extra_info has each one's fastest round and their ratio.
+    import multiprocessing
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+    boards, rolls = sized_pairs[size]
+    rounds = 4 if size == "1M" else 8
+    _shared["sized"] = sized_pairs
+    best = {"threads": float("inf"), "processes": float("inf")}
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        list(pool.map(_generate_sized, [(size, 1)] * 2))            # started, memory warm
+        batch.legal_positions(boards, rolls, validate=False, threads=2)
+
+        def both():
+            t = time.perf_counter()
+            batch.legal_positions(boards, rolls, validate=False, threads=2)
+            best["threads"] = min(best["threads"], time.perf_counter() - t)
+            t = time.perf_counter()
+            list(pool.map(_generate_sized, [(size, 1)] * 2))
+            # Two processes did twice the work: the time of one batch's worth.
+            best["processes"] = min(best["processes"], (time.perf_counter() - t) / 2)
+
+        benchmark.pedantic(both, rounds=rounds, iterations=1)
+    benchmark.extra_info["items"] = 2 * len(boards)
+    benchmark.extra_info["threads_rate"] = len(boards) / best["threads"]
+    benchmark.extra_info["processes_rate"] = len(boards) / best["processes"]
+    benchmark.extra_info["threads_over_processes"] = best["processes"] / best["threads"]

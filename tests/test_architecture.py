@@ -347,3 +347,10 @@ def test_a_plugin_player_reaches_every_tool(plugin_path):
     last = str(bg.Position.initial().legal_plays("31")[-1])
     from backgammon.ubgi import format_move
     assert ubgi.stdout.strip().splitlines()[-1] == "bestmove " + format_move(bg.Position.initial().parse_play(last, "31"))
+
+
+def test_no_kernel_over_900_lines():
+    # One job a kernel module (issue 42): the network kernel was split in four.
+    for path in sorted((ROOT / "src" / "backgammon").glob("*.pyx")):
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        assert lines <= 900, f"{path.name}: {lines} lines"

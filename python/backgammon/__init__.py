@@ -57,18 +57,19 @@ __version__ = "0.1.0"
 
 
 def get_include() -> str:
-    """The directory holding the ``backgammon`` package's ``.pxd`` files and
-    C headers, for another Cython project that cimports the kernels:
-    Cython's include path is this directory, the C compiler's this directory
-    joined with ``backgammon`` (and numpy's, for the bit generators).
+    """The include directory of backgammon's public Cython API
+    (docs/cython-api.md): it holds ``backgammon/*.pxd`` and
+    ``backgammon/backgammon.h`` and nothing else, and is both Cython's
+    include path and the C compiler's.
 
     >>> import os
-    >>> os.path.exists(os.path.join(get_include(), "backgammon", "_movegen.pxd"))
-    True
+    >>> sorted(os.listdir(os.path.join(get_include(), "backgammon")))[:3]
+    ['__init__.pxd', '_capi.pxd', 'backgammon.h']
     """
     import os
-    from . import _movegen
-    return os.path.dirname(os.path.dirname(os.path.abspath(_movegen.__file__)))
+    from . import _capi
+    return os.path.join(os.path.dirname(os.path.abspath(_capi.__file__)), "include")
+
 
 __all__ = [
     "Position", "Play", "Plays", "Roll", "GameResult", "WinKind", "ON_ROLL", "OPPONENT",

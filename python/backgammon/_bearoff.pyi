@@ -40,6 +40,10 @@ def race_estimates(
     gammon: npt.NDArray[np.uint16],
     two_sided: npt.NDArray[np.uint16] | None = None,
     two_sided_checkers: int = 0,
-) -> npt.NDArray[np.float64]:
+    nan: bool = False,
+    out: npt.NDArray[np.floating] | None = None,
+) -> npt.NDArray[np.floating]:
     """Win, win gammon and lose gammon chances of the side on roll, (n, 3),
-    for boards where both sides have all their checkers on home points."""
+    for boards where both sides have all their checkers on home points
+    (others raise ValueError, or with ``nan`` get NaN rows), float64 or
+    written into ``out`` (float32 or float64)."""

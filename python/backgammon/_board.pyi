@@ -51,3 +51,7 @@ def starting_board() -> bytes:
 
 def equities(chances: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The cubeless money equity of each row of five outcome chances."""
+
+def pair_best(offsets: npt.NDArray[np.int64], values: npt.NDArray[np.float64], lowest: bool) -> npt.NDArray[np.int64]:
+    """For each pair of a CSR output, the index within it of its largest
+    value (smallest with ``lowest``), first of equals, NaN never; -1 when none."""

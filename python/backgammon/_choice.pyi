@@ -24,6 +24,8 @@ def choose_plays(
     rolls: npt.NDArray[np.uint8],
     generator: np.random.Generator | None = None,
     nets: Networks | None = None,
+    evaluator: object | None = None,
 ) -> npt.NDArray[np.int64]:
     """The play each (board, roll) gets from ``policy``, as the game loop
-    chooses it: the index among the move generator's plays, (n,) int64."""
+    chooses it: the index among the move generator's plays, (n,) int64.
+    ``evaluator``: a native evaluator playing the network policy."""

@@ -59,3 +59,12 @@ def generate_shared(
     it on the same arrays.  Returns ``(status, bad, problem)``: status 0, 1
     (output too small) or 2 (out of memory); the first bad pair this thread
     met (-1: none) and its problem code.  Runs without the GIL."""
+
+
+def legal_small(
+    boards: object, rolls: object, moves: bool, swap: bool, check: bool
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]] | tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.int8]
+] | None:
+    """legal_positions of at most 64 pairs given as numpy arrays, in one
+    call; None when the input is of another kind or a pair is bad."""

@@ -1,12 +1,12 @@
 """The neural network evaluator: contact and race networks, the bear-off
 tables, 0- to 2-ply search and training kernels.
 
-Type stub for the Cython extension module built from src/backgammon/_net.pyx.
+Type stub for backgammon._net, which gathers the entry points of the
+extension modules built from src/backgammon/_features.pyx, _forward.pyx,
+_search.pyx and _train.pyx.
 """
 import numpy as np
 import numpy.typing as npt
-
-_WIDE: int
 
 def set_instruction_set(wide: bool) -> bool:
     """Use the AVX2 forward pass where the machine has it (``wide``), or the
@@ -42,9 +42,11 @@ class Networks:
     def __call__(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
         """The five chances of the side on roll at 0-ply (the Evaluator protocol)."""
 
-def evaluate(nets: Networks, boards: npt.NDArray[np.uint8], ply: int = 0) -> npt.NDArray[np.float32]:
+def evaluate(nets: Networks, boards: npt.NDArray[np.uint8], ply: int = 0,
+             out: npt.NDArray[np.floating] | None = None) -> npt.NDArray[np.floating]:
     """The five chances of the side on roll of each board at ``ply``
-    (0, 1 or 2), float32 (n, 5).  Boards are validated."""
+    (0 to 3), float32 (n, 5), or written into ``out`` (float32 or float64,
+    returned).  Boards are validated."""
 
 def encode_boards(boards: npt.NDArray[np.uint8], layout: int = 2) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
     """The dense inputs of each board's network in ``layout`` (1: contact

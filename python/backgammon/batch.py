@@ -9,14 +9,17 @@
 """
 from __future__ import annotations
 
+from typing import Literal, overload
+
 import numpy as np
+import numpy.typing as npt
 
 from . import _board, _chain, _movegen, _pool
 from ._parallel import cores, run_shared
 from .errors import InvalidPositionError, InvalidRollError
 from .position import board_arrays, board_counts, problem_message
 
-__all__ = ["legal_positions", "validate_boards", "release_memory", "MAX_PLAYS"]
+__all__ = ["legal_positions", "best_per_pair", "validate_boards", "release_memory", "MAX_PLAYS"]
 
 #: Most distinct plays any roll can have, plus room: the kernel needs this
 #: much free space in ``children`` before each position.
@@ -40,8 +43,22 @@ def _as_uint8_rolls(rolls, n: int) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = False,
-                    validate: bool = True, out=None, moves_out=None, threads: int | None = None):
+@overload
+def legal_positions(boards: npt.ArrayLike, rolls: npt.ArrayLike, *, moves: Literal[False] = ...,
+                    mover_view: bool = ..., validate: bool = ..., out: np.ndarray | None = ...,
+                    moves_out: np.ndarray | None = ..., threads: int | None = ...) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def legal_positions(boards: npt.ArrayLike, rolls: npt.ArrayLike, *, moves: Literal[True],
+                    mover_view: bool = ..., validate: bool = ..., out: np.ndarray | None = ...,
+                    moves_out: np.ndarray | None = ...,
+                    threads: int | None = ...) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+@overload
+def legal_positions(boards: npt.ArrayLike, rolls: npt.ArrayLike, *, moves: bool,
+                    mover_view: bool = ..., validate: bool = ..., out: np.ndarray | None = ...,
+                    moves_out: np.ndarray | None = ...,
+                    threads: int | None = ...) -> tuple[np.ndarray, ...]: ...
+def legal_positions(boards, rolls, *, moves=False, mover_view=False, validate=True, out=None, moves_out=None,
+                    threads=None):
     """The distinct results of each (board, roll) pair, in CSR layout.
 
     ``boards`` is (n, 2, 25) (row 1 on roll) and ``rolls`` (n, 2).  Returns
@@ -67,7 +84,13 @@ def legal_positions(boards, rolls, *, moves: bool = False, mover_view: bool = Fa
     straight into the output when the chunks before it are counted, else
     into a buffer in cache that is copied in as soon as they are.  A call
     made while another thread's threaded call runs works on one thread.
+    Batches of at most 64 pairs given as numpy arrays (boards uint8, rolls
+    uint8 or int64) take a short path that holds the GIL (microseconds).
     """
+    if out is None and moves_out is None and (threads is None or type(threads) is int and threads > 0):
+        small = _movegen.legal_small(boards, rolls, moves, not mover_view, validate)
+        if small is not None:
+            return small
     if validate:
         b = board_counts(boards)
         r = _as_uint8_rolls(rolls, len(b))
@@ -165,6 +188,32 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
     if bad:
         _raise_problem(*min(bad), r)      # the first bad pair, as one thread reports it
     return _trimmed(offsets, children, steps, out)
+
+
+def best_per_pair(offsets: npt.ArrayLike, values: npt.ArrayLike, *, lowest: bool = False) -> np.ndarray:
+    """For each pair of a CSR output (``offsets`` from
+    :func:`legal_positions`, n + 1 of them), which of its children has the
+    largest of ``values`` (one per child; the smallest with ``lowest``):
+    its index within the pair, the first of equals, (n,) int64; -1 for a
+    pair with no child.  NaN is never chosen.
+
+    The children are from the next mover's view, so the best play is the
+    one whose result is worst for the side then on roll:
+
+    >>> import backgammon as bg
+    >>> boards = np.stack([bg.Position.initial().array] * 2)
+    >>> offsets, children = legal_positions(boards, [(3, 1), (6, 5)])
+    >>> best = best_per_pair(offsets, bg.evaluate(children).equity, lowest=True)
+    >>> [str(bg.Position.initial().legal_plays(r)[int(k)]) for r, k in zip(("31", "65"), best)]
+    ['8/5 6/5', '24/13']
+    >>> (offsets[:-1] + best).tolist()       # the children's own indices
+    [10, 16]
+    """
+    o = np.ascontiguousarray(offsets, dtype=np.int64)
+    v = np.ascontiguousarray(values, dtype=np.float64)
+    if o.ndim != 1 or v.ndim != 1:
+        raise ValueError(f"offsets and values must be 1-D, not {o.shape} and {v.shape}")
+    return _board.pair_best(o, v, bool(lowest))
 
 
 def release_memory() -> None:

@@ -16,9 +16,10 @@ True
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _board
 from ._validate import integer
@@ -79,7 +80,13 @@ def equity(probabilities) -> np.ndarray:
     return _board.equities(flat).reshape(p.shape[:-1])
 
 
-def evaluate(x, ply: int = 0, *, evaluator=None, networks=None, threads: int | None = None):
+@overload
+def evaluate(x: Position, ply: int = ..., *, evaluator: object = ..., networks: object = ...,
+             threads: int | None = ..., dtype: npt.DTypeLike = ..., out: None = ...) -> Evaluation: ...
+@overload
+def evaluate(x: npt.ArrayLike, ply: int = ..., *, evaluator: object = ..., networks: object = ...,
+             threads: int | None = ..., dtype: npt.DTypeLike = ..., out: np.ndarray | None = ...) -> Evaluations: ...
+def evaluate(x, ply=0, *, evaluator=None, networks=None, threads=None, dtype=np.float64, out=None):
     """The chances of the side on roll of a ``Position`` (an
     :class:`Evaluation`) or of boards (n, 2, 25) (an :class:`Evaluations`),
     searched ``ply`` plies deep (0 to 3).  ``evaluator``: any evaluator
@@ -88,22 +95,66 @@ def evaluate(x, ply: int = 0, *, evaluator=None, networks=None, threads: int | N
     (``networks`` is its older name); ``threads``: how many threads share a
     batch (None: every core; the same result).
 
+    A batch's chances and equities are ``dtype`` (float64, or float32: the
+    networks' own precision, no copy), or the chances are written into
+    ``out``, a C-contiguous (n, 5) float32 or float64 array (its dtype then
+    rules; the result's ``probabilities`` is ``out``): reuse it in loops.
+
     >>> import backgammon as bg
     >>> round(evaluate(bg.Position.initial()).equity, 2)
     0.07
     >>> after = bg.Position.initial().legal_plays("31").positions      # the opponent on roll
     >>> str(bg.Position.initial().legal_plays("31")[int(evaluate(after, ply=1).equity.argmin())])
-    '8/5 6/5'"""
-    from .evaluator import as_evaluator, chances
+    '8/5 6/5'
+    >>> evaluate(after, dtype=np.float32).probabilities.dtype
+    dtype('float32')"""
+    from .evaluator import as_evaluator, chances, is_kernel
     ply = integer("ply", ply, low=0, high=MAX_PLY)
     ev = as_evaluator(evaluator, networks=networks)
     if threads is not None:
         threads = integer("threads", threads, low=1)
     if isinstance(x, Position):
+        if out is not None:
+            raise TypeError("out is for batches of boards, not a Position")
         p = chances(ev, np.ascontiguousarray(x.array[None]), ply, 1)[0]
         return Evaluation._make((*map(float, p), float(equity(p))))
     from .batch import validate_boards
     boards = validate_boards(x)
-    p = chances(ev, boards, ply, threads)
-    return Evaluations(p, equity(p))
+    result = _output(out, dtype, len(boards))
+    if is_kernel(ev):
+        _kernel_chances(ev, boards, ply, threads, result)
+    else:
+        result[...] = chances(ev, boards, ply, threads)
+    return Evaluations(result, equity(result).astype(result.dtype, copy=False))
 
+
+def _output(out, dtype, n: int) -> np.ndarray:
+    """The array a batch's chances go into: ``out`` when given (checked),
+    else a new one of ``dtype``."""
+    if out is None:
+        dt = np.dtype(dtype)
+        if dt not in (np.float32, np.float64):
+            raise ValueError(f"dtype must be float32 or float64, not {dt}")
+        return np.empty((n, 5), dtype=dt)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    if out.shape != (n, 5) or out.dtype not in (np.float32, np.float64) or not out.flags.c_contiguous \
+            or not out.flags.writeable:
+        raise ValueError(f"out must be a writeable C-contiguous float32 or float64 array of shape ({n}, 5), "
+                         f"not {out.dtype} {out.shape}")
+    return out
+
+
+def _kernel_chances(nets, boards: np.ndarray, ply: int, threads: int | None, out: np.ndarray) -> None:
+    """The networks' search of each board written into ``out``, its rows
+    split among threads (the same numbers for any number)."""
+    from . import _net
+    from ._parallel import cores, run_shared
+    n = len(boards)
+    k = min(threads or cores(), max(1, n // (256 if ply == 0 else 8)))
+    if k > 1:
+        cuts = np.linspace(0, n, k + 1).astype(int)
+        if run_shared(lambda t: _net.evaluate(nets, boards[cuts[t]:cuts[t + 1]], ply,
+                                              out[cuts[t]:cuts[t + 1]]), k) is not None:
+            return
+    _net.evaluate(nets, boards, ply, out)

@@ -469,26 +469,57 @@ cdef int set_race_tables(RaceTables* t, one_sided, gammon, two_sided, int two_si
 
 
 def race_estimates(const uint8_t[:, :, ::1] boards, one_sided, gammon, two_sided=None,
-                   int two_sided_checkers=0):
+                   int two_sided_checkers=0, bint nan=False, out=None):
     """Win, win gammon and lose gammon chances of the side on roll, (n, 3),
-    for boards where both sides have all their checkers on home points.
-    Any other board raises ValueError naming it: this is reachable from
-    Python, so it never trusts its input."""
+    for boards where both sides have all their checkers on home points;
+    any other board raises ValueError naming it, or with ``nan`` gets a row
+    of NaN.  ``out``: a C-contiguous (n, 3) float32 or float64 array to
+    write into (returned), else a new float64 one.  Reachable from Python,
+    so it never trusts its input."""
     cdef RaceTables tables
     cdef Py_ssize_t i, n = boards.shape[0], bad = -1
+    cdef double est[3]
+    cdef double missing = float("nan")
+    cdef bint home
     if boards.shape[1] != 2 or boards.shape[2] != SLOTS:
         raise ValueError("boards must have shape (n, 2, 25)")
     set_race_tables(&tables, one_sided, gammon, two_sided, two_sided_checkers)
     with nogil:
         for i in range(n):
-            if check_board(&boards[i, 0, 0]) != BOARD_OK or not both_home(&boards[i, 0, 0]):
+            if check_board(&boards[i, 0, 0]) != BOARD_OK or (not nan and not both_home(&boards[i, 0, 0])):
                 bad = i
                 break
     if bad >= 0:
         raise ValueError(f"board {bad} is not a valid position with every checker of both sides home")
-    out = np.zeros((n, 3))
-    cdef double[:, ::1] o = out
+    if out is None:
+        out = np.zeros((n, 3))
+    elif not isinstance(out, np.ndarray) or out.shape != (n, 3) or out.dtype not in (np.float32, np.float64) \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"out must be a writeable C-contiguous float32 or float64 array of shape ({n}, 3)")
+    cdef double[:, ::1] o
+    cdef float[:, ::1] f
+    cdef bint wide = out.dtype == np.float64
+    if n == 0:
+        return out
+    if wide:
+        o = out
+    else:
+        f = out
     with nogil:
         for i in range(n):
-            race_estimate(&tables, &boards[i, 0, 0], &o[i, 0])
+            home = both_home(&boards[i, 0, 0])
+            if home:
+                race_estimate(&tables, &boards[i, 0, 0], est)
+            else:
+                est[0] = missing
+                est[1] = missing
+                est[2] = missing
+            if wide:
+                o[i, 0] = est[0]
+                o[i, 1] = est[1]
+                o[i, 2] = est[2]
+            else:
+                f[i, 0] = <float>est[0]
+                f[i, 1] = <float>est[1]
+                f[i, 2] = <float>est[2]
     return out

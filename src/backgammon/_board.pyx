@@ -2,7 +2,7 @@
 """The position array (docs/design.md): its validation, the starting
 position, how a finished game was won and the cubeless equity of
 outcome chances, one board or a batch, without the GIL."""
-from libc.stdint cimport uint8_t, int8_t
+from libc.stdint cimport uint8_t, int8_t, int64_t
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 import numpy as np
@@ -179,4 +179,36 @@ def equities(const double[:, ::1] chances):
     with nogil:
         for i in range(n):
             o[i] = cubeless_equity(&chances[i, 0])
+    return out
+
+
+def pair_best(const int64_t[::1] offsets, const double[::1] values, bint lowest):
+    """For each pair i of a CSR output, the index within
+    ``values[offsets[i]:offsets[i + 1]]`` of its largest value (smallest
+    with ``lowest``), the first of equals, NaN never chosen; -1 for a pair
+    with no child or only NaN.  (n,) int64 for n + 1 offsets; offsets must
+    rise from 0 to at most len(values)."""
+    cdef Py_ssize_t i, k, n = offsets.shape[0] - 1, at
+    cdef double v, best
+    if n < 0 or offsets[0] != 0:
+        raise ValueError("offsets must hold n + 1 >= 1 entries from 0")
+    for i in range(n):
+        if offsets[i + 1] < offsets[i]:
+            raise ValueError(f"offsets must not decrease (offsets[{i + 1}] < offsets[{i}])")
+    if offsets[n] > values.shape[0]:
+        raise ValueError(f"offsets end at {offsets[n]}, past the {values.shape[0]} values")
+    out = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] o = out
+    with nogil:
+        for i in range(n):
+            at = -1
+            best = 0.0
+            for k in range(offsets[i], offsets[i + 1]):
+                v = values[k]
+                if v != v:
+                    continue
+                if at < 0 or (v < best if lowest else v > best):
+                    best = v
+                    at = k - offsets[i]
+            o[i] = at
     return out

@@ -2,7 +2,7 @@
 # loop of rollouts, duels' kernel players, the environments' opponents).
 from libc.stdint cimport uint8_t
 from numpy.random cimport bitgen_t
-from backgammon._net cimport Evaluator, Work
+from backgammon._forward cimport Evaluator, Work
 
 cpdef enum Policy:
     # Who chooses each play: Python reads these as _choice.Policy.

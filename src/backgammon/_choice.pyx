@@ -10,8 +10,9 @@ from backgammon._board cimport no_contact
 from backgammon._dice cimport bounded, bitgen_of
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._pubeval cimport Pubeval, weights, pubeval
-from backgammon._net cimport Networks, best_child
+from backgammon._forward cimport Networks, best_child
 from backgammon._checks cimport need_valid_boards, need_rolls
+from backgammon._native cimport Judge, judge_open, judge_close, native_best
 
 
 cdef int choose(int policy, bitgen_t* rng, const uint8_t* board, const uint8_t* children, int n,
@@ -51,9 +52,11 @@ cdef int need_policy(int policy, object nets, bint has_generator, bint given_ok)
 
 
 def choose_plays(int policy, const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, generator=None,
-                 Networks nets=None):
+                 Networks nets=None, evaluator=None):
     """The play each (board, roll) gets from ``policy``, as the game loop
-    chooses it: the index among the move generator's plays, (n,) int64."""
+    chooses it: the index among the move generator's plays, (n,) int64.
+    ``evaluator``: a native evaluator playing the network policy instead
+    of ``nets``."""
     cdef Py_ssize_t i, n = boards.shape[0]
     cdef bitgen_t* rng = NULL
     cdef Generator* g
@@ -61,7 +64,9 @@ def choose_plays(int policy, const uint8_t[:, :, ::1] boards, const uint8_t[:, :
     cdef Work* work
     cdef int m
     cdef const Evaluator* ev = NULL
-    need_policy(policy, nets, generator is not None, False)
+    cdef Judge judge
+    cdef float best[5]
+    need_policy(policy, nets if evaluator is None else evaluator, generator is not None, False)
     need_valid_boards("boards", boards)
     need_rolls("rolls", rolls, n)
     if nets is not None:
@@ -76,10 +81,18 @@ def choose_plays(int policy, const uint8_t[:, :, ::1] boards, const uint8_t[:, :
     if g == NULL or children == NULL or work == NULL:
         free(g); free(children); free(work)
         raise MemoryError()
+    judge_open(&judge, None, evaluator if policy == POLICY_NET else None)
     with nogil:
         for i in range(n):
             m = generate(g, &boards[i, 0, 0], rolls[i, 0], rolls[i, 1], children, NULL, True)
-            if m > 1:
+            if m > 1 and judge.native != NULL:
+                o[i] = native_best(&judge, children, m, best)
+                if judge.failed:
+                    break
+            elif m > 1:
                 o[i] = choose(policy, rng, &boards[i, 0, 0], children, m, ev, work)
     free(g); free(children); free(work)
+    judge_close(&judge)
+    if judge.failed:
+        raise RuntimeError(f"the native evaluator {evaluator!r} failed")
     return out

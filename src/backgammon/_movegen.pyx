@@ -16,9 +16,10 @@ the start plus fixed 64-byte changes per step (and hit), written with a few
 vector adds; the last step's results come from one tight loop (bg_leaves).
 """
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport calloc, malloc, free
+from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
+cimport numpy as cnp
 
 from backgammon._board cimport BAR, SLOTS, POINTS, BOARD_OK, BAD_DICE, check_board
 from backgammon._checks cimport board_bytes, need_dice, need_boards, need_shape, need_rows, pair_problem
@@ -753,3 +754,101 @@ def generate_shared(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls
                              children.shape[0], chain.sync)
     free(p.g)
     return status, p.bad, p.problem
+
+
+# -- small batches -------------------------------------------------------------------------
+# A batch of a few pairs costs more in checks and array set-up than in
+# generation: this path does it all in one call, holding the GIL (it takes
+# microseconds), through a scratch buffer kept between calls.
+
+cnp.import_array()
+
+cdef enum:
+    SMALL_PAIRS = 64           # the most pairs legal_small takes
+
+cdef uint8_t* _small_kids = NULL
+cdef int8_t* _small_moves = NULL
+cdef Py_ssize_t _small_capacity = 0
+
+
+cdef int _small_room(Py_ssize_t need) except -1:
+    # Scratch for at least ``need`` children (and their moves).
+    global _small_kids, _small_moves, _small_capacity
+    cdef void* p
+    if need <= _small_capacity:
+        return 0
+    need = max(need, 2 * _small_capacity)
+    p = realloc(_small_kids, need * BOARD_BYTES)
+    if p == NULL:
+        raise MemoryError()
+    _small_kids = <uint8_t*>p
+    p = realloc(_small_moves, need * MOVE_BYTES)
+    if p == NULL:
+        raise MemoryError()
+    _small_moves = <int8_t*>p
+    _small_capacity = need
+    return 0
+
+
+def legal_small(boards, rolls, bint moves, bint swap, bint check):
+    """legal_positions of at most SMALL_PAIRS pairs given as numpy arrays
+    (boards (n, 2, 25) uint8, rolls (n, 2) of uint8 or int64, both
+    C-contiguous): ``(offsets, children[, moves])`` as fresh arrays; None
+    when the input is of another kind or a pair is bad (the general path
+    then says why)."""
+    cdef cnp.ndarray b, r
+    cdef cnp.npy_intp n, i, total = 0, dims[3]
+    cdef int d1, d2, k, kind
+    cdef const uint8_t* board
+    cdef const uint8_t* rb
+    cdef const int64_t* rl
+    cdef int64_t off[SMALL_PAIRS + 1]
+    if not (cnp.PyArray_CheckExact(boards) and cnp.PyArray_CheckExact(rolls)):
+        return None
+    b = <cnp.ndarray>boards
+    r = <cnp.ndarray>rolls
+    if cnp.PyArray_TYPE(b) != cnp.NPY_UINT8 or cnp.PyArray_NDIM(b) != 3 or not cnp.PyArray_IS_C_CONTIGUOUS(b) \
+            or cnp.PyArray_DIM(b, 1) != 2 or cnp.PyArray_DIM(b, 2) != SLOTS:
+        return None
+    n = cnp.PyArray_DIM(b, 0)
+    kind = cnp.PyArray_TYPE(r)
+    if n > SMALL_PAIRS or cnp.PyArray_NDIM(r) != 2 or cnp.PyArray_DIM(r, 0) != n or cnp.PyArray_DIM(r, 1) != 2 \
+            or not cnp.PyArray_IS_C_CONTIGUOUS(r) or (kind != cnp.NPY_UINT8 and kind != cnp.NPY_INT64):
+        return None
+    _small_room(MAX_PLAYS)
+    board = <const uint8_t*>cnp.PyArray_DATA(b)
+    rb = <const uint8_t*>cnp.PyArray_DATA(r)
+    rl = <const int64_t*>cnp.PyArray_DATA(r)
+    off[0] = 0
+    for i in range(n):
+        if kind == cnp.NPY_UINT8:
+            d1 = rb[2 * i]
+            d2 = rb[2 * i + 1]
+        else:
+            if rl[2 * i] < 1 or rl[2 * i] > 6 or rl[2 * i + 1] < 1 or rl[2 * i + 1] > 6:
+                return None
+            d1 = <int>rl[2 * i]
+            d2 = <int>rl[2 * i + 1]
+        if pair_problem(board + i * BOARD_BYTES, d1, d2, check) != BOARD_OK:
+            return None
+        if _small_capacity - total < MAX_PLAYS:
+            _small_room(total + MAX_PLAYS)
+        k = generate(_single, board + i * BOARD_BYTES, d1, d2, _small_kids + total * BOARD_BYTES,
+                     _small_moves + total * MOVE_BYTES if moves else NULL, swap)
+        total += k
+        off[i + 1] = total
+    dims[0] = n + 1
+    offsets = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT64, 0)
+    memcpy(cnp.PyArray_DATA(offsets), off, (n + 1) * sizeof(int64_t))
+    dims[0] = total
+    dims[1] = 2
+    dims[2] = SLOTS
+    children = cnp.PyArray_EMPTY(3, dims, cnp.NPY_UINT8, 0)
+    memcpy(cnp.PyArray_DATA(children), _small_kids, total * BOARD_BYTES)
+    if not moves:
+        return offsets, children
+    dims[1] = 4
+    dims[2] = STEP_FIELDS
+    steps = cnp.PyArray_EMPTY(3, dims, cnp.NPY_INT8, 0)
+    memcpy(cnp.PyArray_DATA(steps), _small_moves, total * MOVE_BYTES)
+    return offsets, children, steps

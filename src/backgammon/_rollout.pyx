@@ -24,7 +24,8 @@ from backgammon._dice cimport game_roll, game_uniform, DISTINCT_ROLLS, distinct_
 from backgammon._board cimport SLOTS, both_home, loss_kind
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._bearoff cimport RaceTables, race_estimate, set_race_tables
-from backgammon._net cimport Networks, Evaluator, Work, evaluate_board, best_child_chances, OUTPUTS
+from backgammon._forward cimport Networks, Work, OUTPUTS
+from backgammon._native cimport Judge, judge_open, judge_close, judge_best, judge_board, native_best
 from backgammon._choice cimport POLICY_RANDOM, POLICY_NET, choose, need_policy
 from backgammon._checks cimport need_shape, need_valid_board, need_valid_boards, need_rows, need_rolls
 
@@ -100,7 +101,7 @@ cdef int settle(const uint8_t* child, int mover, int64_t plies, bint bearoff, co
     return 0
 
 
-cdef int luck_of(const Evaluator* ev, Generator* g, uint8_t* kids, Work* work, const uint8_t* board,
+cdef int luck_of(Judge* judge, Generator* g, uint8_t* kids, Work* work, const uint8_t* board,
                  int d1, int d2, int mover, double* luck) noexcept nogil:
     """The luck of the roll d1-d2 for the side on roll of ``board`` (mover:
     0 us, 1 them), seen by us: the chances after the best 0-ply play of
@@ -117,7 +118,7 @@ cdef int luck_of(const Evaluator* ev, Generator* g, uint8_t* kids, Work* work, c
         thrown[i] = 0.0
     for r in range(21):
         n = generate(g, board, ROLL_HI[r], ROLL_LO[r], kids, NULL, True)
-        k = best_child_chances(ev, kids, n, work, p)
+        k = judge_best(judge, kids, n, work, p)
         _ours(p, mover == 1, v)         # the child has the other side on roll
         for i in range(5):
             mean[i] += ROLL_WEIGHT[r] * v[i]
@@ -132,7 +133,7 @@ cdef int luck_of(const Evaluator* ev, Generator* g, uint8_t* kids, Work* work, c
 
 cdef void _play_game(Generator* g, uint64_t key, const uint8_t* start, int policy0, int policy1,
                      int64_t game_index, bint stratify, int truncate, bint bearoff, bint reduce,
-                     const RaceTables* tables, uint8_t* children, uint8_t* kids, const Evaluator* ev,
+                     const RaceTables* tables, uint8_t* children, uint8_t* kids, Judge* judge,
                      Work* work, double* result, double* luck) noexcept nogil:
     # One game from start; result and summed luck for the side on roll at
     # the start (turn 0).
@@ -147,7 +148,7 @@ cdef void _play_game(Generator* g, uint64_t key, const uint8_t* start, int polic
         luck[i] = 0.0
     while True:
         if truncate >= 0 and ply >= truncate:
-            evaluate_board(ev, board, p, work)       # truncated: the networks' chances now
+            judge_board(judge, board, p, work)       # truncated: the evaluator's chances now
             _ours(p, turn == 0, result)
             return
         game_roll(key, game_index, ply, stratify, &d1, &d2)
@@ -156,7 +157,7 @@ cdef void _play_game(Generator* g, uint64_t key, const uint8_t* start, int polic
         policy = policy0 if turn == 0 else policy1
         k = -1
         if reduce:
-            k = luck_of(ev, g, kids, work, board, d1, d2, turn, step)
+            k = luck_of(judge, g, kids, work, board, d1, d2, turn, step)
             for i in range(5):
                 luck[i] += step[i]
         n = generate(g, board, d1, d2, children, NULL, True)
@@ -165,8 +166,13 @@ cdef void _play_game(Generator* g, uint64_t key, const uint8_t* start, int polic
         if policy == POLICY_RANDOM:
             # The random policy's choice comes from the game's key too.
             k = <int>game_uniform(key ^ RANDOM_CHOICE, game_index, ply, <uint32_t>n)
+        elif policy == POLICY_NET and judge.native != NULL:
+            if k < 0:
+                k = native_best(judge, children, n, p) if n > 1 else 0
         elif policy != POLICY_NET or k < 0:
-            k = choose(policy, NULL, board, children, n, ev, work)
+            k = choose(policy, NULL, board, children, n, judge.nets, work)
+        if judge.failed:
+            return
         child = children + k * BOARD_BYTES
         ply += 1
         if settle(child, turn, ply, bearoff, tables, result):
@@ -178,7 +184,7 @@ cdef void _play_game(Generator* g, uint64_t key, const uint8_t* start, int polic
 def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, uint64_t key,
                int policy0, int policy1, bint stratify=True, int truncate=-1, bint bearoff=False,
                bint reduce=False, one_sided=None, gammon=None, two_sided=None, int two_sided_checkers=0,
-               Networks nets=None):
+               Networks nets=None, evaluator=None):
     """Play ``n_games`` cubeless games from ``start`` (50 bytes, row 1 on
     roll); returns their results, float64 (n, 5): win, win gammon, win
     backgammon, lose gammon, lose backgammon for the side on roll, and the
@@ -190,6 +196,10 @@ def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, u
     ``bearoff`` stops it once both sides are bearing off with the tables'
     chances (the tables must be given); ``reduce`` sums the luck (variance
     reduction; the networks are needed for it and for ``truncate``).
+
+    ``evaluator``: a native evaluator (backgammon.h: an object with
+    ``__backgammon_evaluator__()``) playing the network policy, measuring
+    the luck and truncating instead of ``nets``.
     """
     cdef RaceTables tables
     cdef Generator* g
@@ -203,13 +213,12 @@ def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, u
     if n_games < 0:
         raise ValueError("n_games must be >= 0")
     cdef Work* work = NULL
-    cdef const Evaluator* ev = NULL
-    need_policy(policy0, nets, True, False)
-    need_policy(policy1, nets, True, False)
-    if (reduce or truncate >= 0) and nets is None:
-        raise ValueError("nets: variance reduction and truncation need the networks")
-    if nets is not None:
-        ev = &nets.ev
+    cdef Judge judge
+    scorer = nets if evaluator is None else evaluator
+    need_policy(policy0, scorer, True, False)
+    need_policy(policy1, scorer, True, False)
+    if (reduce or truncate >= 0) and scorer is None:
+        raise ValueError("nets: variance reduction and truncation need the networks (or an evaluator)")
     tables.one_sided = NULL
     tables.gammon = NULL
     tables.two_sided = NULL
@@ -221,18 +230,22 @@ def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, u
     lucks = np.zeros((n_games, 5))
     cdef double[:, ::1] o = out
     cdef double[:, ::1] lk = lucks
+    judge_open(&judge, nets, evaluator)
     g = new_generator()
     children = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
     kids = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
     work = <Work*>malloc(sizeof(Work))
     if g == NULL or children == NULL or kids == NULL or work == NULL:
         free(g); free(children); free(kids); free(work)
+        judge_close(&judge)
         raise MemoryError()
     cdef int interrupted = 0
     with nogil:
         for i in range(n_games):
             _play_game(g, key, &start[0], policy0, policy1, first_index + i, stratify, truncate, bearoff,
-                       reduce, &tables, children, kids, ev, work, &o[i, 0], &lk[i, 0])
+                       reduce, &tables, children, kids, &judge, work, &o[i, 0], &lk[i, 0])
+            if judge.failed:
+                break
             # A variance-reduced game takes milliseconds: look after each one.
             if reduce or i % SIGNAL_CHECK_GAMES == SIGNAL_CHECK_GAMES - 1:
                 with gil:      # Ctrl-C stops a long chunk in the main process
@@ -240,6 +253,9 @@ def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, u
                 if interrupted:
                     break
     free(g); free(children); free(kids); free(work)
+    judge_close(&judge)
+    if judge.failed:
+        raise RuntimeError(f"the native evaluator {evaluator!r} failed")
     if interrupted:
         raise KeyboardInterrupt
     return out, lucks
@@ -305,11 +321,13 @@ def lockstep_luck(Networks nets not None, const uint8_t[:, :, ::1] boards, const
     cdef Generator* g
     cdef uint8_t* kids
     cdef Work* work
+    cdef Judge judge
     need_valid_boards("boards", boards)
     need_rolls("rolls", rolls, n)
     need_rows("mover", mover.shape[0], n)
     out = np.zeros((n, 5))
     cdef double[:, ::1] o = out
+    judge_open(&judge, nets, None)
     g = new_generator()
     kids = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
     work = <Work*>malloc(sizeof(Work))
@@ -318,7 +336,7 @@ def lockstep_luck(Networks nets not None, const uint8_t[:, :, ::1] boards, const
         raise MemoryError()
     with nogil:
         for i in range(n):
-            luck_of(&nets.ev, g, kids, work, &boards[i, 0, 0], rolls[i, 0], rolls[i, 1], mover[i] != 0,
+            luck_of(&judge, g, kids, work, &boards[i, 0, 0], rolls[i, 0], rolls[i, 1], mover[i] != 0,
                     &o[i, 0])
     free(g); free(kids); free(work)
     return out

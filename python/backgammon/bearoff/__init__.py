@@ -18,9 +18,10 @@ RaceChances(win=1.0, win_gammon=0.0, lose_gammon=0.0)
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import _bearoff
 from ..position import Position
@@ -30,7 +31,7 @@ from .tables import Equities, OneSidedDatabase, TwoSidedDatabase, position_index
 
 __all__ = [
     "OneSidedDatabase", "TwoSidedDatabase", "Equities", "OutsideDatabaseError", "BearoffFileError",
-    "one_sided", "two_sided", "build", "race_chances", "RaceChances", "race_win_probability", "cache_dir",
+    "one_sided", "two_sided", "build", "race_chances", "all_home", "RaceChances", "race_win_probability", "cache_dir",
     "position_index", "positions_up_to", "kernel_tables",
 ]
 
@@ -44,7 +45,12 @@ class RaceChances(NamedTuple):
     lose_gammon: float
 
 
-def race_chances(x):
+@overload
+def race_chances(x: Position) -> RaceChances: ...
+@overload
+def race_chances(x: npt.ArrayLike, *, dtype: npt.DTypeLike = ..., out: np.ndarray | None = ...,
+                 outside: Literal["raise", "nan"] = ...) -> np.ndarray: ...
+def race_chances(x, *, dtype=np.float64, out=None, outside="raise"):
     """The chances of the side on roll when both sides have every checker
     home: win, win gammon, lose gammon.  The win is exact from the two-sided
     table when both sides fit in it, otherwise from the two one-sided
@@ -52,22 +58,54 @@ def race_chances(x):
     rolls first); gammons come from the one-sided gammon distributions.
 
     ``x`` is a ``Position`` (gives a :class:`RaceChances`) or boards
-    (n, 2, 25) (gives an (n, 3) float array).  A position with a checker
-    outside a home board raises :class:`OutsideDatabaseError` naming it.
+    (n, 2, 25) (gives an (n, 3) array of ``dtype``, float64 or float32, or
+    writes into ``out``, a C-contiguous (n, 3) array of either, and returns
+    it).  A position with a checker outside a home board raises
+    :class:`OutsideDatabaseError` naming it; with ``outside="nan"`` a batch
+    may mix such positions in, and their rows are NaN (:func:`all_home`
+    is the mask of the rows answered).
 
     >>> import numpy as np
     >>> board = np.zeros((1, 2, 25), dtype=np.uint8); board[0, :, 5] = 1   # one on each 6-point
     >>> race_chances(board).round(4).tolist()
     [[0.8125, 0.0, 0.0]]
+    >>> mixed = np.stack([board[0], Position.initial().array])
+    >>> race_chances(mixed, outside="nan", dtype=np.float32).round(4).tolist()
+    [[0.8125, 0.0, 0.0], [nan, nan, nan]]
     """
     from ..batch import validate_boards
     scalar = isinstance(x, Position)
+    if scalar and (out is not None or outside != "raise"):
+        raise TypeError("out and outside are for batches of boards, not a Position")
+    if outside not in ("raise", "nan"):
+        raise ValueError(f"outside must be 'raise' or 'nan', not {outside!r}")
     boards = np.ascontiguousarray(x.array[None]) if scalar else validate_boards(x)
-    outside = ~_board_all_home(boards)
-    if outside.any():
-        raise OutsideDatabaseError(f"board {int(np.argmax(outside))}: a checker is outside the home board or on the bar")
-    chances = _bearoff.race_estimates(boards, **kernel_tables())
+    if outside == "raise":
+        mask = all_home(boards)
+        if not mask.all():
+            raise OutsideDatabaseError(f"board {int(np.argmin(mask))}: a checker is outside the home board or "
+                                       f"on the bar")
+    if out is None:
+        dt = np.dtype(dtype)
+        if dt not in (np.float32, np.float64):
+            raise ValueError(f"dtype must be float32 or float64, not {dt}")
+        out = np.empty((len(boards), 3), dtype=dt)
+    chances = _bearoff.race_estimates(boards, **kernel_tables(), nan=True, out=out)
     return RaceChances(*map(float, chances[0])) if scalar else chances
+
+
+def all_home(boards) -> np.ndarray:
+    """Whether each board (n, 2, 25) has every checker of both sides on
+    their home points or borne off: the positions :func:`race_chances`
+    answers, a bool array (n,).
+
+    >>> import numpy as np
+    >>> all_home(np.stack([Position.initial().array, Position.from_id("AQAAAAAAAAAAAA").array])).tolist()
+    [False, True]
+    """
+    from .. import _board
+    from ..batch import validate_boards
+    return _board.all_home(validate_boards(boards))
 
 
 def kernel_tables() -> dict:
@@ -78,11 +116,6 @@ def kernel_tables() -> dict:
     ts = two_sided()
     return dict(one_sided=os_db.table, gammon=os_db.gammon_table, two_sided=ts.records,
                 two_sided_checkers=ts.checkers)
-
-
-def _board_all_home(boards):
-    from .. import _board
-    return _board.all_home(boards)
 
 
 def race_win_probability(position: Position) -> float:
