@@ -1,0 +1,135 @@
+"""Fit the networks to the position types' rollout labels (issue 41).
+
+    python training/fit_blind_spots.py --out CANDIDATE.npz [--labels training/blind_spots.labels.npz]
+        [--epochs 12] [--lr 3e-4] [--anchor-games 3000] [--anchor-weight 1] [--seed 1] [--types blitz,...]
+
+From the shipped weights (or ``--nets``), every network (contact, crashed,
+race) is fitted by mini-batch Adam (PyTorch, one thread; the step falling
+along a cosine) to the cross-entropy of its five outputs against
+
+* the labels of ``training/blind_spots.py`` (untruncated variance-reduced
+  rollouts by the shipped networks), each position weighted so that every
+  position type has the same total weight, however few its labels, and
+* anchors: the positions of ``--anchor-games`` games of the base networks'
+  0-ply self-play, each with the base networks' own 0-ply chances, in all
+  ``--anchor-weight`` times the labels' weight, so that the networks stay
+  where no label says otherwise.
+
+The inputs are the kernel's (``_net.encode_boards``, layout 2) and the
+weights keep their file format; the pruning network is fitted again to the
+result (``backgammon.train.fit_pruner``).  Nothing here is learnt from
+gnubg or from any outside position, label or weight.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from backgammon import _net, network
+from backgammon.position_types import NETWORK_TYPES, TYPES, position_types
+from backgammon.train import fit_pruner
+
+HERE = Path(__file__).resolve().parent
+NAMES = {2: "race", 3: "contact", 4: "crashed"}
+
+
+def fit(base: dict, boards: np.ndarray, targets: np.ndarray, weights: np.ndarray, *, epochs: int, lr: float,
+        seed: int, batch: int = 256, progress: bool = True) -> dict:
+    """``base`` arrays with each network fitted to (boards, targets) under
+    the per-position ``weights`` (a new dict)."""
+    import torch
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    x_all, cls = _net.encode_boards(boards, 2)
+    out = {k: v.copy() for k, v in base.items()}
+    for c, name in NAMES.items():
+        m = cls == c
+        if not m.any() or f"{name}_w1" not in base:
+            continue
+        n_in = base[f"{name}_w1"].shape[0]
+        x = torch.from_numpy(np.ascontiguousarray(x_all[m, :n_in]))
+        y = torch.from_numpy(np.ascontiguousarray(targets[m], np.float32)).clamp(1e-6, 1 - 1e-6)
+        w = torch.from_numpy((weights[m] / weights[m].mean()).astype(np.float32))
+        w1 = torch.nn.Parameter(torch.from_numpy(base[f"{name}_w1"].copy()))
+        b1 = torch.nn.Parameter(torch.from_numpy(base[f"{name}_b1"].copy()))
+        w2 = torch.nn.Parameter(torch.from_numpy(base[f"{name}_w2"].copy()))
+        b2 = torch.nn.Parameter(torch.from_numpy(base[f"{name}_b2"].copy()))
+        params = [w1, b1, w2, b2]
+        opt = torch.optim.Adam(params, lr=lr)
+        steps = epochs * ((len(x) + batch - 1) // batch)
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
+        gen = torch.Generator().manual_seed(seed + c)
+        t0 = time.perf_counter()
+        for epoch in range(epochs):
+            perm = torch.randperm(len(x), generator=gen)
+            total = 0.0
+            for k in range(0, len(x), batch):
+                i = perm[k:k + batch]
+                z = torch.sigmoid(x[i] @ w1 + b1) @ w2.T + b2
+                loss = (torch.nn.functional.binary_cross_entropy_with_logits(z, y[i], reduction="none").sum(1)
+                        * w[i]).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                sched.step()
+                total += float(loss) * len(i)
+            if progress:
+                print(f"  {name}: epoch {epoch + 1}/{epochs}, loss {total / len(x):.5f} "
+                      f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+        for p, key in zip(params, ("w1", "b1", "w2", "b2")):
+            out[f"{name}_{key}"] = p.detach().numpy().astype(np.float32).copy()
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--nets", help="base weight file (default: the shipped networks)")
+    ap.add_argument("--labels", type=Path, default=HERE / "blind_spots.labels.npz")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--anchor-games", type=int, default=3000)
+    ap.add_argument("--anchor-weight", type=float, default=1.0)
+    ap.add_argument("--types", default=",".join(NETWORK_TYPES), help="the types whose labels are learnt")
+    ap.add_argument("--limit", type=int, help="only the first LIMIT labels")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    base_nets = network.load(args.nets) if args.nets else network.default()
+    base = {k: v for k, v in base_nets.arrays.items() if not k.startswith("prune_")}
+    with np.load(args.labels) as d:
+        boards, targets = d["boards"][:args.limit], d["targets"][:args.limit].astype(np.float32)
+    kinds = position_types(boards)
+    wanted = np.isin(kinds, [TYPES.index(t) for t in args.types.split(",")])
+    boards, targets, kinds = boards[wanted], targets[wanted], kinds[wanted]
+    # Every type the same total weight.
+    counts = np.bincount(kinds, minlength=len(TYPES)).astype(float)
+    present = counts > 0
+    weights = len(kinds) / (present.sum() * counts[kinds])
+    rng = np.random.default_rng(args.seed)
+    anchors = _net.sample_positions(base_nets, args.anchor_games, rng, 0.0)
+    anchors = np.ascontiguousarray(anchors[_net.position_classes(anchors) >= 2])
+    anchor_targets = _net.evaluate(base_nets, anchors, 0)
+    a_weights = np.full(len(anchors), args.anchor_weight * len(kinds) / max(len(anchors), 1))
+    print(f"{len(kinds):,} labels ({', '.join(f'{TYPES[t]} {int(counts[t])}' for t in np.flatnonzero(present))}), "
+          f"{len(anchors):,} anchors", file=sys.stderr, flush=True)
+    all_boards = np.concatenate([boards, anchors])
+    all_targets = np.concatenate([targets, anchor_targets])
+    all_weights = np.concatenate([weights, a_weights])
+    arrays = fit(base, all_boards, all_targets, all_weights, epochs=args.epochs, lr=args.lr, seed=args.seed)
+    arrays = fit_pruner(arrays, args.seed, threads=1)
+    meta = {"format": 2, "command": "python training/fit_blind_spots.py " + " ".join(argv or sys.argv[1:]),
+            "labels": int(len(kinds)), "anchors": int(len(anchors)), "seconds": round(time.perf_counter() - t0, 1),
+            "method": "the shipped networks fitted by Adam to untruncated rollout labels of every position type "
+                      "(equal weight per type) and to their own 0-ply values on self-play anchors"}
+    network.save(args.out, arrays, meta)
+    print(f"{args.out} written ({meta['seconds']} s)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
