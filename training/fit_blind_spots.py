@@ -11,9 +11,11 @@ along a cosine) to the cross-entropy of its five outputs against
   rollouts by the shipped networks), each position weighted so that every
   position type has the same total weight, however few its labels, and
 * anchors: the positions of ``--anchor-games`` games of the base networks'
-  0-ply self-play, each with the base networks' own 0-ply chances, in all
-  ``--anchor-weight`` times the labels' weight, so that the networks stay
-  where no label says otherwise.
+  0-ply self-play and, for ``--sibling-anchors`` of them, every play of a
+  random roll (the siblings a decision ranks), each with the base
+  networks' own 0-ply chances, in all ``--anchor-weight`` times the
+  labels' weight, so that the networks stay where no label says
+  otherwise.
 
 The inputs are the kernel's (``_net.encode_boards``, layout 2) and the
 weights keep their file format; the pruning network is fitted again to the
@@ -76,7 +78,7 @@ def fit(base: dict, boards: np.ndarray, targets: np.ndarray, weights: np.ndarray
                 loss.backward()
                 opt.step()
                 sched.step()
-                total += float(loss) * len(i)
+                total += float(loss.detach()) * len(i)
             if progress:
                 print(f"  {name}: epoch {epoch + 1}/{epochs}, loss {total / len(x):.5f} "
                       f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
@@ -94,6 +96,8 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--anchor-games", type=int, default=3000)
     ap.add_argument("--anchor-weight", type=float, default=1.0)
+    ap.add_argument("--sibling-anchors", type=int, default=0,
+                    help="anchor positions whose every play of a random roll is anchored too")
     ap.add_argument("--types", default=",".join(NETWORK_TYPES), help="the types whose labels are learnt")
     ap.add_argument("--limit", type=int, help="only the first LIMIT labels")
     ap.add_argument("--seed", type=int, default=1)
@@ -113,6 +117,15 @@ def main(argv=None) -> int:
     rng = np.random.default_rng(args.seed)
     anchors = _net.sample_positions(base_nets, args.anchor_games, rng, 0.0)
     anchors = np.ascontiguousarray(anchors[_net.position_classes(anchors) >= 2])
+    if args.sibling_anchors:
+        # The plays a decision compares, not only the one self-play chose:
+        # their ranking is what the networks' play depends on.
+        from backgammon.batch import legal_positions
+        pick = np.sort(rng.choice(len(anchors), min(args.sibling_anchors, len(anchors)), replace=False))
+        rolls = rng.integers(1, 7, size=(len(pick), 2)).astype(np.uint8)
+        _, children = legal_positions(anchors[pick], rolls, threads=1)
+        children = children[_net.position_classes(children) >= 2]
+        anchors = np.ascontiguousarray(np.concatenate([anchors, children]))
     anchor_targets = _net.evaluate(base_nets, anchors, 0)
     a_weights = np.full(len(anchors), args.anchor_weight * len(kinds) / max(len(anchors), 1))
     print(f"{len(kinds):,} labels ({', '.join(f'{TYPES[t]} {int(counts[t])}' for t in np.flatnonzero(present))}), "
