@@ -13,7 +13,7 @@ along a cosine) to the cross-entropy of its five outputs against
 * anchors: the positions of ``--anchor-games`` games of the base networks'
   0-ply self-play and, for ``--sibling-anchors`` of them, every play of a
   random roll (the siblings a decision ranks), each with the base
-  networks' own 0-ply chances, in all ``--anchor-weight`` times the
+  networks' own outputs, in all ``--anchor-weight`` times the
   labels' weight, so that the networks stay where no label says
   otherwise.
 
@@ -39,10 +39,33 @@ HERE = Path(__file__).resolve().parent
 NAMES = {2: "race", 3: "contact", 4: "crashed"}
 
 
+def raw_chances(arrays: dict, boards: np.ndarray) -> np.ndarray:
+    """The networks' own outputs for ``boards`` (n, 5), before the
+    evaluator makes them consistent and zeroes impossible gammons: what an
+    anchor must keep for its network to stay put."""
+    x, cls = _net.encode_boards(boards, 2)
+    out = np.zeros((len(boards), 5), np.float32)
+    for c, name in NAMES.items():
+        m = cls == c
+        if c == 4 and "crashed_w1" not in arrays:
+            name = "contact"
+        if not m.any():
+            continue
+        w1 = arrays[f"{name}_w1"]
+        h = 1 / (1 + np.exp(-(x[m, :w1.shape[0]] @ w1 + arrays[f"{name}_b1"])))
+        out[m] = 1 / (1 + np.exp(-(h @ arrays[f"{name}_w2"].T + arrays[f"{name}_b2"])))
+    return out
+
+
 def fit(base: dict, boards: np.ndarray, targets: np.ndarray, weights: np.ndarray, *, epochs: int, lr: float,
-        seed: int, batch: int = 256, progress: bool = True) -> dict:
+        seed: int, batch: int = 256, optimizer: str = "adam", labelled: np.ndarray | None = None,
+        progress: bool = True) -> dict:
     """``base`` arrays with each network fitted to (boards, targets) under
-    the per-position ``weights`` (a new dict)."""
+    the per-position ``weights`` (a new dict).  ``optimizer`` "adam" or
+    "sgd" (with momentum 0.9: its steps follow the gradient's size, so
+    anchors that already fit stay put, where Adam's steps are of one size
+    whatever the gradient); a network none of whose boards is
+    ``labelled`` is left as it is."""
     import torch
     torch.set_num_threads(1)
     torch.manual_seed(seed)
@@ -50,7 +73,7 @@ def fit(base: dict, boards: np.ndarray, targets: np.ndarray, weights: np.ndarray
     out = {k: v.copy() for k, v in base.items()}
     for c, name in NAMES.items():
         m = cls == c
-        if not m.any() or f"{name}_w1" not in base:
+        if not m.any() or f"{name}_w1" not in base or (labelled is not None and not labelled[m].any()):
             continue
         n_in = base[f"{name}_w1"].shape[0]
         x = torch.from_numpy(np.ascontiguousarray(x_all[m, :n_in]))
@@ -61,7 +84,8 @@ def fit(base: dict, boards: np.ndarray, targets: np.ndarray, weights: np.ndarray
         w2 = torch.nn.Parameter(torch.from_numpy(base[f"{name}_w2"].copy()))
         b2 = torch.nn.Parameter(torch.from_numpy(base[f"{name}_b2"].copy()))
         params = [w1, b1, w2, b2]
-        opt = torch.optim.Adam(params, lr=lr)
+        opt = torch.optim.Adam(params, lr=lr) if optimizer == "adam" else \
+            torch.optim.SGD(params, lr=lr, momentum=0.9)
         steps = epochs * ((len(x) + batch - 1) // batch)
         sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
         gen = torch.Generator().manual_seed(seed + c)
@@ -94,6 +118,7 @@ def main(argv=None) -> int:
     ap.add_argument("--labels", type=Path, default=HERE / "blind_spots.labels.npz")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--optimizer", choices=("adam", "sgd"), default="adam")
     ap.add_argument("--anchor-games", type=int, default=3000)
     ap.add_argument("--anchor-weight", type=float, default=1.0)
     ap.add_argument("--sibling-anchors", type=int, default=0,
@@ -107,6 +132,10 @@ def main(argv=None) -> int:
     base = {k: v for k, v in base_nets.arrays.items() if not k.startswith("prune_")}
     with np.load(args.labels) as d:
         boards, targets = d["boards"][:args.limit], d["targets"][:args.limit].astype(np.float32)
+    # Where a gammon or backgammon cannot happen the evaluator says 0 whatever
+    # the network's output: the label does not move that output.
+    impossible = (_net.evaluate(base_nets, boards, 0) == 0) & (targets == 0)
+    targets = np.where(impossible, raw_chances(base, boards), targets)
     kinds = position_types(boards)
     wanted = np.isin(kinds, [TYPES.index(t) for t in args.types.split(",")])
     boards, targets, kinds = boards[wanted], targets[wanted], kinds[wanted]
@@ -126,14 +155,16 @@ def main(argv=None) -> int:
         _, children = legal_positions(anchors[pick], rolls, threads=1)
         children = children[_net.position_classes(children) >= 2]
         anchors = np.ascontiguousarray(np.concatenate([anchors, children]))
-    anchor_targets = _net.evaluate(base_nets, anchors, 0)
+    anchor_targets = raw_chances(base, anchors)
     a_weights = np.full(len(anchors), args.anchor_weight * len(kinds) / max(len(anchors), 1))
     print(f"{len(kinds):,} labels ({', '.join(f'{TYPES[t]} {int(counts[t])}' for t in np.flatnonzero(present))}), "
           f"{len(anchors):,} anchors", file=sys.stderr, flush=True)
     all_boards = np.concatenate([boards, anchors])
     all_targets = np.concatenate([targets, anchor_targets])
     all_weights = np.concatenate([weights, a_weights])
-    arrays = fit(base, all_boards, all_targets, all_weights, epochs=args.epochs, lr=args.lr, seed=args.seed)
+    labelled = np.arange(len(all_boards)) < len(kinds)
+    arrays = fit(base, all_boards, all_targets, all_weights, epochs=args.epochs, lr=args.lr, seed=args.seed,
+                 optimizer=args.optimizer, labelled=labelled)
     arrays = fit_pruner(arrays, args.seed, threads=1)
     meta = {"format": 2, "command": "python training/fit_blind_spots.py " + " ".join(argv or sys.argv[1:]),
             "labels": int(len(kinds)), "anchors": int(len(anchors)), "seconds": round(time.perf_counter() - t0, 1),
