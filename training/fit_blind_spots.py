@@ -124,7 +124,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sibling-anchors", type=int, default=0,
                     help="anchor positions whose every play of a random roll is anchored too")
     ap.add_argument("--types", default=",".join(NETWORK_TYPES), help="the types whose labels are learnt")
-    ap.add_argument("--limit", type=int, help="only the first LIMIT labels")
+    ap.add_argument("--limit", type=int, help="only the first LIMIT labels (0: none, the anchors alone: "
+                                              "how far the fit itself moves the networks)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -142,7 +143,7 @@ def main(argv=None) -> int:
     # Every type the same total weight.
     counts = np.bincount(kinds, minlength=len(TYPES)).astype(float)
     present = counts > 0
-    weights = len(kinds) / (present.sum() * counts[kinds])
+    weights = len(kinds) / (present.sum() * counts[kinds]) if len(kinds) else np.zeros(0)
     rng = np.random.default_rng(args.seed)
     anchors = _net.sample_positions(base_nets, args.anchor_games, rng, 0.0)
     anchors = np.ascontiguousarray(anchors[_net.position_classes(anchors) >= 2])
@@ -156,13 +157,13 @@ def main(argv=None) -> int:
         children = children[_net.position_classes(children) >= 2]
         anchors = np.ascontiguousarray(np.concatenate([anchors, children]))
     anchor_targets = raw_chances(base, anchors)
-    a_weights = np.full(len(anchors), args.anchor_weight * len(kinds) / max(len(anchors), 1))
+    a_weights = np.full(len(anchors), args.anchor_weight * max(len(kinds), 1) / max(len(anchors), 1))
     print(f"{len(kinds):,} labels ({', '.join(f'{TYPES[t]} {int(counts[t])}' for t in np.flatnonzero(present))}), "
           f"{len(anchors):,} anchors", file=sys.stderr, flush=True)
     all_boards = np.concatenate([boards, anchors])
     all_targets = np.concatenate([targets, anchor_targets])
     all_weights = np.concatenate([weights, a_weights])
-    labelled = np.arange(len(all_boards)) < len(kinds)
+    labelled = np.arange(len(all_boards)) < len(kinds) if len(kinds) else None
     arrays = fit(base, all_boards, all_targets, all_weights, epochs=args.epochs, lr=args.lr, seed=args.seed,
                  optimizer=args.optimizer, labelled=labelled)
     arrays = fit_pruner(arrays, args.seed, threads=1)

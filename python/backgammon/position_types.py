@@ -97,10 +97,11 @@ def position_types(boards) -> np.ndarray:
     """The type of each board (n, 2, 25) as an index into :data:`TYPES`,
     (n,) int8.
 
-    >>> from backgammon import Position
-    >>> b = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10").array
-    >>> TYPES[position_types(b[None])[0]]
-    'other_contact'
+    >>> b = np.zeros((1, 2, 25), np.uint8)
+    >>> b[0, 1, :6], b[0, 1, 7] = 2, 3          # the side on roll: a closed board
+    >>> b[0, 0, [5, 7, 12, 24]] = 5, 4, 5, 1     # the other: a checker on the bar
+    >>> names(position_types(b))
+    ['blitz']
     """
     b = validate_boards(boards)
     cls = _net.position_classes(b)
