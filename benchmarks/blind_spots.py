@@ -11,7 +11,7 @@ The positions (``benchmarks/data/blind_spots.npz``) are, per type, up to
 ``--per-type`` positions of the shipped networks' 0-ply self-play from the
 opening (a play in ten at random; seed ``--seed``; none of those in the
 training set ``training/blind_spots.positions.npz``) and as many from
-public match files between people (Backgammon Galaxy exports, read with
+public match files between people (Backgammon Studio exports, read with
 ``read_mat``; the file, game and move of each are kept).  ``--build``
 gathers them and stores gnubg's 0-ply and 2-ply chances beside them
 (``gnubg-nn``; gnubg is an oracle here, never a label).
