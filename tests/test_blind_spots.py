@@ -1,0 +1,104 @@
+"""The blind-spot labelling run and benchmark (issue 41): self-play from
+given positions, a labelling cut short and resumed giving the labels of
+one run, the fit keeping its weight format, and the benchmark's table."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backgammon import _net, network
+from backgammon.position_types import NETWORK_TYPES, TYPES, position_types
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem + "_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def labelling():
+    return _load(ROOT / "training" / "blind_spots.py")
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return _load(ROOT / "benchmarks" / "blind_spots.py")
+
+
+@pytest.fixture(scope="module")
+def starts():
+    boards = _net.sample_positions(network.default(), 20, np.random.default_rng(3), 0.1)
+    kinds = position_types(boards)
+    return np.ascontiguousarray(boards[kinds == TYPES.index("prime")][:30])
+
+
+def test_games_continued_from_positions_are_legal_and_seeded(labelling, starts):
+    nets = network.default()
+    a = labelling.continue_games(nets, starts, np.random.default_rng(1), plies=6)
+    b = labelling.continue_games(nets, starts, np.random.default_rng(1), plies=6)
+    assert len(a) > len(starts) and (a == b).all()
+    assert (_net.position_classes(a) >= 2).all()          # nothing finished or exact
+    from backgammon import Position
+    for board in a[::17]:
+        Position.from_array(board)                          # each a valid position
+
+
+def test_labelling_resumes_to_the_labels_of_one_run(labelling, starts, tmp_path):
+    positions = tmp_path / "p.npz"
+    kinds = position_types(starts[:6])
+    np.savez_compressed(positions, boards=starts[:6], types=kinds, source=np.zeros(6, np.int8))
+    common = ["label", "--positions", str(positions), "--games", "4", "--block", "2"]
+    whole, parts = tmp_path / "whole.npz", tmp_path / "parts.npz"
+    assert labelling.main(common + ["--labels", str(whole)]) == 0
+    assert labelling.main(common + ["--labels", str(parts), "--limit", "3"]) == 0
+    assert len(np.load(parts)["targets"]) == 3               # blocks of 2, cut at the limit
+    assert labelling.main(common + ["--labels", str(parts)]) == 0
+    a, b = np.load(whole), np.load(parts)
+    assert a["targets"].shape == (6, 5)
+    assert np.array_equal(a["targets"], b["targets"]) and np.array_equal(a["boards"], starts[:6])
+    assert ((a["targets"] >= 0) & (a["targets"] <= 1)).all()
+    with pytest.raises(SystemExit):                          # other settings: refused, not mixed
+        labelling.main(["label", "--positions", str(positions), "--games", "8", "--labels", str(parts)])
+
+
+def test_fit_keeps_the_weight_format(starts, tmp_path):
+    fit = _load(ROOT / "training" / "fit_blind_spots.py")
+    base = {k: v for k, v in network.default().arrays.items() if not k.startswith("prune_")}
+    raw = fit.raw_chances(base, starts)
+    shipped = _net.evaluate(network.default(), starts, 0)
+    assert np.abs(raw - shipped).max() < 0.05
+    targets = np.clip(shipped + 0.05, 0, 1).astype(np.float32)
+    out = fit.fit(base, starts, targets, np.ones(len(starts)), epochs=10, lr=1e-3, seed=1, progress=False)
+    assert set(out) == set(base) and all(out[k].shape == base[k].shape and out[k].dtype == np.float32 for k in out)
+    assert not np.array_equal(out["contact_w1"], base["contact_w1"])
+    assert np.array_equal(out["race_w1"], base["race_w1"])   # no race board: the race network unchanged
+    moved = _net.evaluate(network.networks(out), starts, 0)
+    assert np.abs(moved - targets).mean() < np.abs(shipped - targets).mean()
+
+
+def test_benchmark_table_and_rollouts(bench, starts):
+    nets = network.default()
+    mean, se = bench.rollouts(nets, starts[:3], 8, progress=False)
+    again, _ = bench.rollouts(nets, starts[:3], 8, progress=False)
+    assert mean.shape == (3, 5) and (se > 0).all() and np.array_equal(mean, again)
+    ours = np.array([[0.5, 0.1, 0.0, 0.1, 0.0], [0.6, 0.2, 0.0, 0.1, 0.0]])
+    other = ours + np.array([0.1, 0, 0, 0, 0])
+    kinds = np.array([TYPES.index("blitz"), TYPES.index("race")])
+    rows = bench.table(ours, other, np.array([0.01, 0.02]), ours, other, kinds)
+    assert [r[0] for r in rows] == ["blitz", "race", "all"]
+    blitz = rows[0]
+    assert blitz[1] == 1 and blitz[2] == pytest.approx(0.1) and blitz[4] == pytest.approx(0.2)   # win, equity
+    assert blitz[6] == pytest.approx(0.1) and blitz[10] == pytest.approx(0.2)                   # to gnubg 2-ply; g0-g2
+    assert set(NETWORK_TYPES) >= {r[0] for r in rows[:-1]}
+    data = np.load(bench.DATA)
+    assert len(data["boards"]) == len(data["gnubg2"]) == len(data["types"])
+    assert (position_types(data["boards"]) == data["types"]).all()
