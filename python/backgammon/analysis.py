@@ -49,14 +49,14 @@ from typing import Any
 import numpy as np
 
 from ._validate import flag, instance, integer, optional_integer
-from .cube import MatchValues, cube_decision, cube_values, finished_value
+from .cube import cube_decision, cube_values, finished_value
 from .dice import OPENING_ROLLS, ROLLS
-from .evaluation import equity
 from .game import Event, Game, Phase
 from .match import Match
 from .matchid import MatchState
 from .position import Position
 from .rules import Rules
+from .scoring import MatchValues, default_met, equity, flip
 
 __all__ = ["analyse", "MatchAnalysis", "GameAnalysis", "PlayAnalysis", "CubeAnalysis", "RollLuck",
            "PlayerStats", "THRESHOLDS", "SKILLS", "skill_of"]
@@ -402,10 +402,7 @@ class _Values:
         points, m = finished_value(pos, st, self.rules, self.met, mover)
         if m is None:
             return points / st.cube_value, None
-        values = MatchValues.of(self.met, st.match_length, st.score[mover], st.score[1 - mover])
-        lo, hi = values.after(0, st.cube_value), values.after(st.cube_value, 0)
-        scale = (hi - lo) if hi > lo else 1.0
-        return 2 * (m - lo) / scale - 1, m
+        return MatchValues.of_state(st, self.met, mover).normalised(m, st.cube_value), m
 
 
 def _double_value(d) -> tuple[float, float | None]:
@@ -434,11 +431,6 @@ class _GameTask:
     thresholds: tuple = THRESHOLDS
 
 
-def _met():
-    from .met import MatchEquityTable
-    return MatchEquityTable.kazaross_xg2()
-
-
 def _game_for(task: _GameTask) -> Game:
     if task.length:
         match = Match(task.length, rules=task.rules, score=task.score, crawford=task.crawford)
@@ -451,7 +443,7 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
     """Grade one game (module level: workers run it)."""
     from .evaluator import as_evaluator, chances, rank
     ev = as_evaluator(task.evaluator)
-    met = _met()
+    met = default_met()
     g = _game_for(task)
     plays: list[PlayAnalysis] = []
     cubes: list[CubeAnalysis] = []
@@ -508,9 +500,9 @@ def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules,
     probs, depth = rank(ev, children, ply)            # the mover's chances after each play
     deepest = int(depth.max())
     if depth[k] < deepest:                              # the played play at the depth of the best
-        probs[k] = _flip(chances(ev, children[k:k + 1], deepest))[0]
+        probs[k] = flip(chances(ev, children[k:k + 1], deepest))[0]
         depth[k] = deepest
-    values, mwc = _Values(state, rules, met).after_play(children, _flip(probs), me)
+    values, mwc = _Values(state, rules, met).after_play(children, flip(probs), me)
     top = np.flatnonzero(depth == deepest)
     best = int(top[np.argmax(values[top])])
     if values[k] > values[best]:
@@ -524,10 +516,6 @@ def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules,
     return PlayAnalysis(game, action, me, pos.to_id(), state.to_match_id(), tuple(dice), str(legal[k]),
                         str(legal[best]), float(values[k]), float(values[best]), error, error_mwc, cands,
                         len(legal), skill_of(error, thresholds), deepest)
-
-
-def _flip(p: np.ndarray) -> np.ndarray:
-    return np.stack([1 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1)
 
 
 def _grade_double(game, action, me, pos, state, d, doubled, ply, thresholds=THRESHOLDS) -> CubeAnalysis:

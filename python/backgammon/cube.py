@@ -33,6 +33,7 @@ from ._validate import instance, integer
 from .errors import RulesError
 from .position import Position
 from .rules import Rules
+from .scoring import MatchValues, cube_turned, default_met, game_points, state_gammons_count
 
 __all__ = ["cube_decision", "cube_decision_from", "cube_values", "CubeDecision", "ACTIONS", "cube_efficiency", "MatchValues", "proper_action"]
 
@@ -143,104 +144,56 @@ def _money(p: np.ndarray, x: np.ndarray, owner: str, jacoby_live: bool):
     return no_double, double_take
 
 
-_SHARED: dict = {}
+def _cube_alive(values: MatchValues, cube: int, crawford: bool) -> bool:
+    """Whether the cube at ``cube`` is alive (gnubg's rule): not in the
+    Crawford game, not when winning ``cube`` wins the match for both sides,
+    and not at 2-away, 2-away."""
+    return not (crawford or (values.a <= cube and values.b <= cube) or (values.a == 2 and values.b == 2))
 
 
-class MatchValues:
-    """Match winning chances of the side on roll after a game at a score."""
+def _cash_points(values: MatchValues, p: np.ndarray, cube: int):
+    """The live-cube cash points of both sides at ``cube`` (each as its own
+    chance of winning), as gnubg computes them: from the highest cube level
+    both sides can still use (where the cube, once turned, is dead and the
+    opponent redoubles at once if that costs it nothing) down to this one,
+    each level's point from the other side's at the next."""
+    w, wg, wb, lg, lb = p.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = [np.where(w > 0, (wg - wb) / w, 0.0), np.where(w < 1, (lg - lb) / (1 - w), 0.0)]
+        bg = [np.where(w > 0, wb / w, 0.0), np.where(w < 1, lb / (1 - w), 0.0)]
+    away = (values.a, values.b)
 
-    def __init__(self, met, length: int, me: int, opp: int):
-        self.met, self.n = met, length
-        self.a, self.b = length - me, length - opp        # points away
-        self.crawford_next = self.a > 1 and self.b > 1
-        self._after: dict = {}
+    def mwc(k, won, lost):
+        # MWC for side k (0 me, 1 the opponent) after it wins ``won`` or loses ``lost``.
+        return values.after(won, lost) if k == 0 else 1.0 - values.after(lost, won)
 
-    @classmethod
-    def of(cls, met, length: int, me: int, opp: int) -> "MatchValues":
-        """The (shared) values of a score: grading many positions at one
-        score asks the table the same few questions."""
-        key = (id(met), length, me, opp)
-        hit = _SHARED.get(key)
-        if hit is None or hit.met is not met:
-            if len(_SHARED) > 4096:
-                _SHARED.clear()
-            hit = _SHARED[key] = cls(met, length, me, opp)
-        return hit
+    def mixed(k, ratios_of, c, winning):
+        r_g, r_bg = g[ratios_of], bg[ratios_of]
+        vals = [mwc(k, m * c, 0) if winning else mwc(k, 0, m * c) for m in (1, 2, 3)]
+        return (1 - r_g - r_bg) * vals[0] + r_g * vals[1] + r_bg * vals[2]
 
-    def after(self, mine: int, theirs: int) -> float:
-        """MWC once I have won ``mine`` more points or the opponent ``theirs``."""
-        key = (mine, theirs)
-        v = self._after.get(key)
-        if v is None:
-            x, y = self.a - mine, self.b - theirs
-            if x <= 0:
-                v = 1.0
-            elif y <= 0:
-                v = 0.0
+    levels = [cube]
+    while away[0] - 1 >= 2 * levels[-1] and away[1] - 1 >= 2 * levels[-1]:
+        levels.append(2 * levels[-1])
+    above = [None, None]
+    for c in reversed(levels):
+        point = [None, None]
+        for k in (0, 1):
+            dp = mwc(k, c, 0)
+            if away[0] - 1 < 2 * c or away[1] - 1 < 2 * c:
+                # The doubled cube is dead; the taker redoubles at once when that is free.
+                prime = 2 * c if (away[k] - 1 < 2 * c and away[1 - k] - 1 >= 2 * c) else c
+                dtl = mixed(k, 1 - k, 2 * prime, False)
+                dtw = mixed(k, k, 2 * prime, True)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    point[k] = (dtl - dp) / (dtl - dtw)
             else:
-                v = self.met.mwc(x, y, crawford=self.crawford_next and (x == 1) != (y == 1))
-            self._after[key] = v
-        return v
-
-    def outcomes(self, p: np.ndarray, cube: int):
-        """Average MWC given a win and given a loss at ``cube``, arrays (n,)."""
-        w, wg, wb, lg, lb = p.T
-        with np.errstate(divide="ignore", invalid="ignore"):
-            win = np.where(w > 1e-9, ((w - wg) * self.after(cube, 0) + (wg - wb) * self.after(2 * cube, 0)
-                                      + wb * self.after(3 * cube, 0)) / w, self.after(cube, 0))
-            loss = np.where(w < 1 - 1e-9, ((1 - w - lg) * self.after(0, cube) + (lg - lb) * self.after(0, 2 * cube)
-                                           + lb * self.after(0, 3 * cube)) / (1 - w), self.after(0, cube))
-        return win, loss
-
-    def live(self, cube: int, crawford: bool) -> bool:
-        """Whether the cube at ``cube`` is alive (gnubg's rule): not in the
-        Crawford game, not when winning ``cube`` wins the match for both
-        sides, and not at 2-away, 2-away."""
-        return not (crawford or (self.a <= cube and self.b <= cube) or (self.a == 2 and self.b == 2))
-
-    def cash_points(self, p: np.ndarray, cube: int):
-        """The live-cube cash points of both sides at ``cube`` (each as its
-        own chance of winning), as gnubg computes them: from the highest cube
-        level both sides can still use (where the cube, once turned, is dead
-        and the opponent redoubles at once if that costs it nothing) down to
-        this one, each level's point from the other side's at the next."""
-        w, wg, wb, lg, lb = p.T
-        with np.errstate(divide="ignore", invalid="ignore"):
-            g = [np.where(w > 0, (wg - wb) / w, 0.0), np.where(w < 1, (lg - lb) / (1 - w), 0.0)]
-            bg = [np.where(w > 0, wb / w, 0.0), np.where(w < 1, lb / (1 - w), 0.0)]
-        away = (self.a, self.b)
-
-        def mwc(k, won, lost):
-            # MWC for side k (0 me, 1 the opponent) after it wins ``won`` or loses ``lost``.
-            return self.after(won, lost) if k == 0 else 1.0 - self.after(lost, won)
-
-        def mixed(k, ratios_of, c, winning):
-            r_g, r_bg = g[ratios_of], bg[ratios_of]
-            vals = [mwc(k, m * c, 0) if winning else mwc(k, 0, m * c) for m in (1, 2, 3)]
-            return (1 - r_g - r_bg) * vals[0] + r_g * vals[1] + r_bg * vals[2]
-
-        levels = [cube]
-        while away[0] - 1 >= 2 * levels[-1] and away[1] - 1 >= 2 * levels[-1]:
-            levels.append(2 * levels[-1])
-        above = [None, None]
-        for c in reversed(levels):
-            point = [None, None]
-            for k in (0, 1):
-                dp = mwc(k, c, 0)
-                if away[0] - 1 < 2 * c or away[1] - 1 < 2 * c:
-                    # The doubled cube is dead; the taker redoubles at once when that is free.
-                    prime = 2 * c if (away[k] - 1 < 2 * c and away[1 - k] - 1 >= 2 * c) else c
-                    dtl = mixed(k, 1 - k, 2 * prime, False)
-                    dtw = mixed(k, k, 2 * prime, True)
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        point[k] = (dtl - dp) / (dtl - dtw)
-                else:
-                    rdp = mwc(k, 0, 2 * c)
-                    dtw = mixed(k, k, 2 * c, True)
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        point[k] = 1.0 - above[1 - k] * (dp - dtw) / (rdp - dtw)
-            above = point
-        return above[0], above[1]
+                rdp = mwc(k, 0, 2 * c)
+                dtw = mixed(k, k, 2 * c, True)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    point[k] = 1.0 - above[1 - k] * (dp - dtw) / (rdp - dtw)
+        above = point
+    return above[0], above[1]
 
 
 def _match(p: np.ndarray, x: np.ndarray, values: MatchValues, cube: int, owner: str, crawford: bool):
@@ -253,9 +206,9 @@ def _match(p: np.ndarray, x: np.ndarray, values: MatchValues, cube: int, owner: 
     def value(c, own):
         win, loss = values.outcomes(p, c)
         dead = w * win + (1 - w) * loss
-        if not values.live(c, crawford):
+        if not _cube_alive(values, c, crawford):
             return dead
-        cp_me, cp_opp = values.cash_points(p, c)
+        cp_me, cp_opp = _cash_points(values, p, c)
         live = _live(w, loss, win, values.after(0, c), values.after(c, 0), cp_me, 1.0 - cp_opp, own)
         return x * live + (1 - x) * dead
 
@@ -390,19 +343,14 @@ def _equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met):
     side on roll for chances p (n, 5) and cube efficiencies x (n,): money
     per unit of the cube, match normalised (-1: losing a single game at this
     cube, +1: winning one), with the match winning chances (or None)."""
-    me, cube = state.on_roll, state.cube_value
+    cube = state.cube_value
     owner = _owner(state)
     if state.match_length == 0:
-        nd, dt = _money(p, x, owner, rules.jacoby and cube == 1 and state.cube_owner is None)
+        nd, dt = _money(p, x, owner, not state_gammons_count(state, rules))
         return nd, dt, np.ones_like(nd), None
-    from .met import MatchEquityTable
-    table = met if met is not None else MatchEquityTable.kazaross_xg2()
-    values = MatchValues.of(table, state.match_length, state.score[me], state.score[1 - me])
+    values = MatchValues.of_state(state, met)
     m_nd, m_dt, m_dp = _match(p, x, values, cube, owner, bool(state.crawford))
-    # gnubg's normalised equity: -1 = losing a single game at this cube, +1 = winning one.
-    lo, hi = values.after(0, cube), values.after(cube, 0)
-    scale = (hi - lo) if hi > lo else 1.0
-    return (*(2 * (m - lo) / scale - 1 for m in (m_nd, m_dt, m_dp)), (m_nd, m_dt, m_dp))
+    return (*(values.normalised(m, cube) for m in (m_nd, m_dt, m_dp)), (m_nd, m_dt, m_dp))
 
 
 def cube_values(chances, positions, state=None, rules: Rules | None = None, *, met=None):
@@ -488,15 +436,11 @@ def finished_value(pos: Position, state, rules: Rules, met, mover: int):
     (RULES 6, 7.5, 8): (points, counting the cube, Jacoby and the rules'
     backgammon; the match winning chances after them in a match, else None)."""
     result = pos.result()
-    points = int(result.kind) if result is not None else 1
-    if rules.backgammon_counts_as_gammon:
-        points = min(points, 2)
+    kind = int(result.kind) if result is not None else 1
+    points = game_points(kind, state.cube_value, rules, money=not state.match_length, turned=cube_turned(state))
     if not state.match_length:
-        if rules.jacoby and state.cube_value == 1 and state.cube_owner is None:
-            points = 1
-        return float(points * state.cube_value), None
-    values = MatchValues.of(met, state.match_length, state.score[mover], state.score[1 - mover])
-    return float(points * state.cube_value), values.after(points * state.cube_value, 0)
+        return float(points), None
+    return float(points), MatchValues.of_state(state, met, mover).after(points, 0)
 
 
 # -- cubeful search (gnubg's n-ply cubeful evaluation) -------------------------------------------
@@ -520,9 +464,8 @@ def _to_move(state, mover: int):
 
 class _Search:
     def __init__(self, rules: Rules, met, ev):
-        from .met import MatchEquityTable
         self.rules, self.ev = rules, ev
-        self.met = met if met is not None else MatchEquityTable.kazaross_xg2()
+        self.met = met if met is not None else default_met()
 
     def _static(self, boards, chances, state, full: bool):
         """Values for the side on roll at 0-ply: with its cube option when
@@ -625,8 +568,7 @@ class _Search:
     def _pass_value(self, s):
         if not s.match_length:
             return float(s.cube_value)
-        me = s.on_roll
-        return MatchValues.of(self.met, s.match_length, s.score[me], s.score[1 - me]).after(s.cube_value, 0)
+        return MatchValues.of_state(s, self.met).after(s.cube_value, 0)
 
 
 def _searched(position: Position, state, rules: Rules, ply: int, ev, met):
@@ -641,9 +583,6 @@ def _searched(position: Position, state, rules: Rules, ply: int, ev, met):
     if not state.match_length:
         c = state.cube_value
         return nd / c, dt / c, dp / c, None
-    me = state.on_roll
-    values = MatchValues.of(search.met, state.match_length, state.score[me], state.score[1 - me])
-    lo, hi = values.after(0, state.cube_value), values.after(state.cube_value, 0)
-    scale = (hi - lo) if hi > lo else 1.0
-    norm = [2 * (v - lo) / scale - 1 for v in (nd, dt, dp)]
+    values = MatchValues.of_state(state, search.met)
+    norm = [values.normalised(v, state.cube_value) for v in (nd, dt, dp)]
     return norm[0], norm[1], norm[2], (nd, dt, dp)

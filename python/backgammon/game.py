@@ -27,6 +27,7 @@ from .matchid import GameState, MatchState
 from .play import Play, format_steps
 from .position import OPPONENT, Position, WinKind
 from .rules import Rules
+from .scoring import game_multiplier, resignation_multiplier
 
 __all__ = ["Game", "Phase", "Ending", "Outcome", "Event", "Verdict", "Step", "EVENT_KINDS", "EVENT_ACTIONS"]
 
@@ -572,19 +573,13 @@ class Game:
             winner = mover if result.winner == OPPONENT else 1 - mover
             self._position = after
             self.on_roll = 1 - mover
-            self._finish(winner, _KIND_ENDING[result.kind], self._multiplier(int(result.kind)))
+            self._finish(winner, _KIND_ENDING[result.kind],
+                         game_multiplier(int(result.kind), self.rules, money=self.money, turned=self._cube_turned))
             return
         self._position = after
         self.on_roll = 1 - mover
         self.dice = None
         self.phase = Phase.TURN
-
-    def _multiplier(self, level: int) -> int:
-        if self.rules.backgammon_counts_as_gammon:
-            level = min(level, 2)                    # RULES 6.4 option
-        if self.money and self.rules.jacoby and not self._cube_turned:
-            level = 1                                # RULES 7.5 Jacoby
-        return level
 
     def _finish(self, winner: int, ending: Ending, multiplier: int, cube: int | None = None) -> None:
         cube = self.cube_value if cube is None else cube
@@ -730,11 +725,8 @@ class Game:
         resigner, level, phase = self._resign
         self.history.append(Event("accept", self._decider))
         self._resign_dice = self.dice if phase is Phase.PLAY else None
-        # RULES 6.5: the level offered, as gnubg scores it (Jacoby concerns
-        # games played out, not what a player offers to lose).
-        if self.rules.backgammon_counts_as_gammon:
-            level = min(level, 2)
-        self._finish(1 - resigner, Ending.RESIGNATION, level)
+        # RULES 6.5: the level offered (scoring.resignation_points).
+        self._finish(1 - resigner, Ending.RESIGNATION, resignation_multiplier(level, self.rules))
 
     def reject_resignation(self) -> None:
         """Play on as before the offer."""

@@ -37,6 +37,7 @@ import numpy as np
 
 from ._validate import instance
 from .players import Player
+from .scoring import flip, state_gammons_count
 
 __all__ = ["BgsagePlayer", "bgsage_player", "to_bgsage", "from_bgsage", "LEVELS", "INSTALL"]
 
@@ -315,7 +316,7 @@ class BgsagePlayer(Player):
             evaluate = self._raw().evaluate_board
             p = np.array([evaluate(b, b)["probs"] for b in flipped], dtype=np.float64).reshape(-1, 5)
         # the opponent's chances after its play, seen by the side on roll
-        return p[:, [0, 3, 4, 1, 2]] * (-1.0, 1, 1, 1, 1) + (1.0, 0, 0, 0, 0)
+        return flip(p)
 
     def cube_action(self, position, state=None, rules=None):
         """bgsage's 1-ply cube decision of the side on roll (see the class)."""
@@ -351,7 +352,7 @@ class BgsagePlayer(Player):
                       "opponent": cpp.CubeOwner.OPPONENT}[owner]
         mwc = None
         if money:
-            jacoby = rules.jacoby and cube == 1 and owner == "centred"
+            jacoby = not state_gammons_count(state, rules)
             d = cpp.cube_decision_1ply(probs.tolist(), cube, cube_owner, x, 0, 0, False, jacoby)
         else:
             away = (state.match_length - state.score[me], state.match_length - state.score[1 - me])

@@ -38,14 +38,13 @@ from . import _choice, _rollout, bearoff
 from ._parallel import Interrupted, run_chunks
 from ._validate import flag, instance, integer, optional_integer
 from .dice import seed_sequence, to_dice
-from .evaluation import equity
-from .evaluator import flip
 from .lockstep import MAX_PLIES, VectorGames
 from .matchid import MatchState
 from .players import Player, player
 from .position import Position
 from .pubeval import load_weights, pubeval, tesauro_inputs
 from .rules import Rules
+from .scoring import MatchValues, cube_turned, equity, flip, flip_change, gammons_count, money_value
 
 __all__ = ["rollout", "rollout_plays", "rollout_cube", "RolloutResult", "RolloutInterrupted", "RolloutSettings",
            "PlayRollout", "CubeRollout", "VectorGames", "POLICIES", "pubeval", "tesauro_inputs", "race_chances",
@@ -194,11 +193,6 @@ def _key(seed: np.random.SeedSequence) -> int:
     return int(seed.generate_state(1, np.uint64)[0])
 
 
-def _delta_flip(luck: np.ndarray) -> np.ndarray:
-    """A change of the five chances of one side as the other side sees it."""
-    return luck[..., [0, 3, 4, 1, 2]] * (-1.0, 1, 1, 1, 1)
-
-
 def _run_chunk(task: _Task) -> list[dict]:
     """Every start of a chunk, game for game with the same dice; module
     level so that worker processes can run it.  For each start: per-game
@@ -234,7 +228,7 @@ def _kernel(task: _Task, start: _Start, key: int) -> dict:
                                         code0, code1, task.stratify, -1 if task.truncate is None else task.truncate,
                                         task.bearoff, task.reduce, nets=nets, **tables)
     if not start.us_on_roll:
-        results, luck = flip(results), _delta_flip(luck)
+        results, luck = flip(results), flip_change(luck)
     return {"results": results, "luck": luck}
 
 
@@ -248,41 +242,21 @@ class _Lockstep:
         self.board0 = np.frombuffer(start.board, dtype=np.uint8).reshape(2, 25)
         self.state0 = start.state if start.state is not None else MatchState()
         self.unit = start.unit or self.state0.cube_value
-        self.met = None
+        # Match winning chances of player 0 (the side on roll at the start).
+        self.values = None
         if self.cube_players is not None and self.state0.match_length:
-            from .met import MatchEquityTable
-            self.met = MatchEquityTable.kazaross_xg2()
-        self._coef: dict = {}
+            self.values = MatchValues.of_state(self.state0, side=0)
 
     # -- the cube ---------------------------------------------------------------------
-    def _coefficients(self, cube: int) -> np.ndarray:
-        """Match winning chances of player 0 (the side on roll at the
-        start) after it wins 1, 2, 3 cubes and after it loses them."""
-        if cube not in self._coef:
-            from .cube import MatchValues
-            s = self.state0
-            values = MatchValues.of(self.met, s.match_length, s.score[0], s.score[1])
-            self._coef[cube] = np.array([values.after(k * cube, 0) for k in (1, 2, 3)]
-                                        + [values.after(0, k * cube) for k in (1, 2, 3)])
-        return self._coef[cube]
-
     def _value(self, chances: np.ndarray, cube: np.ndarray, turned: np.ndarray) -> np.ndarray:
         """The cubeful value for player 0 of outcome chances (player 0's,
         (m, 5)) at these cubes: money points per unit of the starting cube
         (Jacoby: gammons single while the cube is unturned); match winning
         chances in a match."""
-        w, wg, wb, lg, lb = chances.T
-        if self.met is None:
-            points = 2 * w - 1 + wg - lg + wb - lb
-            if self.task.rules.jacoby and not self.state0.match_length:
-                points = np.where(turned, points, 2 * w - 1)
-            return points * cube / self.unit
-        out = np.empty(len(chances))
-        for k, c in enumerate(cube):
-            W1, W2, W3, L1, L2, L3 = self._coefficients(int(c))
-            out[k] = ((w[k] - wg[k]) * W1 + (wg[k] - wb[k]) * W2 + wb[k] * W3
-                      + (1 - w[k] - lg[k]) * L1 + (lg[k] - lb[k]) * L2 + lb[k] * L3)
-        return out
+        if self.values is None:
+            gammons = gammons_count(self.task.rules, not self.state0.match_length, turned)
+            return money_value(chances, gammons) * cube / self.unit
+        return self.values.mwc(chances, cube)
 
     def _state(self, side: int, cube: int, owner: int) -> MatchState:
         s = self.state0
@@ -310,7 +284,7 @@ class _Lockstep:
         cubeful = self.cube_players is not None
         cube = np.full(lanes, self.state0.cube_value, dtype=np.int64)
         owner = np.full(lanes, -1 if self.state0.cube_owner is None else self.state0.cube_owner, dtype=np.int64)
-        turned = np.zeros(lanes, dtype=bool)
+        turned = np.full(lanes, cube_turned(self.state0))
         acc = np.zeros((lanes, 5))
         vacc = np.zeros(lanes)
         results: np.ndarray = np.zeros((n, 5))
@@ -339,7 +313,7 @@ class _Lockstep:
                     index[lane] = t.first + started
                     cube[lane] = self.state0.cube_value
                     owner[lane] = -1 if self.state0.cube_owner is None else self.state0.cube_owner
-                    turned[lane] = False
+                    turned[lane] = cube_turned(self.state0)
                     acc[lane], vacc[lane] = 0.0, 0.0
                     started += 1
                 else:
@@ -387,9 +361,9 @@ class _Lockstep:
                 done = rows[ended]
                 finish(done, res[ended], self._value(res[ended], cube[done], turned[done]) if cubeful else None)
         if not self.start.us_on_roll:
-            results, luck = flip(results), _delta_flip(luck)
+            results, luck = flip(results), flip_change(luck)
             if cubeful:
-                value = 1.0 - value if self.met is not None else -value
+                value = 1.0 - value if self.values is not None else -value
                 vluck = -vluck
         out = {"results": results, "luck": luck}
         if cubeful:
@@ -457,7 +431,7 @@ class _Lockstep:
             position = Position.from_bytes(boards[lane].tobytes(), validate=False)
             d = decider.cube_action(position, self._state(side, c, o), self.task.rules)
             act = d.should_double and d.can_double
-            if self.met is None:
+            if self.values is None:
                 e = (min(d.double_take, d.double_pass) if act else d.no_double) * c / self.unit
                 val[k] = e if side == 0 else -e
             else:
@@ -487,10 +461,9 @@ def _summary(part: dict, seconds: float, reduce: bool, truncate: int | None, sta
         value = part["value"] - part["value_luck"] if reduce else part["value"]
         extra.update(cubeful=True, raw_cubeful_equity_se=None)
         if state is not None and state.match_length:
-            lo, scale = _normaliser(state)
-            norm = 2 * (value - lo) / scale - 1
+            norm = _normalised(state, value)
             extra.update(mwc=float(value.mean()), mwc_se=_se(value), cubeful_equity=float(norm.mean()),
-                         cubeful_equity_se=_se(norm), raw_cubeful_equity_se=_se(2 * (part["value"] - lo) / scale - 1))
+                         cubeful_equity_se=_se(norm), raw_cubeful_equity_se=_se(_normalised(state, part["value"])))
         else:
             extra.update(cubeful_equity=float(value.mean()), cubeful_equity_se=_se(value),
                          raw_cubeful_equity_se=_se(part["value"]))
@@ -701,14 +674,10 @@ class PlayRollout:
                 "result": self.result.to_dict()}
 
 
-def _normaliser(state: MatchState):
-    """(lo, scale) turning player 0's match winning chances into normalised
-    match equity: -1 losing a single game at the cube, +1 winning one."""
-    from .cube import MatchValues
-    from .met import MatchEquityTable
-    values = MatchValues.of(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[0], state.score[1])
-    lo, hi = values.after(0, state.cube_value), values.after(state.cube_value, 0)
-    return lo, (hi - lo) if hi > lo else 1.0
+def _normalised(state: MatchState, mwc):
+    """Player 0's match winning chances as normalised match equity: -1
+    losing a single game at the cube, +1 winning one."""
+    return MatchValues.of_state(state, side=0).normalised(mwc, state.cube_value)
 
 
 def _game_values(part: dict, reduce: bool, cubeful: bool, state: MatchState | None) -> np.ndarray:
@@ -718,8 +687,7 @@ def _game_values(part: dict, reduce: bool, cubeful: bool, state: MatchState | No
     if cubeful:
         value = part["value"] - part["value_luck"] if reduce else part["value"]
         if state is not None and state.match_length:
-            lo, scale = _normaliser(state)
-            return 2 * (value - lo) / scale - 1
+            return _normalised(state, value)
         return value
     res = part["results"] - part["luck"] if reduce else part["results"]
     return equity(res)
@@ -834,8 +802,7 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
     >>> r.take, r.double_pass, r.no_double_rollout.games    # 36 games: too few to name the action
     ('take', 1.0, 36)
     """
-    from .cube import MatchValues, proper_action
-    from .met import MatchEquityTable
+    from .cube import proper_action
     position = _checked_position(position)
     state = _as_player0(_checked_state(state, True))
     rules = Rules() if rules is None else instance("rules", rules, Rules, "backgammon.Rules")
@@ -860,10 +827,9 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
     mwc = None
     dp = 1.0                       # money: per unit of the current cube
     if state.match_length:
-        values = MatchValues.of(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[0], state.score[1])
-        lo, scale = _normaliser(state)
+        values = MatchValues.of_state(state, side=0)
         mwc = (float(nd_sum.mwc or 0.0), float(dt_sum.mwc or 0.0), values.after(v, 0))
-        dp = 2 * (mwc[2] - lo) / scale - 1
+        dp = values.normalised(mwc[2], v)
     nd, dt = float(nd_e.mean()), float(dt_e.mean())
     action, take = proper_action(nd, dt, dp, bool(rules.beavers) and not state.match_length)
     best = max(nd, min(dt, dp))

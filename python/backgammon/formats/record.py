@@ -30,6 +30,7 @@ from ..game import Ending, Event, Game, Phase
 from ..match import Match, match_winner
 from ..position import OPPONENT, Position
 from ..rules import Rules
+from ..scoring import resignation_level
 
 __all__ = ["MatchRecord", "RecordedGame", "RecordWarning", "RecordBuilder", "GameItems", "MatchFileError",
            "record_items", "replay_record", "duel_records", "MONEY_RULES"]
@@ -715,13 +716,8 @@ class RecordBuilder:
         self.result = (o.winner, o.points)
 
     def _resign_level(self, points: int) -> int | None:
-        g = self.game
-        if g.money and g.rules.jacoby and g.cube_owner is None and points == g.cube_value:
-            return 1      # RULES 7.5: any resignation on a centred cube scores single under Jacoby
-        for level in (1, 2, 3):
-            if level * g.cube_value == points:
-                return level
-        return None
+        # RULES 6.5: a resignation scores the level offered, Jacoby or not.
+        return resignation_level(points, self.game.cube_value, self.game.rules)
 
     def end(self, line: int, last: bool, partial: bool) -> None:
         g = self.game
