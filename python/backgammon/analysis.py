@@ -51,6 +51,7 @@ import numpy as np
 from ._validate import flag, instance, integer, optional_integer
 from .cube import cube_decision, cube_values, finished_value
 from .dice import OPENING_ROLLS, ROLLS
+from .doubling import beavers_allowed
 from .game import Event, Game, Phase
 from .match import Match
 from .matchid import MatchState
@@ -537,7 +538,7 @@ def _grade_double(game, action, me, pos, state, d, doubled, ply, thresholds=THRE
 def _grade_answer(game, action, who, pos, state, d, kind, ply, rules, thresholds=THRESHOLDS) -> CubeAnalysis:
     options = {"take": -d.double_take, "drop": -d.double_pass}
     mwc_options = {"take": 1 - d.mwc[1], "drop": 1 - d.mwc[2]} if d.mwc else None
-    if rules.beavers and not state.match_length:
+    if beavers_allowed(not state.match_length, rules):
         options["beaver"] = -2 * d.double_take
         if mwc_options is not None:
             mwc_options["beaver"] = mwc_options["take"]

@@ -30,8 +30,8 @@ import numpy as np
 
 from . import _board
 from ._validate import instance, integer
-from .errors import RulesError
 from .position import Position
+from .doubling import beavers_allowed, may_double
 from .rules import Rules
 from .scoring import MatchValues, cube_turned, default_met, game_points, state_gammons_count
 
@@ -275,8 +275,8 @@ def _checked(position, state, rules):
     rules = Rules() if rules is None else instance("rules", rules, Rules, "backgammon.Rules")
     if position.is_game_over():
         raise ValueError("position: the game is over, there is no cube decision")
-    if state.match_length and rules.money_options():
-        raise RulesError(f"{', '.join(rules.money_options())} apply only to money play, not to a match (RULES 8.4)")
+    if state.match_length:
+        rules.check_match_play()
     return state, rules
 
 
@@ -304,14 +304,20 @@ def _decision(chances, position, state, rules, met, searched) -> CubeDecision:
     exact = _bearoff_exact(position, owner) if state.match_length == 0 else None
     if exact is not None:
         nd, dt, dp, mwc = exact[0], exact[1], 1.0, None
-    elif searched is not None:
-        nd, dt, dp, mwc = searched
     else:
         eq = _equities(np.array([probs]), np.array([cube_efficiency(position)]), state, rules, met)
         nd, dt, dp = (float(v[0]) for v in eq[:3])
         mwc = None if eq[3] is None else tuple(float(v[0]) for v in eq[3])
-    reason = _no_double_reason(state, rules)
-    beavers = state.match_length == 0 and rules.beavers > 0
+        if searched is not None:
+            # The search's values; a double the Crawford game forbids has no
+            # doubled state to search, and keeps the model's double/take.
+            s_nd, s_dt, dp, s_mwc = searched
+            nd, dt = s_nd, dt if s_dt is None else s_dt
+            if s_mwc is not None:
+                assert mwc is not None
+                mwc = (s_mwc[0], mwc[1] if s_dt is None else s_mwc[1], s_mwc[2])
+    reason = may_double(state, rules).reason
+    beavers = beavers_allowed(state.match_length == 0, rules)
     if reason:
         return CubeDecision("no double", nd, dt, dp, proper_action(nd, dt, dp, beavers)[1], False, reason,
                             probs, mwc, exact is not None)
@@ -322,20 +328,6 @@ def _decision(chances, position, state, rules, met, searched) -> CubeDecision:
 def _owner(state) -> str:
     me = state.on_roll
     return "centred" if state.cube_owner is None else "me" if state.cube_owner == me else "opponent"
-
-
-def _no_double_reason(state, rules: Rules) -> str:
-    """Why the side on roll may not double (empty when it may)."""
-    me, cube, money = state.on_roll, state.cube_value, state.match_length == 0
-    if _owner(state) == "opponent":
-        return "the opponent owns the cube (RULES 7.1)"
-    if state.crawford and not money:
-        return "no doubling in the Crawford game (RULES 8.2)"
-    if not money and state.score[me] + cube >= state.match_length:
-        return "dead cube: winning this game at the current cube already wins the match (RULES 8.3)"
-    if money and cube * 2 > rules.cube_limit:
-        return f"the cube is at its limit of {rules.cube_limit} (RULES 7.4)"
-    return ""
 
 
 def _equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met):
@@ -378,10 +370,10 @@ def cube_values(chances, positions, state=None, rules: Rules | None = None, *, m
     nd, dt = nd.copy(), dt.copy()
     if state.match_length == 0:
         _exact_where_known(boards, state, nd, dt)
-    if _no_double_reason(state, rules):
+    if not may_double(state, rules):
         return nd, (None if mwc is None else mwc[0])
     # The doubler's value of doubling: the answer proper_action names.
-    beavers = state.match_length == 0 and rules.beavers > 0
+    beavers = beavers_allowed(state.match_length == 0, rules)
     take = np.round(dt, 9) <= np.round(dp, 9)
     beaver = take & beavers & (np.round(dt, 9) < 0)
     answer = np.where(beaver, 2 * dt, np.where(take, dt, dp))
@@ -549,14 +541,14 @@ class _Search:
         for s in states:
             spots.append(len(extended))
             extended.append(s)
-            if not _no_double_reason(s, self.rules):
+            if may_double(s, self.rules):
                 extended.append(_turned(s, 2 * s.cube_value))
         values = self.rolling(boards, extended, ply)
         out = np.empty((len(boards), len(states)))
         for j, s in enumerate(states):
             k = spots[j]
             nd = values[:, k]
-            if _no_double_reason(s, self.rules):
+            if not may_double(s, self.rules):
                 out[:, j] = nd
                 continue
             dt = values[:, k + 1]
@@ -576,13 +568,15 @@ def _searched(position: Position, state, rules: Rules, ply: int, ev, met):
     search, in cube_decision's units."""
     search = _Search(rules, met, ev)
     board = np.ascontiguousarray(position.array[None], dtype=np.uint8)
-    turned = _turned(state, 2 * state.cube_value)
-    nd, dt = search.rolling(board, [state, turned], ply)[0]
-    dp = search._pass_value(state)
-    nd, dt, dp = float(nd), float(dt), float(dp)
+    states = [state]
+    if not (state.match_length and state.crawford):         # no doubled state in the Crawford game
+        states.append(_turned(state, 2 * state.cube_value))
+    values = [float(v) for v in search.rolling(board, states, ply)[0]]
+    nd, dt = values[0], (values[1] if len(values) > 1 else None)
+    dp = float(search._pass_value(state))
     if not state.match_length:
         c = state.cube_value
-        return nd / c, dt / c, dp / c, None
-    values = MatchValues.of_state(state, search.met)
-    norm = [values.normalised(v, state.cube_value) for v in (nd, dt, dp)]
+        return nd / c, None if dt is None else dt / c, dp / c, None
+    match_values = MatchValues.of_state(state, search.met)
+    norm = [None if v is None else match_values.normalised(v, state.cube_value) for v in (nd, dt, dp)]
     return norm[0], norm[1], norm[2], (nd, dt, dp)

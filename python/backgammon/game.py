@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 from . import _movegen
 from . import _validate
 from .dice import generator, to_dice
+from .doubling import Verdict, double_refusal, may_redouble
 from .errors import AmbiguousMoveError, IllegalMoveError, IllegalPlayError, InvalidMoveError, RulesError
 from .matchid import GameState, MatchState
 from .play import Play, format_steps
@@ -107,23 +108,6 @@ class Event:
     kind: str
     player: int
     value: Any = None     # dice (a tuple), play notation (a str) or a resignation level (an int)
-
-
-class Verdict(NamedTuple):
-    """Whether an action is allowed, and the rule that forbids it if not.
-
-    >>> from backgammon import Game
-    >>> g = Game(seed=1)
-    >>> g.roll()
-    >>> g.can_double()
-    Verdict(allowed=False, reason='the dice are already rolled: double before rolling (RULES 7.2)')
-    """
-
-    allowed: bool
-    reason: str = ""
-
-    def __bool__(self) -> bool:
-        return self.allowed
 
 
 class Step(NamedTuple):
@@ -282,19 +266,13 @@ class Game:
             return Verdict(False, "the dice are already rolled: double before rolling (RULES 7.2)")
         if self.phase is not Phase.TURN:
             return Verdict(False, "a double or resignation is waiting for an answer")
-        if self.crawford:
-            return Verdict(False, "no doubling in the Crawford game (RULES 8.2)")
         if self._cube_turn:
             return Verdict(False, "one double per turn: the cube has been turned this turn, "
                                   "so the doubler rolls next (RULES 7.2)")
-        if self.cube_owner is not None and self.cube_owner != self.on_roll:
-            return Verdict(False, "the opponent owns the cube: only the owner may double (RULES 7.1)")
         assert self.on_roll is not None     # set once the opening roll is played
-        if self.length and self.score[self.on_roll] + self.cube_value >= self.length:
-            return Verdict(False, "dead cube: winning this game at the current cube already wins the match (RULES 8.3)")
-        if self.cube_value * 2 > self.rules.cube_limit:
-            return Verdict(False, f"the cube is at its limit of {self.rules.cube_limit} (RULES 7.4)")
-        return Verdict(True)
+        reason = double_refusal(self.on_roll, self.cube_value, self.cube_owner, self.score, self.length,
+                                self.crawford, self.rules)
+        return Verdict(not reason, reason)
 
     # -- the dice ---------------------------------------------------------------------
     def roll(self, dice=None) -> None:
@@ -514,11 +492,10 @@ class Game:
             return acts + ["resign"]
         if phase in (Phase.DOUBLED, Phase.BEAVERED):
             acts = ["take", "drop"]
-            if self.money and self._redoubles < self.rules.beavers:
-                nxt = 4 if phase is Phase.DOUBLED else 2
-                if self.cube_value * nxt <= self.rules.cube_limit:
-                    acts.append("beaver" if phase is Phase.DOUBLED else
-                                "raccoon" if self._decider == self._doubler else "beaver")
+            kind = "beaver" if phase is Phase.DOUBLED or self._decider != self._doubler else "raccoon"
+            if not may_redouble(kind, self.money, self._redoubles, self.cube_value,
+                                4 if phase is Phase.DOUBLED else 2, self.rules):
+                acts.append(kind)
             return acts
         return ["accept", "reject"]                    # Phase.RESIGNED
 
@@ -668,13 +645,9 @@ class Game:
         if self.phase not in (Phase.DOUBLED, Phase.BEAVERED) or self._decider != who:
             raise RulesError(f"no {kind} now: it answers a double (beaver) or a beaver (raccoon) (RULES 7.5)")
         assert self._doubler is not None    # set with the double being answered
-        if not self.money:
-            raise RulesError("beavers and raccoons are money-play options, not used in matches (RULES 8.4)")
-        if self._redoubles >= self.rules.beavers:
-            allowed = self.rules.beavers
-            raise RulesError(f"these rules allow {allowed} beaver{'s' if allowed != 1 else ''} and raccoons per double (RULES 7.5)")
-        if self.cube_value * factor > self.rules.cube_limit:
-            raise RulesError(f"a {kind} would pass the cube limit of {self.rules.cube_limit} (RULES 7.4)")
+        refusal = may_redouble(kind, self.money, self._redoubles, self.cube_value, factor, self.rules)
+        if refusal:
+            raise RulesError(refusal)
         self.history.append(Event(kind, who))
         # What a refusal of this redouble leaves: the cube at its value before
         # it (for a first beaver, the double taken), with the doubled side,

@@ -38,6 +38,7 @@ from . import _choice, _rollout, bearoff
 from ._parallel import Interrupted, run_chunks
 from ._validate import flag, instance, integer, optional_integer
 from .dice import seed_sequence, to_dice
+from .doubling import beavers_allowed, may_double, may_double_lanes, may_redouble
 from .lockstep import MAX_PLIES, VectorGames
 from .matchid import MatchState
 from .players import Player, player
@@ -263,14 +264,6 @@ class _Lockstep:
         return s.replace(cube_value=cube, cube_owner=None if owner < 0 else owner, on_roll=side, turn=side,
                          double_offered=False, resignation=0, dice=(0, 0))
 
-    def _may_double(self, side: int, cube: int, owner: int) -> bool:
-        s, rules = self.state0, self.task.rules
-        if owner >= 0 and owner != side:
-            return False
-        if s.match_length:
-            return not s.crawford and s.score[side] + cube < s.match_length
-        return cube * 2 <= rules.cube_limit
-
     # -- the games --------------------------------------------------------------------
     def run(self) -> dict:
         from .batch import legal_positions
@@ -375,10 +368,11 @@ class _Lockstep:
         answered by the other side's player (take, pass or beaver)."""
         rules = self.task.rules
         dropped, drop_value = [], []
-        for lane in rows:
+        may = may_double_lanes(turn[rows], cube[rows], owner[rows], self.state0, rules)
+        if self.start.no_double_first:
+            may &= ply[rows] > 0
+        for lane in rows[may]:
             side, c, o = int(turn[lane]), int(cube[lane]), int(owner[lane])
-            if (ply[lane] == 0 and self.start.no_double_first) or not self._may_double(side, c, o):
-                continue
             position = Position.from_bytes(boards[lane].tobytes(), validate=False)
             state = self._state(side, c, o)
             decision = self.cube_players[side].cube_action(position, state, rules)
@@ -392,8 +386,7 @@ class _Lockstep:
                 dropped.append(lane)
                 drop_value.append((won[0], c))
                 continue
-            beaver = answer == "beaver" and not self.state0.match_length and rules.beavers > 0 \
-                and c * 4 <= rules.cube_limit
+            beaver = answer == "beaver" and not may_redouble("beaver", not self.state0.match_length, 0, c, 4, rules)
             cube[lane] = c * (4 if beaver else 2)
             owner[lane] = 1 - side
             turned[lane] = True
@@ -417,7 +410,7 @@ class _Lockstep:
                 continue
             p = self.players[side]
             ev = as_evaluator(getattr(p, "evaluator", None))
-            probs = chances(ev, np.ascontiguousarray(boards[lanes[mine]]), int(getattr(p, "ply", 0)), 1)
+            probs = chances(ev, np.ascontiguousarray(boards[lanes[mine]]), p.ply, 1)
             res[mine] = probs if side == 0 else flip(probs)
         if self.cube_players is None:
             return res, None
@@ -810,10 +803,9 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
         games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, workers, executor,
         progress, chunk_size, None, True, rules)
     v = state.cube_value
-    if state.cube_owner == 1:
-        raise ValueError("state: the other side owns the cube, the side on roll cannot double (RULES 7.1)")
-    if state.match_length and state.crawford:
-        raise ValueError("state: no doubling in the Crawford game (RULES 8.2)")
+    verdict = may_double(state, rules)
+    if not verdict:
+        raise ValueError(f"state: {verdict.reason}")
     taken = state.replace(cube_value=2 * v, cube_owner=1)
     starts = [_Start(position.to_bytes(), True, state, no_double_first=True),
               _Start(position.to_bytes(), True, taken, unit=v)]
@@ -831,7 +823,7 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
         mwc = (float(nd_sum.mwc or 0.0), float(dt_sum.mwc or 0.0), values.after(v, 0))
         dp = values.normalised(mwc[2], v)
     nd, dt = float(nd_e.mean()), float(dt_e.mean())
-    action, take = proper_action(nd, dt, dp, bool(rules.beavers) and not state.match_length)
+    action, take = proper_action(nd, dt, dp, beavers_allowed(not state.match_length, rules))
     best = max(nd, min(dt, dp))
     errors = {"no double": best - nd, "double, take": best - min(dt, dp) if dt <= dp else best - dp,
               "double, pass": best - dp if dp <= dt else best - min(dt, dp)}
