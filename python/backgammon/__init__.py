@@ -20,6 +20,8 @@ from .dice import (
 )
 from .errors import (
     AmbiguousMoveError,
+    BackgammonError,
+    FormatError,
     IllegalMoveError,
     InvalidIdError,
     InvalidMoveError,
@@ -75,6 +77,7 @@ __all__ = [
     "roll_dice", "roll_batch", "perft", "batch", "bearoff", "format_steps",
     "InvalidPositionError", "InvalidPositionIdError", "InvalidIdError", "InvalidRollError",
     "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError", "RulesError", "IllegalPlayError",
+    "BackgammonError", "FormatError",
     "Rules", "Game", "Match", "Chouette", "Outcome", "Ending", "Phase", "Event", "Verdict",
     "MatchState", "GameState", "MatchEquityTable", "money_take_point", "money_cash_point",
     "rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "get_include",

@@ -25,7 +25,7 @@ import numpy as np
 from .. import _bearoff
 from ..position import Position
 from .cache import build, cache_dir, one_sided, two_sided
-from .errors import BearoffFileError, OutsideDatabaseError
+from ..errors import BearoffFileError, OutsideDatabaseError
 from .tables import Equities, OneSidedDatabase, TwoSidedDatabase, position_index, positions_up_to
 
 __all__ = [

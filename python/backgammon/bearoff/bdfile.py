@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import BearoffFileError
+from ..errors import BearoffFileError
 
 __all__ = ["write_one_sided", "read_one_sided", "write_two_sided", "read_two_sided", "write_atomic"]
 

@@ -15,7 +15,7 @@ from .. import _bearoff
 from ..position import ON_ROLL, OPPONENT, Position
 from . import bdfile
 from .bdfile import MAX_TWO_SIDED_CHECKERS, ONE_SIDED_CHECKERS, POINTS, ROLLS_KEPT, positions_up_to
-from .errors import BearoffFileError, OutsideDatabaseError
+from ..errors import BearoffFileError, OutsideDatabaseError
 
 __all__ = ["OneSidedDatabase", "TwoSidedDatabase", "Equities", "position_index", "positions_up_to"]
 

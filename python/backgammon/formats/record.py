@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
 from .. import _validate
-from ..errors import (AmbiguousMoveError, FormatError, IllegalMoveError, InvalidMoveError, InvalidRollError,
+from ..errors import (AmbiguousMoveError, IllegalMoveError, MatchFileError, InvalidMoveError, InvalidRollError,
                       RulesError)
 from ..game import Ending, Event, Game, Phase
 from ..match import Match, match_winner
@@ -40,21 +40,6 @@ __all__ = ["MatchRecord", "RecordedGame", "RecordWarning", "RecordBuilder", "Gam
 MONEY_RULES = Rules(beavers=16)
 
 _DEFAULT_PLAYERS = ("Player 0", "Player 1")
-
-
-class MatchFileError(FormatError):
-    """A match record or file that cannot be read or replayed; ``game``
-    (1-based) and ``line`` (1-based, 0 when unknown) say where."""
-
-    def __init__(self, message: str, game: int | None = None, line: int | None = None):
-        where = []
-        if game:
-            where.append(f"game {game}")
-        if line:
-            where.append(f"line {line}")
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
-        self.game = game
-        self.line = line
 
 
 # -- the record ------------------------------------------------------------------------------
