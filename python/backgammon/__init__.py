@@ -39,7 +39,8 @@ from .met import MatchEquityTable, money_cash_point, money_take_point
 from .perft import perft
 from .play import Play, Plays, format_steps
 from .position import ON_ROLL, OPPONENT, GameResult, Position, WinKind
-from .rollouts import RolloutInterrupted, RolloutResult, VectorGames, rollout
+from .lockstep import VectorGames
+from .rollouts import RolloutInterrupted, RolloutResult, rollout
 from .rules import Rules
 from .evaluation import Evaluation, Evaluations, evaluate
 from .players import Player, player

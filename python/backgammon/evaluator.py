@@ -37,7 +37,7 @@ from .dice import ROLL_ARRAY, ROLL_PROBABILITIES
 from .scoring import equity, flip
 
 __all__ = ["Evaluator", "PubevalEvaluator", "CallableEvaluator", "as_evaluator", "is_kernel",
-           "chances", "rank", "best_of", "choose", "flip", "KEEP", "MAX_PLY"]
+           "chances", "rank", "ranking", "best_of", "choose", "flip", "KEEP", "MAX_PLY"]
 
 #: The deepest search of ``chances``.
 MAX_PLY = 3
@@ -212,6 +212,13 @@ def rank(evaluator, children: np.ndarray, ply: int = 0) -> tuple[np.ndarray, np.
         probs[go] = flip(chances(evaluator, np.ascontiguousarray(children[go]), level))
         depth[go] = level
     return probs, depth
+
+
+def ranking(probs: np.ndarray, depth: np.ndarray) -> list[int]:
+    """The plays of a :func:`rank` best first: the deepest searched first,
+    then by the mover's equity, then in the move generator's order."""
+    eq = equity(probs)
+    return sorted(range(len(probs)), key=lambda i: (-int(depth[i]), -eq[i], i))
 
 
 def best_of(probs: np.ndarray, depth: np.ndarray) -> int:
