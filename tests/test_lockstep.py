@@ -85,3 +85,15 @@ def test_rollout_takes_a_scorer_as_scorer_and_an_evaluator_as_evaluator():
         bg.rollout(games=6, scorer=pubeval, evaluator=pubeval)
     with pytest.raises(ValueError, match="scorer: a scorer runs"):
         bg.rollout(games=6, scorer=pubeval, workers=2)
+
+
+def test_a_lane_that_starts_a_new_game_asks_the_cube_first():
+    # A double/pass position (RULES 7.3): every game of a cubeful rollout is
+    # the side on roll doubling and the other side passing, the games that
+    # lanes start after a pass too (more games than lanes in one chunk).
+    pos = bg.Position.from_id("kk/wAQrB18FBIA")
+    assert bg.cube_decision(pos).action == "double, pass"
+    from backgammon.rollouts import LANES
+    games = LANES + 76
+    r = bg.rollout(pos, games=games, chunk_size=games, cube=True, workers=1, variance_reduction=False, seed=1)
+    assert r.cubeful_equity == 1.0 and r.cubeful_equity_se == 0.0 and r.win == 1.0

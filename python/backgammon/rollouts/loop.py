@@ -159,21 +159,25 @@ class LockstepGames:
             lanes.restart(done)
 
         def before(rows):
+            # Games that end here (a double passed, a game cut) roll no more;
+            # the games their lanes start roll from the next ply of the loop,
+            # after their own first cube decision.
+            games = lanes.index[rows]
             if cube is not None:
                 may = lanes.ply[rows] > 0 if self.start.no_double_first else np.ones(len(rows), dtype=bool)
                 dropped = cube.turns(rows, lanes.boards, lanes.turn, may)
                 if dropped is not None:
                     finish(*dropped)
-                rows = np.flatnonzero(lanes.live)
-                if not len(rows):
-                    return rows
             if g.truncate is not None:
-                cut = rows[lanes.ply[rows] >= g.truncate]
+                cut = rows[going(rows, games) & (lanes.ply[rows] >= g.truncate)]
                 if len(cut):
                     res = self._cut_chances(cut, lanes)
                     finish(cut, res, None if cube is None else cube.cut(cut, lanes.boards, lanes.turn, res))
-                    rows = np.flatnonzero(lanes.live)
-            return rows
+            return rows[going(rows, games)]
+
+        def going(rows, games):
+            # The rows whose games are still those ``games``: not ended meanwhile.
+            return lanes.live[rows] & (lanes.index[rows] == games)
 
         def roll_luck(rows, here, dice):
             step = _rollout.lockstep_luck(nets, here, dice, lanes.turn[rows])
