@@ -384,7 +384,7 @@ class _Values:
         n = len(children)
         values = np.empty(n)
         mwc = np.empty(n) if st.match_length else None
-        over = np.array([Position._from_bytes(b.tobytes()).is_game_over() for b in children], dtype=bool)
+        over = np.array([Position.from_bytes(b.tobytes(), validate=False).is_game_over() for b in children], dtype=bool)
         live = np.flatnonzero(~over)
         if len(live):
             v, m = cube_values(chances[live], children[live], st, self.rules, met=self.met)
@@ -392,7 +392,7 @@ class _Values:
             if mwc is not None:
                 mwc[live] = 1.0 - m
         for i in np.flatnonzero(over):
-            values[i], m = self._finished(Position._from_bytes(children[i].tobytes()), mover)
+            values[i], m = self._finished(Position.from_bytes(children[i].tobytes(), validate=False), mover)
             if mwc is not None:
                 mwc[i] = m
         return values, mwc

@@ -416,7 +416,7 @@ def _exact_where_known(boards, state, nd, dt) -> None:
     written over ``nd`` (and ``dt`` unless None), in place."""
     small = ~boards[:, :, 6:].any(axis=(1, 2))
     for i in np.flatnonzero(small):
-        exact = _bearoff_exact(Position._from_bytes(boards[i].tobytes()), _owner(state))
+        exact = _bearoff_exact(Position.from_bytes(boards[i].tobytes(), validate=False), _owner(state))
         if exact is not None:
             nd[i] = exact[0]
             if dt is not None:
@@ -474,7 +474,8 @@ class _Search:
 
     def _won(self, board, state, mover: int):
         # The mover bore off its last checker (row 0 of ``board``): what it scores.
-        points, mwc = finished_value(Position._from_bytes(board.tobytes()), state, self.rules, self.met, mover)
+        points, mwc = finished_value(Position.from_bytes(board.tobytes(), validate=False), state, self.rules, self.met,
+                                    mover)
         return points if mwc is None else mwc
 
     def rolling(self, boards, states, ply: int):

@@ -187,7 +187,7 @@ class OneSidedDatabase:
     @classmethod
     def from_bytes(cls, raw: bytes) -> "OneSidedDatabase":
         """Read GNU Backgammon's one-sided ``.bd`` format (either variant)."""
-        return bdfile.read_one_sided(raw)
+        return cls(*bdfile.read_one_sided(raw))
 
     @classmethod
     def load(cls, path) -> "OneSidedDatabase":
@@ -265,7 +265,7 @@ class TwoSidedDatabase:
     @classmethod
     def from_bytes(cls, raw: bytes) -> "TwoSidedDatabase":
         """Read GNU Backgammon's two-sided ``.bd`` format."""
-        return bdfile.read_two_sided(raw)
+        return cls(*bdfile.read_two_sided(raw))
 
     @classmethod
     def load(cls, path) -> "TwoSidedDatabase":
