@@ -25,7 +25,7 @@ PACKAGE = ROOT / "python" / "backgammon"
 LAYERS = {
     "foundation": ["errors", "_validate", "_parallel"],
     "values and rules": ["position", "play", "dice", "batch", "perft", "bearoff", "rules", "game", "match",
-                         "matchid", "met", "chouette", "sample", "scoring", "doubling"],
+                         "matchid", "met", "chouette", "sample", "scoring", "doubling", "turn"],
     "players and evaluators": ["evaluator", "evaluation", "network", "pubeval", "hint", "cube", "resignation",
                                "players", "peers", "duel", "rollouts", "lockstep", "train"],
     "formats": ["formats", "mat", "sgf", "xgid", "fibs"],

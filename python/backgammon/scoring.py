@@ -28,12 +28,16 @@ This module is their one home:
 """
 from __future__ import annotations
 
+import enum
+from dataclasses import dataclass
+
 import numpy as np
 
 from . import _board
+from .position import WinKind
 from .rules import Rules
 
-__all__ = ["equity", "flip", "flip_change", "gammons_count", "cube_turned", "state_gammons_count", "money_value", "game_points", "game_multiplier", "resignation_points", "resignation_multiplier",
+__all__ = ["Ending", "Outcome", "KIND_ENDING", "equity", "flip", "flip_change", "gammons_count", "cube_turned", "state_gammons_count", "money_value", "game_points", "game_multiplier", "resignation_points", "resignation_multiplier",
            "resignation_level", "default_met", "MatchValues", "OUTCOME_SIDES"]
 
 #: The order of the five chances seen by the other side: a win's gammon
@@ -74,6 +78,48 @@ def flip_change(change: np.ndarray) -> np.ndarray:
 
 
 # -- the points of a game ---------------------------------------------------------------------
+
+class Ending(enum.Enum):
+    """How a game ended (``Outcome.ending``): borne off for a single game,
+    a gammon or a backgammon (RULES 6), a dropped double (RULES 7.3) or an
+    accepted resignation (RULES 6.5).
+
+    >>> from backgammon import Game
+    >>> g = Game(seed=1)
+    >>> g.roll(); g.play(g.legal_plays()[0]); g.double(); g.drop()
+    >>> g.outcome.ending
+    <Ending.DROP: 'dropped double'>
+    """
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    DROP = "dropped double"
+    RESIGNATION = "resignation"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: ``points`` = ``multiplier`` x ``cube_value``, after
+    every option (Jacoby, backgammon counted as gammon).
+
+    >>> from backgammon import Game
+    >>> g = Game(seed=1)
+    >>> g.roll(); g.play(g.legal_plays()[0]); g.double(); g.drop()
+    >>> g.outcome
+    Outcome(winner=0, ending=<Ending.DROP: 'dropped double'>, cube_value=1, multiplier=1, points=1)
+    """
+
+    winner: int
+    ending: Ending
+    cube_value: int
+    multiplier: int
+    points: int
+
+
+#: How a game won on the board ended, by the kind of win.
+KIND_ENDING = {WinKind.SINGLE: Ending.SINGLE, WinKind.GAMMON: Ending.GAMMON, WinKind.BACKGAMMON: Ending.BACKGAMMON}
+
 
 def gammons_count(rules: Rules, money: bool, turned):
     """Whether gammons and backgammons count in a game (RULES 7.5): not in
