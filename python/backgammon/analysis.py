@@ -50,9 +50,9 @@ import numpy as np
 
 from ._validate import flag, instance, integer, optional_integer
 from .cube import cube_decision, cube_values, finished_value
-from .dice import OPENING_ROLLS, ROLLS
+from .dice import ROLLS
 from .doubling import beavers_allowed
-from .game import Event, Game, Phase
+from .game import Game, Phase
 from .match import Match
 from .matchid import MatchState
 from .position import Position
