@@ -29,7 +29,7 @@ LAYERS = {
     "players and evaluators": ["evaluator", "evaluation", "network", "pubeval", "hint", "cube", "resignation",
                                "players", "peers", "duel", "rollouts", "lockstep", "train"],
     "formats": ["formats", "mat", "sgf", "xgid", "fibs"],
-    "analysis": ["analysis"],
+    "analysis": ["analysis", "luck"],
     "services": ["cli", "__main__", "ubgi", "web", "env"],
 }
 RANK = {name: rank for rank, names in enumerate(LAYERS.values()) for name in names}

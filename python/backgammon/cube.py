@@ -35,7 +35,7 @@ from .doubling import beavers_allowed, may_double
 from .rules import Rules
 from .scoring import MatchValues, cube_turned, default_met, game_points, state_gammons_count
 
-__all__ = ["cube_decision", "cube_decision_from", "cube_values", "CubeDecision", "ACTIONS", "cube_efficiency", "MatchValues", "proper_action"]
+__all__ = ["cube_decision", "cube_decision_from", "cube_values", "values_after_play", "finished_value", "CubeDecision", "ACTIONS", "cube_efficiency", "MatchValues", "proper_action"]
 
 #: The answers, in gnubg's words.
 ACTIONS = ("no double", "double, take", "double, pass", "too good to double", "double, beaver",
@@ -433,6 +433,37 @@ def finished_value(pos: Position, state, rules: Rules, met, mover: int):
     if not state.match_length:
         return float(points), None
     return float(points), MatchValues.of_state(state, met, mover).after(points, 0)
+
+
+def values_after_play(children: np.ndarray, chances: np.ndarray, state, rules: Rules, mover: int, met=None):
+    """The cubeful value, for ``mover`` (on roll in ``state``), of each
+    position after one of its plays (``children``, the next mover's view;
+    ``chances`` the opponent's cubeless chances on roll there), the opponent
+    holding its cube options (:func:`cube_values`), a game ended by the play
+    scored as it stands (:func:`finished_value`): equity per unit of the
+    cube in money play, normalised match equity in a match; (values, match
+    winning chances or None)."""
+    st = state.replace(on_roll=1 - mover, turn=1 - mover, dice=(0, 0), double_offered=False, resignation=0)
+    n = len(children)
+    values = np.empty(n)
+    mwc = np.empty(n) if st.match_length else None
+    positions = [Position.from_bytes(b.tobytes(), validate=False) for b in children]
+    over = np.array([p.is_game_over() for p in positions], dtype=bool)
+    live = np.flatnonzero(~over)
+    if len(live):
+        v, m = cube_values(chances[live], children[live], st, rules, met=met)
+        values[live] = -v
+        if mwc is not None:
+            mwc[live] = 1.0 - m
+    for i in np.flatnonzero(over):
+        # The mover has borne off its last checker: what it scores, per unit of the cube.
+        points, m = finished_value(positions[i], state, rules, met, mover)
+        if m is None:
+            values[i] = points / state.cube_value
+        else:
+            values[i] = MatchValues.of_state(state, met, mover).normalised(m, state.cube_value)
+            mwc[i] = m
+    return values, mwc
 
 
 # -- cubeful search (gnubg's n-ply cubeful evaluation) -------------------------------------------
