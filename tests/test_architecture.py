@@ -250,6 +250,13 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def test_no_python_module_over_700_lines():
+    # One job per module (docs/design.md, "Layers"): none grows past 700 lines.
+    long = [f"{path.relative_to(ROOT)}: {n} lines" for path, _ in _modules()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 700]
+    assert not long, "\n".join(long)
+
+
 def test_no_import_circles():
     graph = {".".join(name): _runtime_imports(path, name) for path, name in _modules()}
     assert not _circles(graph), _circles(graph)

@@ -40,10 +40,10 @@ from .perft import perft
 from .play import Play, Plays, format_steps
 from .position import ON_ROLL, OPPONENT, GameResult, Position, WinKind
 from .lockstep import VectorGames
-from .rollouts import RolloutInterrupted, RolloutResult, rollout
+from .rollouts import RolloutInterrupted, RolloutResult, RolloutSettings, rollout, rollout_cube, rollout_plays
 from .rules import Rules
 from .evaluation import Evaluation, Evaluations, evaluate
-from .players import Player, player
+from .players import Player, player, register_player
 from .cube import CubeDecision, cube_decision
 from .hint import RankedPlay, hint
 from .duel import DuelResult, duel, play_match
@@ -82,6 +82,7 @@ __all__ = [
     "Rules", "Game", "Match", "Chouette", "Outcome", "Ending", "Phase", "Event", "Verdict",
     "MatchState", "GameState", "MatchEquityTable", "money_take_point", "money_cash_point",
     "rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "get_include",
+    "rollout_plays", "rollout_cube", "RolloutSettings", "register_player",
     "evaluate", "Evaluation", "Evaluations", "player", "Player", "cube_decision", "CubeDecision",
     "hint", "RankedPlay", "duel", "DuelResult", "play_match",
     "read_xgid", "write_xgid", "InvalidXgidError", "read_fibs_board", "write_fibs_board", "FibsBoard",

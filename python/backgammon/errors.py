@@ -164,7 +164,15 @@ class IllegalPlayError(RulesError, IllegalMoveError):
 class FormatError(BackgammonError, ValueError):
     """Text (or bytes) that a file format's reader cannot read, or a value
     its writer cannot write: the base of every format's own error
-    (``backgammon.formats``)."""
+    (``backgammon.formats``).
+
+    >>> import backgammon as bg
+    >>> try:
+    ...     bg.read_xgid("XGID=nonsense")
+    ... except bg.FormatError as e:
+    ...     print(type(e).__name__)
+    InvalidXgidError
+    """
 
 
 class InvalidMatchStateError(BackgammonError, ValueError):
