@@ -25,11 +25,11 @@ PACKAGE = ROOT / "python" / "backgammon"
 LAYERS = {
     "foundation": ["errors", "_validate", "_parallel"],
     "values and rules": ["position", "play", "dice", "batch", "perft", "bearoff", "rules", "game", "match",
-                         "matchid", "met", "chouette", "sample", "ogid", "position_types"],
+                         "matchid", "met", "chouette", "sample", "ogid", "position_types", "scoring", "doubling", "turn"],
     "players and evaluators": ["evaluator", "evaluation", "network", "pubeval", "hint", "cube", "resignation",
-                               "players", "peers", "duel", "rollouts", "lockstep", "train"],
+                               "players", "peers", "duel", "rollouts", "lockstep", "train", "janowski", "cube_search"],
     "formats": ["formats", "mat", "sgf", "xgid", "fibs"],
-    "analysis": ["analysis", "statistics"],
+    "analysis": ["analysis", "statistics", "luck"],
     "services": ["cli", "__main__", "ubgi", "web", "env"],
 }
 RANK = {name: rank for rank, names in enumerate(LAYERS.values()) for name in names}
@@ -131,6 +131,140 @@ def test_the_layering_test_catches_an_upward_import(tmp_path):
     found = list(_imports(fake, ["backgammon", "game"]))
     assert found[0][1] == ["backgammon", "cli"] and _layer(found[0][1]) > _layer(["backgammon", "game"])
     assert found[1][2] == ["_outputs"] and not _is_module(["backgammon", "batch", "_outputs"])
+
+
+# Names with a leading underscore that are public by convention (namedtuple's API).
+PUBLIC_UNDERSCORED = {"_make", "_replace", "_asdict", "_fields"}
+
+
+def _bindings(tree: ast.AST, name: list[str], path: Path) -> dict[str, list[str]]:
+    """The local names a module binds to backgammon modules and their
+    names by importing them: {local name: module path}."""
+    package = name if path.name == "__init__.py" else name[:-1]
+    bound: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            target = (package[:len(package) - node.level + 1] + (node.module.split(".") if node.module else [])
+                      if node.level else (node.module or "").split("."))
+            if target[:1] == ["backgammon"] and target != name:
+                for a in node.names:
+                    bound[a.asname or a.name] = target
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "backgammon" and a.asname:
+                    bound[a.asname] = a.name.split(".")
+    return bound
+
+
+def _private_attributes(path: Path, name: list[str]):
+    """(line, text) of each ``X._private`` where X is a name imported from
+    another backgammon module: a reach into its private parts."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound = _bindings(tree, name, path)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
+                and node.attr.startswith("_") and not node.attr.startswith("__")
+                and node.attr not in PUBLIC_UNDERSCORED):
+            yield node.lineno, f"{node.value.id}.{node.attr}"
+
+
+def test_no_module_reaches_into_another_modules_private_attributes():
+    wrong = [f"{'.'.join(name)}:{line} uses {text}" for path, name in _modules()
+             for line, text in _private_attributes(path, name)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_private_attribute_check_catches_a_reach(tmp_path):
+    fake = tmp_path / "cube.py"
+    fake.write_text("from .position import Position\nfrom . import _board\n"
+                    "Position._from_bytes(b'')\n_board._secret\nPosition.from_bytes(b'')\nx._y\n")
+    found = [text for _, text in _private_attributes(fake, ["backgammon", "cube"])]
+    assert sorted(found) == ["Position._from_bytes", "_board._secret"]
+
+
+def _runtime_imports(path: Path, name: list[str]) -> set[str]:
+    """The backgammon modules a module imports when it runs (at any depth;
+    ``if TYPE_CHECKING:`` blocks, which never run, left out), the package
+    root aside (it re-exports every layer)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            node.body = []
+    out = set()
+    for _, target, _names in _imports_tree(tree, path, name):
+        if target[:1] != ["backgammon"] or len(target) < 2:
+            continue
+        while len(target) > 1 and not _is_module(target):
+            target = target[:-1]          # a name of a module: the module
+        if target != name:
+            out.add(".".join(target))
+    return out
+
+
+def _imports_tree(tree: ast.AST, path: Path, name: list[str]):
+    package = name if path.name == "__init__.py" else name[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            target = (package[:len(package) - node.level + 1] + (node.module.split(".") if node.module else [])
+                      if node.level else (node.module or "").split("."))
+            for a in node.names:
+                full = target + [a.name]
+                yield node.lineno, full if target[:1] == ["backgammon"] and _is_module(full) else target, [a.name]
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                yield node.lineno, a.name.split("."), []
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_python_module_over_700_lines():
+    # One job per module (docs/design.md, "Layers"): none grows past 700 lines.
+    long = [f"{path.relative_to(ROOT)}: {n} lines" for path, _ in _modules()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 700]
+    assert not long, "\n".join(long)
+
+
+def test_no_import_circles():
+    graph = {".".join(name): _runtime_imports(path, name) for path, name in _modules()}
+    assert not _circles(graph), _circles(graph)
+
+
+def test_the_circle_check_finds_a_circle():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
 
 
 CITATION = re.compile(r"\b((?:docs/)?[A-Za-z_][\w./-]*\.md)\b")

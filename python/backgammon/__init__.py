@@ -20,6 +20,8 @@ from .dice import (
 )
 from .errors import (
     AmbiguousMoveError,
+    BackgammonError,
+    FormatError,
     IllegalMoveError,
     InvalidIdError,
     InvalidMoveError,
@@ -37,10 +39,11 @@ from .met import MatchEquityTable, money_cash_point, money_take_point
 from .perft import perft
 from .play import Play, Plays, format_steps
 from .position import ON_ROLL, OPPONENT, GameResult, Position, WinKind
-from .rollouts import RolloutInterrupted, RolloutResult, VectorGames, rollout
+from .lockstep import VectorGames
+from .rollouts import RolloutInterrupted, RolloutResult, RolloutSettings, rollout, rollout_cube, rollout_plays
 from .rules import Rules
 from .evaluation import Evaluation, Evaluations, evaluate
-from .players import Player, player
+from .players import Player, player, register_player
 from .cube import CubeDecision, cube_decision
 from .hint import RankedPlay, hint
 from .duel import DuelResult, duel, play_match
@@ -77,9 +80,11 @@ __all__ = [
     "roll_dice", "roll_batch", "perft", "batch", "bearoff", "format_steps",
     "InvalidPositionError", "InvalidPositionIdError", "InvalidIdError", "InvalidRollError",
     "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError", "RulesError", "IllegalPlayError",
+    "BackgammonError", "FormatError",
     "Rules", "Game", "Match", "Chouette", "Outcome", "Ending", "Phase", "Event", "Verdict",
     "MatchState", "GameState", "MatchEquityTable", "money_take_point", "money_cash_point",
     "rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "get_include",
+    "rollout_plays", "rollout_cube", "RolloutSettings", "register_player",
     "evaluate", "Evaluation", "Evaluations", "player", "Player", "cube_decision", "CubeDecision",
     "hint", "RankedPlay", "duel", "DuelResult", "play_match",
     "read_xgid", "write_xgid", "InvalidXgidError", "read_fibs_board", "write_fibs_board", "FibsBoard",

@@ -49,14 +49,15 @@ from typing import Any
 import numpy as np
 
 from ._validate import flag, instance, integer, optional_integer
-from .cube import MatchValues, cube_decision, cube_values, finished_value
-from .dice import OPENING_ROLLS, ROLLS
-from .evaluation import equity
-from .game import Event, Game, Phase
+from .cube import cube_decision, values_after_play
+from .doubling import beavers_allowed
+from .game import Game, Phase
 from .match import Match
 from .matchid import MatchState
 from .position import Position
 from .rules import Rules
+from .luck import LUCK_THRESHOLDS, RollLuck, roll_luck  # noqa: F401  (LUCK_THRESHOLDS: its older home)
+from .scoring import default_met, flip
 
 __all__ = ["analyse", "MatchAnalysis", "GameAnalysis", "PlayAnalysis", "CubeAnalysis", "RollLuck",
            "PlayerStats", "THRESHOLDS", "SKILLS", "skill_of"]
@@ -64,8 +65,6 @@ __all__ = ["analyse", "MatchAnalysis", "GameAnalysis", "PlayAnalysis", "CubeAnal
 #: Errors from these on are doubtful, an error, a blunder (gnubg's defaults).
 THRESHOLDS = (0.04, 0.08, 0.16)
 SKILLS = ("", "doubtful", "error", "blunder")
-#: Luck of a roll from these on (either sign) is lucky, very lucky.
-LUCK_THRESHOLDS = (0.3, 0.6)
 CANDIDATES = 5        # candidate plays kept per decision (and the played one)
 CLOSE = 0.16          # a no double is a close decision when doubling costs less (gnubg's)
 
@@ -81,19 +80,6 @@ def skill_of(error: float, thresholds=THRESHOLDS) -> str:
         if error >= limit - 1e-12:
             mark = name
     return mark
-
-
-def _luck_label(luck: float) -> str:
-    lucky, very = LUCK_THRESHOLDS
-    if luck >= very:
-        return "very lucky"
-    if luck >= lucky:
-        return "lucky"
-    if luck <= -very:
-        return "very unlucky"
-    if luck <= -lucky:
-        return "unlucky"
-    return ""
 
 
 # -- what an analysis holds -------------------------------------------------------------------
@@ -158,21 +144,6 @@ class CubeAnalysis:
     ply: int
     chances: tuple = ()
     mwc: tuple | None = None
-
-
-@dataclass(frozen=True)
-class RollLuck:
-    """The luck of one roll for the side that rolled (see the module), in
-    equity and in match winning chances, and its mark."""
-
-    game: int
-    action: int
-    player: int
-    roll: tuple
-    luck: float
-    luck_mwc: float | None
-    label: str
-    cube: int = 1          # the cube's value at the roll (luck in points is luck x cube)
 
 
 @dataclass(frozen=True)
@@ -372,50 +343,6 @@ class MatchAnalysis:
         return "\n".join(lines) + "\n"
 
 
-# -- valuing positions ---------------------------------------------------------------------------
-
-class _Values:
-    """Cubeful values of positions for one game state: the equity (and the
-    match winning chances) of the side that has just moved, with the
-    opponent on roll holding its cube options."""
-
-    def __init__(self, state: MatchState, rules: Rules, met):
-        self.state, self.rules, self.met = state, rules, met
-
-    def after_play(self, children: np.ndarray, chances: np.ndarray, mover: int):
-        """Value for ``mover`` of each position after one of its plays
-        (children in the next mover's view, ``chances`` the opponent's
-        cubeless chances on roll there): (values, mwc or None)."""
-        st = self.state.replace(on_roll=1 - mover, turn=1 - mover, dice=(0, 0), double_offered=False,
-                                resignation=0)
-        n = len(children)
-        values = np.empty(n)
-        mwc = np.empty(n) if st.match_length else None
-        over = np.array([Position._from_bytes(b.tobytes()).is_game_over() for b in children], dtype=bool)
-        live = np.flatnonzero(~over)
-        if len(live):
-            v, m = cube_values(chances[live], children[live], st, self.rules, met=self.met)
-            values[live] = -v
-            if mwc is not None:
-                mwc[live] = 1.0 - m
-        for i in np.flatnonzero(over):
-            values[i], m = self._finished(Position._from_bytes(children[i].tobytes()), mover)
-            if mwc is not None:
-                mwc[i] = m
-        return values, mwc
-
-    def _finished(self, pos: Position, mover: int):
-        # The mover has borne off its last checker: what it scores, per unit of the cube.
-        st = self.state
-        points, m = finished_value(pos, st, self.rules, self.met, mover)
-        if m is None:
-            return points / st.cube_value, None
-        values = MatchValues.of(self.met, st.match_length, st.score[mover], st.score[1 - mover])
-        lo, hi = values.after(0, st.cube_value), values.after(st.cube_value, 0)
-        scale = (hi - lo) if hi > lo else 1.0
-        return 2 * (m - lo) / scale - 1, m
-
-
 def _double_value(d) -> tuple[float, float | None]:
     """The doubler's value of doubling, the opponent answering right."""
     if d.take == "pass":
@@ -442,11 +369,6 @@ class _GameTask:
     thresholds: tuple = THRESHOLDS
 
 
-def _met():
-    from .met import MatchEquityTable
-    return MatchEquityTable.kazaross_xg2()
-
-
 def _game_for(task: _GameTask) -> Game:
     if task.length:
         match = Match(task.length, rules=task.rules, score=task.score, crawford=task.crawford)
@@ -459,7 +381,7 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
     """Grade one game (module level: workers run it)."""
     from .evaluator import as_evaluator, chances, rank
     ev = as_evaluator(task.evaluator)
-    met = _met()
+    met = default_met()
     g = _game_for(task)
     plays: list[PlayAnalysis] = []
     cubes: list[CubeAnalysis] = []
@@ -497,7 +419,7 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
         if kind == "opening" and g.phase is Phase.PLAY:
             # The opening roll: the mover's luck over the 30 throws (the module).
             rolled = (g.on_roll, g.position, g.dice, g.match_state(), True)
-    luck = _luck(task, luck_points, ev, met, chances)
+    luck = roll_luck(task.number, luck_points, task.rules, ev, met)
     o = g.outcome
     stats = tuple(_stats(name, k, plays, cubes, luck) for k, name in enumerate(task.players))
     return GameAnalysis(task.number, tuple(task.score), task.crawford, tuple(plays), tuple(cubes), tuple(luck),
@@ -516,9 +438,9 @@ def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules,
     probs, depth = rank(ev, children, ply)            # the mover's chances after each play
     deepest = int(depth.max())
     if depth[k] < deepest:                              # the played play at the depth of the best
-        probs[k] = _flip(chances(ev, children[k:k + 1], deepest))[0]
+        probs[k] = flip(chances(ev, children[k:k + 1], deepest))[0]
         depth[k] = deepest
-    values, mwc = _Values(state, rules, met).after_play(children, _flip(probs), me)
+    values, mwc = values_after_play(children, flip(probs), state, rules, me, met)
     top = np.flatnonzero(depth == deepest)
     best = int(top[np.argmax(values[top])])
     if values[k] > values[best]:
@@ -532,10 +454,6 @@ def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules,
     return PlayAnalysis(game, action, me, pos.to_id(), state.to_match_id(), tuple(dice), str(legal[k]),
                         str(legal[best]), float(values[k]), float(values[best]), error, error_mwc, cands,
                         len(legal), skill_of(error, thresholds), deepest)
-
-
-def _flip(p: np.ndarray) -> np.ndarray:
-    return np.stack([1 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1)
 
 
 def _grade_double(game, action, me, pos, state, d, doubled, ply, thresholds=THRESHOLDS) -> CubeAnalysis:
@@ -557,7 +475,7 @@ def _grade_double(game, action, me, pos, state, d, doubled, ply, thresholds=THRE
 def _grade_answer(game, action, who, pos, state, d, kind, ply, rules, thresholds=THRESHOLDS) -> CubeAnalysis:
     options = {"take": -d.double_take, "drop": -d.double_pass}
     mwc_options = {"take": 1 - d.mwc[1], "drop": 1 - d.mwc[2]} if d.mwc else None
-    if rules.beavers and not state.match_length:
+    if beavers_allowed(not state.match_length, rules):
         options["beaver"] = -2 * d.double_take
         if mwc_options is not None:
             mwc_options["beaver"] = mwc_options["take"]
@@ -580,69 +498,6 @@ def _chances(d) -> tuple:
 def _mwc(d) -> tuple | None:
     m = getattr(d, "mwc", None)
     return None if m is None else tuple(float(v) for v in m)
-
-
-def _luck(task: _GameTask, points: list, ev, met, chances) -> list[RollLuck]:
-    """The luck of each roll, for all of the game's rolls in one batch: the
-    value of the roll that came (its best play at 0-ply) minus the mean over
-    the rolls that could have come: the 21 rolls, or for the opening the 30
-    throws, 15 where this side moves first and 15 where the other does (as
-    gnubg counts it)."""
-    from .batch import legal_positions
-    if not points:
-        return []
-    rows, rolls, weights, owners, theirs = [], [], [], [], []
-    for j, (_, _, pos, dice, _, opening) in enumerate(points):
-        table = [(r.die1, r.die2, 2.0 if r.die1 != r.die2 else 1.0, False) for r in ROLLS]
-        if opening:
-            # The opening position is the same seen by either side.
-            table = [(r.die1, r.die2, 2.0, side) for r in ROLLS if r.die1 != r.die2 for side in (False, True)]
-        total = sum(t[2] for t in table)
-        for hi, lo, w, other in table:
-            rows.append(pos.array)
-            rolls.append((hi, lo))
-            weights.append(w / total)
-            owners.append(j)
-            theirs.append(other)
-        rows.append(pos.array)
-        rolls.append((max(dice), min(dice)))
-        weights.append(-1.0)                   # the roll that came
-        owners.append(j)
-        theirs.append(False)
-    boards = np.ascontiguousarray(np.stack(rows), dtype=np.uint8)
-    offsets, children = legal_positions(boards, np.array(rolls, dtype=np.uint8), threads=1)
-    p = np.asarray(chances(ev, np.ascontiguousarray(children), 0), dtype=np.float64)
-    mover_equity = -equity(p)
-    best_rows = np.array([int(offsets[i]) + int(np.argmax(mover_equity[offsets[i]:offsets[i + 1]]))
-                          for i in range(len(boards))])
-    out = []
-    weights_a, owners_a, theirs_a = np.array(weights), np.array(owners), np.array(theirs)
-    for j, (action, me, pos, dice, state, opening) in enumerate(points):
-        values, mwc = np.zeros(0), None
-        parts = []
-        for other in (False, True):
-            sel = np.flatnonzero((owners_a == j) & (theirs_a == other))
-            if not len(sel):
-                continue
-            picks = best_rows[sel]
-            mover = 1 - me if other else me
-            v, m = _Values(state.replace(on_roll=mover, turn=mover), task.rules, met).after_play(
-                children[picks], p[picks], mover)
-            if other:                          # the other side's gain is this side's loss
-                v = -v
-                m = None if m is None else 1.0 - m
-            parts.append((weights_a[sel], v, m))
-        wt = np.concatenate([q[0] for q in parts])
-        values = np.concatenate([q[1] for q in parts])
-        came = float(values[wt < 0][0])
-        luck = came - float(np.dot(wt[wt >= 0], values[wt >= 0]))
-        luck_mwc = None
-        if parts[0][2] is not None:
-            mwc = np.concatenate([q[2] for q in parts])
-            luck_mwc = float(mwc[wt < 0][0] - np.dot(wt[wt >= 0], mwc[wt >= 0]))
-        out.append(RollLuck(task.number, action, me, (int(dice[0]), int(dice[1])), luck, luck_mwc,
-                            _luck_label(luck), state.cube_value))
-    return out
 
 
 # -- the whole match -----------------------------------------------------------------------------

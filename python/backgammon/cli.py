@@ -149,14 +149,15 @@ def _perft(args) -> int:
 
 
 def _rollout_options(args) -> dict:
+    from .players import NetPlayer, player
     policy = args.policy
     if args.ply is not None:
-        if policy not in ("net", "net:0", "net:1", "net:2"):
-            raise ValueError("--ply: the depth of the network's search goes with --policy net")
-        policy = "net" if args.ply == 0 else f"net:{args.ply}"
-    cube_policy = None
-    if args.cube_ply is not None:
-        cube_policy = "net" if args.cube_ply == 0 else f"net:{args.cube_ply}"
+        # The players name themselves: the networks at another depth are NetPlayer(ply).
+        with player(policy, name="--policy") as chosen:
+            if not isinstance(chosen, NetPlayer):
+                raise ValueError("--ply: the depth of the network's search goes with --policy net")
+        policy = NetPlayer(args.ply).spec
+    cube_policy = None if args.cube_ply is None else NetPlayer(args.cube_ply).spec
     return dict(games=args.games, policy=policy, cube_policy=cube_policy, seed=args.seed, workers=args.workers,
                 truncate=args.truncate, bearoff=args.bearoff, variance_reduction=not args.no_variance_reduction,
                 progress=_progress(args))

@@ -19,11 +19,11 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import _board
 from ._parallel import Interrupted, run_chunks
 from ._validate import flag, instance, integer
-from .batch import legal_positions
 from .dice import OPENING_ROLLS, seed_sequence
+from .lockstep import Lanes
+from .play import format_steps
 from .players import NetPlayer, Player, player
 from .position import Position
 
@@ -99,58 +99,43 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
     rng = np.random.Generator(np.random.PCG64(seed))
     n = 2 * pairs
     pair = np.arange(n) // 2
-    a_first = np.arange(n) % 2 == 0
+    b_first = (np.arange(n) % 2).astype(np.int8)         # 0: A moves first
     openings = OPENING_ROLLS[rng.integers(0, len(OPENING_ROLLS), size=pairs)]
     dice = rng.integers(1, 7, size=(pairs, _DICE_BLOCK, 2), dtype=np.uint8)
     dice[:, 0] = openings
-    boards = np.repeat(Position.initial().array[None], n, axis=0)
-    a_to_move = a_first.copy()
-    active = np.ones(n, dtype=bool)
+    # The one lockstep loop; its turn 0 is each game's first mover.  No game restarts.
+    lanes = Lanes(Position.initial().array, n, games=n)
     result = np.zeros(n, dtype=np.int64)             # A's points
-    rolls_kept: list[list[tuple[int, int]]] | None = [[] for _ in range(n)] if record else None
-    plays_kept: list[list[str]] | None = [[] for _ in range(n)] if record else None
-    ply = 0
-    while active.any():
+    rolls_kept: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    plays_kept: list[list[str]] = [[] for _ in range(n)]
+
+    def rolls(rows):
+        # Both games of a pair throw the same dice; every game is at the same ply.
+        nonlocal dice
+        ply = int(lanes.ply[rows[0]])
         if ply >= dice.shape[1]:
             dice = np.concatenate([dice, rng.integers(1, 7, size=(pairs, _DICE_BLOCK, 2), dtype=np.uint8)], axis=1)
-        idx = np.flatnonzero(active)
-        rolls = np.ascontiguousarray(dice[pair[idx], ply])
-        here = np.ascontiguousarray(boards[idx])
-        choice = np.zeros(len(idx), dtype=np.int64)
-        for who, mover in ((a, a_to_move[idx]), (b, ~a_to_move[idx])):
-            if mover.any():
-                choice[mover] = who.choose_indices(here[mover], rolls[mover])
-        if record:
-            offsets, children, moves = legal_positions(here, rolls, validate=False, moves=True, threads=1)
-        else:
-            offsets, children = legal_positions(here, rolls, validate=False, threads=1)
-        counts = np.diff(offsets)
-        if (choice < 0).any() or (choice >= counts).any():
-            raise RuntimeError("a player chose a play index outside its legal plays")
-        picked = offsets[:-1] + choice
-        chosen = children[picked]
-        if record:
-            from .play import format_steps
-            assert rolls_kept is not None and plays_kept is not None
-            for k, g in enumerate(idx):
-                steps = [tuple(int(v) for v in s) for s in moves[picked[k]] if s[0] >= 0]
-                rolls_kept[g].append((int(rolls[k, 0]), int(rolls[k, 1])))
-                plays_kept[g].append(format_steps(steps))
-        winner, kind = _board.results(np.ascontiguousarray(chosen))
-        over = winner == 0                       # row 0: the side that just played is off
-        if over.any():
-            g = idx[over]
-            sign = np.where(a_to_move[g], 1, -1)
-            result[g] = sign * kind[over]
-            active[g] = False
-        boards[idx] = chosen
-        a_to_move[idx] = ~a_to_move[idx]
-        ply += 1
+        return np.ascontiguousarray(dice[pair[rows], ply])
+
+    def kept(rows, rolled, moves, picked):
+        for k, g in enumerate(rows):
+            steps = [tuple(int(v) for v in s) for s in moves[picked[k]] if s[0] >= 0]
+            rolls_kept[g].append((int(rolled[k, 0]), int(rolled[k, 1])))
+            plays_kept[g].append(format_steps(steps))
+
+    def ended(done, results):
+        # Results are the first mover's: A's points by who moved first.
+        kind = 1 + (results[:, 1] + results[:, 3] > 0) + (results[:, 2] + results[:, 4] > 0)
+        first_won = results[:, 0] > 0.5
+        result[done] = np.where(first_won != b_first[done].astype(bool), 1, -1) * kind
+        lanes.live[done] = False
+
+    lanes.run((a, b), ended, rolls=rolls, sides=lambda rows, turn: turn ^ b_first[rows],
+              record=kept if record else None)
     rows = np.column_stack([pair, result])
     records = None
     if record:
-        assert rolls_kept is not None and plays_kept is not None
-        records = [GameRecord(0 if a_first[g] else 1, rolls_kept[g], plays_kept[g],
+        records = [GameRecord(0 if not b_first[g] else 1, rolls_kept[g], plays_kept[g],
                               0 if result[g] > 0 else 1, int(abs(result[g]))) for g in range(n)]
     return rows, records
 

@@ -1,7 +1,63 @@
-"""Exceptions: every one is a ``ValueError`` naming what is wrong."""
+"""Exceptions: every one the package raises on purpose is a
+:class:`BackgammonError`, and names what is wrong.
+
+A wrong value is also a ``ValueError`` (a wrong type raises ``TypeError``,
+naming the parameter, ``_validate``); ``UbgiError`` is also a
+``RuntimeError``.  ``code`` and ``params`` may carry a stable name of the
+refusal and its values (for messages shown in other languages).  The
+tree, every public exception of the package (its module, if not this one):
+
+- ``BackgammonError``
+  - ``InvalidPositionError``: a board or Position ID that is not a position
+
+    - ``InvalidPositionIdError`` (also an ``InvalidIdError``)
+  - ``InvalidIdError``: a malformed ID
+
+    - ``InvalidMatchIdError`` (also an ``InvalidMatchStateError``)
+    - ``formats.xgid.InvalidXgidError``, ``formats.fibs.InvalidFibsBoardError``
+      (also ``FormatError``)
+  - ``InvalidRollError``, ``InvalidMoveError``, ``IllegalMoveError``,
+    ``AmbiguousMoveError``: dice and move notation
+  - ``RulesError``: an action against the rules (``IllegalPlayError``, also
+    an ``IllegalMoveError``)
+  - ``InvalidMatchStateError``: Match ID fields that are not a state of a game
+  - ``InvalidMetError``, ``InvalidScoreError``: match equity tables
+  - ``OutsideDatabaseError``: a position a bear-off table does not hold
+  - ``FormatError``: text or bytes a file format cannot read or write
+
+    - ``BearoffFileError``: a bear-off ``.bd`` file
+    - ``MatchFileError``: a match file or record; ``formats.mat.MatFileError``,
+      ``formats.sgf.SgfFileError``, ``formats.xg.XgFileError``
+    - ``formats.xgid.InvalidXgidError``, ``formats.fibs.InvalidFibsBoardError``
+  - ``ubgi.UbgiError``: an external engine that breaks the protocol
+
+Ctrl-C during a rollout or a duel raises ``rollouts.RolloutInterrupted`` or
+``duel.DuelInterrupted`` with the games finished so far: they are
+``KeyboardInterrupt`` (not ``BackgammonError``), so that ``except
+Exception`` never swallows an interruption.
+"""
 
 
-class InvalidPositionError(ValueError):
+class BackgammonError(Exception):
+    """The base of every exception the package defines.  ``code`` (a
+    stable name of the refusal, or None) and ``params`` (its values) are
+    optional; the message is always English.
+
+    >>> import backgammon as bg
+    >>> try:
+    ...     bg.Position.from_id("xx")
+    ... except bg.BackgammonError as e:
+    ...     print(type(e).__name__, isinstance(e, ValueError), e.code, e.params)
+    InvalidPositionIdError True None {}
+    """
+
+    def __init__(self, *args, code: str | None = None, params: dict | None = None):
+        super().__init__(*args)
+        self.code = code
+        self.params = dict(params) if params else {}
+
+
+class InvalidPositionError(BackgammonError, ValueError):
     """A board array or Position ID that is not a backgammon position.
 
     >>> import numpy as np, backgammon as bg
@@ -12,7 +68,7 @@ class InvalidPositionError(ValueError):
     """
 
 
-class InvalidIdError(ValueError):
+class InvalidIdError(BackgammonError, ValueError):
     """A malformed Position ID or Match ID.
 
     >>> import backgammon as bg
@@ -35,7 +91,7 @@ class InvalidPositionIdError(InvalidPositionError, InvalidIdError):
     """
 
 
-class InvalidRollError(ValueError):
+class InvalidRollError(BackgammonError, ValueError):
     """Dice that are not two values from 1 to 6.
 
     >>> import backgammon as bg
@@ -46,7 +102,7 @@ class InvalidRollError(ValueError):
     """
 
 
-class InvalidMoveError(ValueError):
+class InvalidMoveError(BackgammonError, ValueError):
     """Move text that cannot be read as backgammon notation (RULES 10.1).
 
     >>> import backgammon as bg
@@ -57,7 +113,7 @@ class InvalidMoveError(ValueError):
     """
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(BackgammonError, ValueError):
     """A play that the rules do not allow for this position and roll.
 
     >>> import backgammon as bg
@@ -68,7 +124,7 @@ class IllegalMoveError(ValueError):
     """
 
 
-class AmbiguousMoveError(ValueError):
+class AmbiguousMoveError(BackgammonError, ValueError):
     """Move text that fits several distinct legal plays.
 
     >>> import backgammon as bg
@@ -79,7 +135,7 @@ class AmbiguousMoveError(ValueError):
     """
 
 
-class RulesError(ValueError):
+class RulesError(BackgammonError, ValueError):
     """An action out of turn or against the rules of a game, match or chouette
     (RULES 2, 6-9); the message names the rule.
 
@@ -105,7 +161,57 @@ class IllegalPlayError(RulesError, IllegalMoveError):
     """
 
 
-class FormatError(ValueError):
+class FormatError(BackgammonError, ValueError):
     """Text (or bytes) that a file format's reader cannot read, or a value
     its writer cannot write: the base of every format's own error
-    (``backgammon.formats``)."""
+    (``backgammon.formats``).
+
+    >>> import backgammon as bg
+    >>> try:
+    ...     bg.read_xgid("XGID=nonsense")
+    ... except bg.FormatError as e:
+    ...     print(type(e).__name__)
+    InvalidXgidError
+    """
+
+
+class InvalidMatchStateError(BackgammonError, ValueError):
+    """Field values that are not a state of a backgammon match or money game."""
+
+
+class InvalidMatchIdError(InvalidMatchStateError, InvalidIdError):
+    """A malformed GNU Match ID."""
+
+
+class InvalidMetError(BackgammonError, ValueError):
+    """A match equity table, or a MET file, that cannot be used, and why."""
+
+
+class InvalidScoreError(BackgammonError, ValueError):
+    """A score, away count, cube or Crawford flag that a table cannot answer."""
+
+
+class OutsideDatabaseError(BackgammonError, ValueError):
+    """A position that a bear-off table does not hold, and why."""
+
+
+class BearoffFileError(FormatError):
+    """A bear-off file that is not in GNU Backgammon's ``.bd`` format."""
+
+
+class MatchFileError(FormatError):
+    """A match record or file that cannot be read or replayed; ``game``
+    (1-based) and ``line`` (1-based, 0 when unknown) say where (a format
+    whose places are not lines names them with ``where``)."""
+
+    where = "line"
+
+    def __init__(self, message: str, game: int | None = None, line: int | None = None, **kwargs):
+        places = []
+        if game:
+            places.append(f"game {game}")
+        if line:
+            places.append(f"{self.where} {line}")
+        super().__init__(f"{', '.join(places)}: {message}" if places else message, **kwargs)
+        self.game = game
+        self.line = line

@@ -21,9 +21,9 @@ from typing import NamedTuple, overload
 import numpy as np
 import numpy.typing as npt
 
-from . import _board
 from ._validate import integer
 from .position import Position
+from .scoring import equity
 
 __all__ = ["evaluate", "Evaluation", "Evaluations", "equity", "MAX_PLY"]
 
@@ -67,17 +67,6 @@ class Evaluations(NamedTuple):
 
     probabilities: np.ndarray
     equity: np.ndarray
-
-
-def equity(probabilities) -> np.ndarray:
-    """Cubeless money equity of (..., 5) chances (the kernels' formula).
-
-    >>> round(float(equity([0.6, 0.2, 0.0, 0.1, 0.0])), 6)
-    0.3
-    """
-    p = np.asarray(probabilities, dtype=np.float64)
-    flat = np.ascontiguousarray(p.reshape(-1, 5))
-    return _board.equities(flat).reshape(p.shape[:-1])
 
 
 @overload

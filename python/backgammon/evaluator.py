@@ -34,9 +34,10 @@ import numpy as np
 
 from . import _board, _net
 from .dice import ROLL_ARRAY, ROLL_PROBABILITIES
+from .scoring import equity, flip
 
 __all__ = ["Evaluator", "PubevalEvaluator", "CallableEvaluator", "as_evaluator", "is_kernel",
-           "chances", "rank", "best_of", "choose", "flip", "KEEP", "MAX_PLY"]
+           "chances", "rank", "ranking", "best_of", "choose", "flip", "KEEP", "MAX_PLY"]
 
 #: The deepest search of ``chances``.
 MAX_PLY = 3
@@ -140,11 +141,6 @@ def as_evaluator(evaluator=None, *, networks=None, name: str = "evaluator"):
                     f"chances (n, 5)), not {type(evaluator).__name__}")
 
 
-def flip(p: np.ndarray) -> np.ndarray:
-    """The same chances seen by the other side."""
-    return p[..., [0, 3, 4, 1, 2]] * (-1.0, 1, 1, 1, 1) + (1.0, 0, 0, 0, 0)
-
-
 def _exact_or(live: Callable[[np.ndarray], np.ndarray], boards: np.ndarray) -> np.ndarray:
     """Chances of the side on roll: exact where the game is over, else
     ``live(boards)`` of the games going on."""
@@ -185,7 +181,7 @@ def chances(evaluator, boards: np.ndarray, ply: int = 0, threads: int | None = N
     r = np.tile(ROLL_ARRAY.astype(np.uint8), (len(live), 1))
     offsets, kids = legal_positions(b, r, validate=False, threads=1)
     p = np.asarray(evaluator(kids), dtype=np.float64)      # the opponent's, on roll after each play
-    best = _argmin_segments(_equity(p), offsets)
+    best = _argmin_segments(equity(p), offsets)
     at = offsets[:-1] + best
     after = p[at] if ply == 1 else chances(evaluator, np.ascontiguousarray(kids[at]), ply - 1)
     mine = flip(after).reshape(len(live), len(ROLL_ARRAY), 5)
@@ -208,21 +204,28 @@ def rank(evaluator, children: np.ndarray, ply: int = 0) -> tuple[np.ndarray, np.
         here = np.flatnonzero(depth == level - 1)
         if len(here) <= 1:
             break
-        value = _equity(probs[here])
+        value = equity(probs[here])
         order = here[np.argsort(-value, kind="stable")]
         keep, within = KEEP[level - 1]
-        top = _equity(probs[order[:1]])[0]
-        go = [k for k in order[:keep] if _equity(probs[k:k + 1])[0] >= top - within]
+        top = equity(probs[order[:1]])[0]
+        go = [k for k in order[:keep] if equity(probs[k:k + 1])[0] >= top - within]
         probs[go] = flip(chances(evaluator, np.ascontiguousarray(children[go]), level))
         depth[go] = level
     return probs, depth
+
+
+def ranking(probs: np.ndarray, depth: np.ndarray) -> list[int]:
+    """The plays of a :func:`rank` best first: the deepest searched first,
+    then by the mover's equity, then in the move generator's order."""
+    eq = equity(probs)
+    return sorted(range(len(probs)), key=lambda i: (-int(depth[i]), -eq[i], i))
 
 
 def best_of(probs: np.ndarray, depth: np.ndarray) -> int:
     """The chosen play of a ranking: the best equity of the deepest ply
     reached, the first of equals."""
     deepest = np.flatnonzero(depth == depth.max())
-    return int(deepest[np.argmax(_equity(probs[deepest]))])
+    return int(deepest[np.argmax(equity(probs[deepest]))])
 
 
 def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threads: int | None = None) -> np.ndarray:
@@ -238,17 +241,13 @@ def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threa
                           minimum=4 if ply else 256).astype(np.int64)
     offsets, kids = legal_positions(boards, rolls, validate=False, threads=1)
     if ply == 0:
-        return _argmin_segments(_equity(chances(evaluator, kids)), offsets)
+        return _argmin_segments(equity(chances(evaluator, kids)), offsets)
     out = np.zeros(len(boards), dtype=np.int64)
     for i in range(len(boards)):
         lo, hi = int(offsets[i]), int(offsets[i + 1])
         if hi - lo > 1:
             out[i] = best_of(*rank(evaluator, kids[lo:hi], ply))
     return out
-
-
-def _equity(p: np.ndarray) -> np.ndarray:
-    return _board.equities(np.ascontiguousarray(p, dtype=np.float64))
 
 
 def _argmin_segments(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:

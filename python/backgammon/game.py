@@ -14,19 +14,21 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     import numpy as np
 
-from . import _movegen
 from . import _validate
 from .dice import generator, to_dice
+from .doubling import Verdict, double_refusal, may_redouble
 from .errors import AmbiguousMoveError, IllegalMoveError, IllegalPlayError, InvalidMoveError, RulesError
 from .matchid import GameState, MatchState
-from .play import Play, format_steps
-from .position import OPPONENT, Position, WinKind
+from .play import Play
+from .position import OPPONENT, Position
 from .rules import Rules
+from .scoring import KIND_ENDING, Ending, Outcome, game_multiplier, resignation_multiplier
+from .turn import Step, Turn
 
 __all__ = ["Game", "Phase", "Ending", "Outcome", "Event", "Verdict", "Step", "EVENT_KINDS", "EVENT_ACTIONS"]
 
@@ -52,44 +54,6 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-class Ending(enum.Enum):
-    """How a game ended (``Outcome.ending``): borne off for a single game,
-    a gammon or a backgammon (RULES 6), a dropped double (RULES 7.3) or an
-    accepted resignation (RULES 6.5).
-
-    >>> from backgammon import Game
-    >>> g = Game(seed=1)
-    >>> g.roll(); g.play(g.legal_plays()[0]); g.double(); g.drop()
-    >>> g.outcome.ending
-    <Ending.DROP: 'dropped double'>
-    """
-
-    SINGLE = "single"
-    GAMMON = "gammon"
-    BACKGAMMON = "backgammon"
-    DROP = "dropped double"
-    RESIGNATION = "resignation"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended: ``points`` = ``multiplier`` x ``cube_value``, after
-    every option (Jacoby, backgammon counted as gammon).
-
-    >>> from backgammon import Game
-    >>> g = Game(seed=1)
-    >>> g.roll(); g.play(g.legal_plays()[0]); g.double(); g.drop()
-    >>> g.outcome
-    Outcome(winner=0, ending=<Ending.DROP: 'dropped double'>, cube_value=1, multiplier=1, points=1)
-    """
-
-    winner: int
-    ending: Ending
-    cube_value: int
-    multiplier: int
-    points: int
-
-
 @dataclass(frozen=True, slots=True)
 class Event:
     """One entry of ``game.history``: ``kind`` is opening, roll, play,
@@ -108,83 +72,10 @@ class Event:
     value: Any = None     # dice (a tuple), play notation (a str) or a resignation level (an int)
 
 
-class Verdict(NamedTuple):
-    """Whether an action is allowed, and the rule that forbids it if not.
-
-    >>> from backgammon import Game
-    >>> g = Game(seed=1)
-    >>> g.roll()
-    >>> g.can_double()
-    Verdict(allowed=False, reason='the dice are already rolled: double before rolling (RULES 7.2)')
-    """
-
-    allowed: bool
-    reason: str = ""
-
-    def __bool__(self) -> bool:
-        return self.allowed
-
-
-class Step(NamedTuple):
-    """One checker step of the turn being played: from and to (points from
-    the mover's side, 25 = bar, 0 = off), whether it hit, and the die."""
-
-    frm: int
-    to: int
-    hit: bool
-    die: int
-
-
-_KIND_ENDING = {WinKind.SINGLE: Ending.SINGLE, WinKind.GAMMON: Ending.GAMMON, WinKind.BACKGAMMON: Ending.BACKGAMMON}
-
 #: The kinds of :class:`Event` and the Game method each one calls.
 EVENT_ACTIONS = {"double": "double", "take": "take", "drop": "drop", "beaver": "beaver", "raccoon": "raccoon",
                  "accept": "accept_resignation", "reject": "reject_resignation"}
 EVENT_KINDS = ("opening", "roll", "play", "resign", *EVENT_ACTIONS)
-
-
-def _step(board: bytes, frm: int, to: int, left) -> tuple[bytes, bool, int] | None:
-    """The smallest die left that makes frm/to a legal step on its own, as
-    the move generator has it: (board after, hit, die), or None."""
-    for die in sorted(set(left)):
-        done = _movegen.step(board, frm, to, die)
-        if done is not None:
-            return done[0], bool(done[1]), die
-    return None
-
-
-class _Steps:
-    """The single-die steps that lead on to a whole legal play: each step is
-    the move generator's (``_movegen.step``) and the ends are the legal
-    plays' results (what ``commit`` accepts)."""
-
-    def __init__(self, plays):
-        after = plays.positions                 # opponent on roll: turned back to the mover's view
-        self.targets = {after[i, ::-1].tobytes() for i in range(len(plays))}
-        self.memo: dict = {}
-
-    def candidates(self, board: bytes, left: tuple):
-        me = board[25:]
-        for frm in range(25, 0, -1):
-            if not me[frm - 1]:
-                continue
-            for to in sorted({max(frm - d, 0) for d in set(left)}, reverse=True):
-                done = _step(board, frm, to, left)
-                if done is not None:
-                    after, hit, die = done
-                    rest = list(left)
-                    rest.remove(die)
-                    yield Step(frm, to, hit, die), after, tuple(rest)
-
-    def viable(self, board: bytes, left: tuple) -> bool:
-        key = (board, left)
-        if key not in self.memo:
-            self.memo[key] = board in self.targets or any(
-                self.viable(after, rest) for _, after, rest in self.candidates(board, left))
-        return self.memo[key]
-
-    def next_steps(self, board: bytes, left: tuple) -> list[tuple[Step, bytes, tuple]]:
-        return [(st, after, rest) for st, after, rest in self.candidates(board, left) if self.viable(after, rest)]
 
 
 class Game:
@@ -240,10 +131,7 @@ class Game:
         self._cube_turn = False         # this turn's double has been made (RULES 7.2)
         self._next_crawford = False     # the next game of the match is the Crawford game (RULES 8.2)
         self._opening_turn = False
-        self._steps: list[Step] = []    # this turn's checker steps so far
-        self._search_key: tuple | None = None
-        self._search_cache: _Steps | None = None
-        self._partial: Position | None = None
+        self._turn: Turn | None = None  # this turn's checker steps so far (turn.py)
 
     # -- queries ------------------------------------------------------------------
     @property
@@ -281,19 +169,13 @@ class Game:
             return Verdict(False, "the dice are already rolled: double before rolling (RULES 7.2)")
         if self.phase is not Phase.TURN:
             return Verdict(False, "a double or resignation is waiting for an answer")
-        if self.crawford:
-            return Verdict(False, "no doubling in the Crawford game (RULES 8.2)")
         if self._cube_turn:
             return Verdict(False, "one double per turn: the cube has been turned this turn, "
                                   "so the doubler rolls next (RULES 7.2)")
-        if self.cube_owner is not None and self.cube_owner != self.on_roll:
-            return Verdict(False, "the opponent owns the cube: only the owner may double (RULES 7.1)")
         assert self.on_roll is not None     # set once the opening roll is played
-        if self.length and self.score[self.on_roll] + self.cube_value >= self.length:
-            return Verdict(False, "dead cube: winning this game at the current cube already wins the match (RULES 8.3)")
-        if self.cube_value * 2 > self.rules.cube_limit:
-            return Verdict(False, f"the cube is at its limit of {self.rules.cube_limit} (RULES 7.4)")
-        return Verdict(True)
+        reason = double_refusal(self.on_roll, self.cube_value, self.cube_owner, self.score, self.length,
+                                self.crawford, self.rules)
+        return Verdict(not reason, reason)
 
     # -- the dice ---------------------------------------------------------------------
     def roll(self, dice=None) -> None:
@@ -318,7 +200,7 @@ class Game:
             self._opening_turn = True
             self._pass_if_blocked()
             return
-        if self.phase is Phase.PLAY and self._opening_turn and self.rules.opening_reroll and not self._steps:
+        if self.phase is Phase.PLAY and self._opening_turn and self.rules.opening_reroll and not self._moved():
             d = self._dice(dice)   # RULES 2.2 option: both dice afresh, once
             assert self.on_roll is not None
             self.history.append(Event("roll", self.on_roll, d))
@@ -355,7 +237,7 @@ class Game:
     def play(self, play) -> None:
         """Play a whole turn: a ``Play`` or its notation, checked by the core."""
         self._need(Phase.PLAY, "roll before playing (RULES 2.3)")
-        if self._steps:
+        if self._moved():
             raise RulesError("finish the checker moves with commit() or take them back with undo()")
         chosen = self._resolve(play)
         assert self.on_roll is not None
@@ -385,33 +267,28 @@ class Game:
         frm = _validate.integer("frm", frm)
         to = _validate.integer("to", to)
         self._need(Phase.PLAY, "roll before moving (RULES 2.3)")
-        if not 0 <= to < frm <= 25:
-            raise RulesError(f"a checker moves forward from 25 (bar) .. 1 to 24 .. 0 (off), not {frm}/{to} (RULES 3.1)")
-        board = self.partial_position
+        self._this_turn().move(frm, to)
+
+    def _this_turn(self) -> Turn:
+        # The turn being built, made afresh once the position or the dice change.
         assert self.dice is not None
-        if board.array[1, frm - 1] == 0:
-            where = "on the bar" if frm == 25 else f"on point {frm}"
-            raise RulesError(f"no checker of yours {where} (RULES 3.1)")
-        left = self.dice_left
-        done = _step(board.to_bytes(), frm, to, left)
-        if done is not None:
-            after, hit, die = done
-            self._partial = Position.from_bytes(after)
-            self._steps.append(Step(frm, to, hit, die))
-            return
-        target = "off" if to == 0 else str(to)
-        raise RulesError(f"{'bar' if frm == 25 else frm}/{target} is not a legal step with the dice left "
-                         f"({', '.join(map(str, left)) or 'none'}) (RULES 3-5)")
+        turn = self._turn
+        if turn is None or turn.position is not self._position or turn.dice != self.dice:
+            turn = self._turn = Turn(self._position, self.dice)
+        return turn
+
+    def _moved(self) -> bool:
+        return self.phase is Phase.PLAY and bool(self._this_turn().steps)
 
     @property
     def partial_position(self) -> Position:
         """The position after the checker moves made so far this turn."""
-        return self._position if self._partial is None else self._partial
+        return self._this_turn().current if self.phase is Phase.PLAY else self._position
 
     @property
     def steps(self) -> tuple[Step, ...]:
         """The checker steps made so far this turn (``move``), each with its die."""
-        return tuple(self._steps)
+        return tuple(self._this_turn().steps) if self.phase is Phase.PLAY else ()
 
     @property
     def dice_left(self) -> tuple[int, ...]:
@@ -419,10 +296,7 @@ class Game:
         none before the roll)."""
         if self.phase is not Phase.PLAY or self.dice is None:
             return ()
-        left = list(self.dice) * (2 if self.dice[0] == self.dice[1] else 1)
-        for st in self._steps:
-            left.remove(st.die)
-        return tuple(sorted(left))
+        return self._this_turn().dice_left
 
     def legal_steps(self) -> dict[int, list[int]]:
         """The single-die steps the side to play may make next: from each
@@ -437,10 +311,7 @@ class Game:
         """
         if self.phase is not Phase.PLAY:
             return {}
-        out: dict[int, list[int]] = {}
-        for st, _, _ in self._search().next_steps(self.partial_position.to_bytes(), self.dice_left):
-            out.setdefault(st.frm, []).append(st.to)
-        return out
+        return self._this_turn().legal_steps()
 
     def legal_moves(self) -> dict[int, dict[int, tuple[Step, ...]]]:
         """Where each checker may go next with one or more dice: from each
@@ -455,36 +326,14 @@ class Game:
         """
         if self.phase is not Phase.PLAY:
             return {}
-        search = self._search()
-        out: dict[int, dict[int, tuple[Step, ...]]] = {}
-        start = self.partial_position.to_bytes()
-        for first, after, rest in search.next_steps(start, self.dice_left):
-            paths = out.setdefault(first.frm, {})
-            frontier: list[tuple[tuple[Step, ...], bytes, tuple]] = [((first,), after, rest)]
-            while frontier:
-                path, board, left = frontier.pop(0)
-                if path[-1].to not in paths:
-                    paths[path[-1].to] = path
-                if path[-1].to == 0:
-                    continue        # a checker borne off goes no further
-                for st, nxt, more in search.next_steps(board, left):
-                    if st.frm == path[-1].to:
-                        frontier.append((path + (st,), nxt, more))
-        return out
-
-    def _search(self) -> _Steps:
-        key = (self._position.to_bytes(), self.dice)
-        if self._search_key != key or self._search_cache is None:
-            self._search_key = key
-            self._search_cache = _Steps(self._position.legal_plays(self.dice))
-        return self._search_cache
+        return self._this_turn().legal_moves()
 
     def is_complete(self) -> bool:
         """Whether this turn's checker moves make a whole legal play (so
         ``commit`` would take them)."""
         if self.phase is not Phase.PLAY:
             return False
-        return self.partial_position.swapped() in self._position.legal_plays(self.dice)
+        return self._this_turn().is_complete()
 
     def legal_actions(self) -> list[str]:
         """What the side on turn (``turn``) may do now, as the names of
@@ -503,63 +352,38 @@ class Game:
         if phase is Phase.TURN:
             return ["roll"] + (["double"] if self.can_double() else []) + ["resign"]
         if phase is Phase.PLAY:
-            acts = ["play", "move"] if self._steps or self.legal_steps() else ["play"]
-            if self._steps:
+            moved = self._moved()
+            acts = ["play", "move"] if moved or self.legal_steps() else ["play"]
+            if moved:
                 acts.append("undo")
                 if self.is_complete():
                     acts.append("commit")
-            if self.rules.opening_reroll and self._opening_turn and not self._steps:
+            if self.rules.opening_reroll and self._opening_turn and not moved:
                 acts.append("roll")
             return acts + ["resign"]
         if phase in (Phase.DOUBLED, Phase.BEAVERED):
             acts = ["take", "drop"]
-            if self.money and self._redoubles < self.rules.beavers:
-                nxt = 4 if phase is Phase.DOUBLED else 2
-                if self.cube_value * nxt <= self.rules.cube_limit:
-                    acts.append("beaver" if phase is Phase.DOUBLED else
-                                "raccoon" if self._decider == self._doubler else "beaver")
+            kind = "beaver" if phase is Phase.DOUBLED or self._decider != self._doubler else "raccoon"
+            if not may_redouble(kind, self.money, self._redoubles, self.cube_value,
+                                4 if phase is Phase.DOUBLED else 2, self.rules):
+                acts.append(kind)
             return acts
         return ["accept", "reject"]                    # Phase.RESIGNED
 
     def undo(self) -> None:
         """Take back this turn's checker moves."""
         self._need(Phase.PLAY, "there is nothing to take back")
-        self._steps = []
-        self._partial = None
+        self._this_turn().undo()
 
     def commit(self) -> None:
         """End the turn with the moves made, if they form a legal play: the
         position they reach must be the result of one of the legal plays
         (RULES 3.4, 3.5), and that play is the one recorded."""
         self._need(Phase.PLAY, "roll and move before committing")
-        plays = self._position.legal_plays(self.dice)
-        # The partial position has the mover as row 1; a play's result has the opponent on roll.
-        i = plays.find(self.partial_position.swapped())
-        if i < 0:
-            raise IllegalPlayError(self._why_not_whole(plays))
-        chosen = plays[i]
-        self._steps = []
-        self._partial = None
+        chosen = self._this_turn().play()
         assert self.on_roll is not None
         self.history.append(Event("play", self.on_roll, str(chosen)))
         self._advance(chosen)
-
-    def _why_not_whole(self, plays) -> str:
-        """Why this turn's checker moves, each legal, are not a legal play."""
-        assert self.dice is not None
-        d1, d2 = self.dice
-        roll = f"{d1}-{d2}"
-        used, need = len(self._steps), plays.dice_used
-        if used == 0:
-            return f"{roll} must be played: there is a legal play (RULES 3.4)"
-        text = format_steps([(st.frm, st.to, st.hit) for st in self._steps])
-        if used < need:
-            if d1 == d2:
-                return f"{text!r}: {need} of the four {d1}s can be played and must be (RULES 3.4)"
-            return f"{text!r}: both dice must be used when possible (RULES 3.4)"
-        if d1 != d2 and need == 1 and self._steps[0].die != max(d1, d2):
-            return f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)"
-        return f"{text!r} is not a legal play of {roll} here (RULES 3-5)"
 
     def _advance(self, play: Play) -> None:
         after = play.position
@@ -572,31 +396,23 @@ class Game:
             winner = mover if result.winner == OPPONENT else 1 - mover
             self._position = after
             self.on_roll = 1 - mover
-            self._finish(winner, _KIND_ENDING[result.kind], self._multiplier(int(result.kind)))
+            self._finish(winner, KIND_ENDING[result.kind],
+                         game_multiplier(int(result.kind), self.rules, money=self.money, turned=self._cube_turned))
             return
         self._position = after
         self.on_roll = 1 - mover
         self.dice = None
         self.phase = Phase.TURN
 
-    def _multiplier(self, level: int) -> int:
-        if self.rules.backgammon_counts_as_gammon:
-            level = min(level, 2)                    # RULES 6.4 option
-        if self.money and self.rules.jacoby and not self._cube_turned:
-            level = 1                                # RULES 7.5 Jacoby
-        return level
-
     def _finish(self, winner: int, ending: Ending, multiplier: int, cube: int | None = None) -> None:
         cube = self.cube_value if cube is None else cube
         self.outcome = Outcome(winner, ending, cube, multiplier, multiplier * cube)
         self.phase = Phase.OVER
         self.dice = None
-        self._steps = []
-        self._partial = None
+        self._turn = None
         # A finished game rolls no more: what only play needs goes (matches
         # keep every game, a server thousands of matches).
         self._rng = None
-        self._search_key = self._search_cache = None
         if self.match is not None:
             self._next_crawford = self.match.end_game(self, self.outcome)
 
@@ -673,13 +489,9 @@ class Game:
         if self.phase not in (Phase.DOUBLED, Phase.BEAVERED) or self._decider != who:
             raise RulesError(f"no {kind} now: it answers a double (beaver) or a beaver (raccoon) (RULES 7.5)")
         assert self._doubler is not None    # set with the double being answered
-        if not self.money:
-            raise RulesError("beavers and raccoons are money-play options, not used in matches (RULES 8.4)")
-        if self._redoubles >= self.rules.beavers:
-            allowed = self.rules.beavers
-            raise RulesError(f"these rules allow {allowed} beaver{'s' if allowed != 1 else ''} and raccoons per double (RULES 7.5)")
-        if self.cube_value * factor > self.rules.cube_limit:
-            raise RulesError(f"a {kind} would pass the cube limit of {self.rules.cube_limit} (RULES 7.4)")
+        refusal = may_redouble(kind, self.money, self._redoubles, self.cube_value, factor, self.rules)
+        if refusal:
+            raise RulesError(refusal)
         self.history.append(Event(kind, who))
         # What a refusal of this redouble leaves: the cube at its value before
         # it (for a first beaver, the double taken), with the doubled side,
@@ -730,11 +542,8 @@ class Game:
         resigner, level, phase = self._resign
         self.history.append(Event("accept", self._decider))
         self._resign_dice = self.dice if phase is Phase.PLAY else None
-        # RULES 6.5: the level offered, as gnubg scores it (Jacoby concerns
-        # games played out, not what a player offers to lose).
-        if self.rules.backgammon_counts_as_gammon:
-            level = min(level, 2)
-        self._finish(1 - resigner, Ending.RESIGNATION, level)
+        # RULES 6.5: the level offered (scoring.resignation_points).
+        self._finish(1 - resigner, Ending.RESIGNATION, resignation_multiplier(level, self.rules))
 
     def reject_resignation(self) -> None:
         """Play on as before the offer."""

@@ -58,12 +58,12 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
     >>> str(ranked[0].play), ranked[0].ply
     ('8/5 6/5', -1)
     """
-    from .evaluator import as_evaluator, rank
+    from .evaluator import as_evaluator, rank, ranking
     instance("position", position, Position, "backgammon.Position")
     ply = integer("ply", ply, low=0, high=2)
     ev = as_evaluator(evaluator, networks=networks)
     if rollout is not None:
-        return _by_rollout(position, roll, ply, state, rules, rollout, top)
+        return _by_rollout(position, roll, ply, state, rules, rollout, top, ev)
     if roll is None:
         from .cube import cube_decision
         return cube_decision(position, state, rules, ply=ply, evaluator=ev)
@@ -73,20 +73,21 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
         raise ValueError("position: the game is over, there is no play to hint")
     probs, depth = rank(ev, np.ascontiguousarray(plays.positions), ply)
     eq = equity(probs)
-    order = sorted(range(len(plays)), key=lambda i: (-int(depth[i]), -eq[i], i))
+    order = ranking(probs, depth)
     best = eq[order[0]]
     return [RankedPlay(plays[i], Evaluation._make((*map(float, probs[i]), float(eq[i]))), float(eq[i]),
                        float(eq[i] - best), int(depth[i])) for i in order]
 
 
-def _by_rollout(position, roll, ply, state, rules, settings, top):
+def _by_rollout(position, roll, ply, state, rules, settings, top, ev):
     from .rollouts import RolloutSettings, rollout_cube, rollout_plays
     instance("rollout", settings, RolloutSettings, "backgammon.rollouts.RolloutSettings")
     options = settings.options()
     if roll is None:
         return rollout_cube(position, state, rules=rules, **options)
-    ranked = rollout_plays(position, roll, top=top, ply=ply, state=state, rules=rules,
-                           cube=state is not None, **options)
+    top = integer("top", top, low=1)
+    candidates = [r.play for r in hint(position, roll, ply, evaluator=ev)[:top]]
+    ranked = rollout_plays(position, roll, candidates, state=state, rules=rules, cube=state is not None, **options)
     best = ranked[0].equity
     out = []
     for r in ranked:

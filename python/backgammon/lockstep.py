@@ -1,4 +1,18 @@
-"""Games in lockstep, for evaluators that score positions in batches.
+"""Games in lockstep: the one game loop that duels, lockstep rollouts and
+:class:`VectorGames` share.
+
+Many games are played a ply at a time, side by side, so that a player (or
+an evaluator) chooses the plays of all of them in one batch call.
+:class:`Lanes` holds the games (boards, whose turn, plies played, game
+numbers), rolls their dice (the rollout kernel's: a function of a key, the
+game number and the ply, the first two rolls stratified over game numbers,
+unless a caller brings its own), settles them after each play (the kernel's
+``lockstep_settle``: a result for the side on roll at the start, or the
+bear-off tables' chances) and starts the next game in a lane that finished.
+:meth:`Lanes.run` is the loop itself, with hooks for what a caller adds
+(the cube and truncation before a roll, luck, records of the plays);
+:func:`choose_for_sides` asks each side's player for its games' plays and
+:func:`pick` checks and plays them.
 
 >>> import numpy as np
 >>> vg = VectorGames(4, seed=0)
@@ -9,17 +23,127 @@
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from . import _rollout, _tesauro
 from ._validate import flag, instance, integer, integers, optional_integer
+from .batch import legal_positions
 from .dice import generator
 from .position import Position
 
 #: The largest ``truncate``: a play count the game loop can hold.
 MAX_PLIES = 2 ** 31 - 1
 
-__all__ = ["VectorGames"]
+__all__ = ["VectorGames", "Lanes", "choose_for_sides", "pick", "MAX_PLIES"]
+
+
+def choose_for_sides(players, boards: np.ndarray, rolls: np.ndarray, turn: np.ndarray) -> np.ndarray:
+    """The index of each game's play (move generator order): the games
+    whose ``turn`` is 0 asked of ``players[0]`` in one call, those of 1 of
+    ``players[1]``; (n,) int64."""
+    choice = np.zeros(len(boards), dtype=np.int64)
+    for side in (0, 1):
+        mine = turn == side
+        if mine.any():
+            choice[mine] = players[side].choose_indices(boards[mine], rolls[mine])
+    return choice
+
+
+def pick(offsets: np.ndarray, children: np.ndarray, choice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions the chosen plays lead to, (n, 2, 25) C-contiguous, and
+    their rows in ``children``; a choice outside its game's plays raises."""
+    counts = np.diff(offsets)
+    if (choice < 0).any() or (choice >= counts).any():
+        raise RuntimeError("a player chose a play index outside its legal plays")
+    picked = offsets[:-1] + choice
+    return np.ascontiguousarray(children[picked]), picked
+
+
+class Lanes:
+    """``n`` lanes of games in lockstep from ``start`` (a (2, 25) board,
+    side on roll in row 1): each lane's ``boards``, ``turn`` (0: the side
+    on roll at the start is to play), ``ply`` and game number ``index``
+    (from ``first``); ``live`` lanes still play.  ``games`` is how many
+    games the lanes play in all (None: without end), ``key`` and
+    ``stratify`` the kernel's dice, ``bearoff_from`` and ``tables`` its
+    settlement (see ``_rollout.lockstep_settle``)."""
+
+    def __init__(self, start: np.ndarray, n: int, *, games: int | None = None, first: int = 0, key: int = 0,
+                 stratify: bool = True, bearoff_from: int = -1, tables: dict | None = None):
+        self.start = np.ascontiguousarray(start, dtype=np.uint8).reshape(2, 25)
+        self.n, self.games, self.first = n, games, first
+        self.key, self.stratify = key, stratify
+        self.bearoff_from, self.tables = bearoff_from, tables or {}
+        self.boards = np.repeat(self.start[None], n, axis=0)
+        self.turn = np.zeros(n, dtype=np.int8)
+        self.ply = np.zeros(n, dtype=np.int64)
+        self.index = np.arange(first, first + n, dtype=np.int64)
+        self.live = np.ones(n, dtype=bool)
+        self.started = n                     # games begun so far
+
+    def rolls(self, rows: np.ndarray) -> np.ndarray:
+        """The dice of the games of ``rows`` at their ply (the kernel's)."""
+        return _rollout.lockstep_rolls(self.index[rows], self.ply[rows], self.stratify, self.key)
+
+    def advance(self, rows: np.ndarray, chosen: np.ndarray, turn: np.ndarray | None = None):
+        """Play ``chosen`` (the positions after the plays, next mover's view)
+        in the games of ``rows`` (whose ``turn`` it was, if the caller has
+        it): whether each ended, and its result (the five chances of the
+        side on roll at the start)."""
+        turn = self.turn[rows] if turn is None else turn
+        ply = self.ply[rows] + 1
+        self.ply[rows] = ply
+        ended, results = _rollout.lockstep_settle(chosen, turn, ply, self.bearoff_from, **self.tables)
+        self.boards[rows] = chosen
+        self.turn[rows] = turn ^ 1
+        return ended, results
+
+    def restart(self, lanes) -> None:
+        """Lanes whose game is over start the next game from ``start``, or
+        stop once ``games`` have begun."""
+        for lane in lanes:
+            if self.games is None or self.started < self.games:
+                self.boards[lane] = self.start
+                self.turn[lane], self.ply[lane] = 0, 0
+                self.index[lane] = self.first + self.started
+                self.started += 1
+            else:
+                self.live[lane] = False
+
+    def run(self, players, on_end: Callable, *, before: Callable | None = None, rolls: Callable | None = None,
+            luck: Callable | None = None, record: Callable | None = None, sides: Callable | None = None) -> None:
+        """Play until no lane is live: each ply, ``before(rows)`` (the cube,
+        truncation) may end games and returns the rows that roll; the
+        rows' dice (``rolls(rows)``, default the kernel's); ``luck(rows,
+        boards, rolls)``; each side's player chooses (``players[turn]``, or
+        ``players[sides(rows, turn)]`` when a game's sides are not its turn's);
+        ``record(rows, rolls, moves, picked)`` sees the plays (the move
+        generator's steps); the games that end go to ``on_end(lanes,
+        results)``, which restarts or stops them."""
+        while self.live.any():
+            rows = np.flatnonzero(self.live)
+            if before is not None:
+                rows = before(rows)
+                if not len(rows):
+                    continue
+            dice = self.rolls(rows) if rolls is None else rolls(rows)
+            here = np.ascontiguousarray(self.boards[rows])
+            if luck is not None:
+                luck(rows, here, dice)
+            turn = self.turn[rows]
+            choice = choose_for_sides(players, here, dice, turn if sides is None else sides(rows, turn))
+            if record is not None:
+                offsets, children, moves = legal_positions(here, dice, validate=False, moves=True, threads=1)
+            else:
+                offsets, children = legal_positions(here, dice, validate=False, threads=1)
+            chosen, picked = pick(offsets, children, choice)
+            if record is not None:
+                record(rows, dice, moves, picked)
+            ended, results = self.advance(rows, chosen, turn)
+            if ended.any():
+                on_end(rows[ended], results[ended])
 
 
 class VectorGames:
@@ -32,9 +156,10 @@ class VectorGames:
     index per game (into that game's candidates), plays it, and returns the
     games that ended with their results (win, win gammon, win backgammon,
     lose gammon, lose backgammon for the side on roll at the start),
-    restarting them.  Dice and settlement are the rollout kernel's own:
-    stratified first two rolls (games numbered from ``first``), and
-    ``truncate`` as in :func:`rollout`.  ``boards``, ``rolls`` (after
+    restarting them.  Dice and settlement are the rollout kernel's own
+    (:class:`Lanes`): stratified first two rolls (games numbered from
+    ``first``), and from ``truncate`` plies on a race both sides bear off
+    settled by the bear-off tables.  ``boards``, ``rolls`` (after
     ``candidates``) and ``turn`` (0: the side on roll at the start to
     play) are each game's state.
 
@@ -58,27 +183,28 @@ class VectorGames:
         self.truncate = optional_integer("truncate", truncate, low=0, high=MAX_PLIES)
         self.stratify = flag("stratify", stratify)
         self.start = position.array
-        # The dice are the game loop's: a function of a key (from the seed), the game and the ply.
-        self._key = int(generator(seed).integers(0, 2 ** 63))
-        self.boards = np.repeat(self.start[None], self.n, axis=0)
-        self.turn = np.zeros(self.n, dtype=np.int8)      # 0: the side on roll at the start
-        self.ply = np.zeros(self.n, dtype=np.int64)
         first = integer("first", first, low=0)
-        self.index = np.arange(first, first + self.n, dtype=np.int64)   # game numbers, for stratified rolls
-        self._next_index = first + self.n
+        tables = None
+        if truncate is not None:
+            from .bearoff import kernel_tables
+            tables = kernel_tables()
+        # The dice are the game loop's: a function of a key (from the seed), the game and the ply.
+        self._lanes = Lanes(self.start, self.n, first=first, key=int(generator(seed).integers(0, 2 ** 63)),
+                            stratify=self.stratify, bearoff_from=-1 if truncate is None else truncate,
+                            tables=tables)
         self.rolls = np.zeros((self.n, 2), dtype=np.uint8)
         self._offsets: np.ndarray | None = None
         self._children: np.ndarray | None = None
-        self._children = None
-        self._tables = None
-        if truncate is not None:
-            from .bearoff import kernel_tables
-            self._tables = kernel_tables()
+
+    # Each game's state, as its lane holds it.
+    boards = property(lambda self: self._lanes.boards, doc="each game's board (n, 2, 25)")
+    turn = property(lambda self: self._lanes.turn, doc="0 where the side on roll at the start is to play")
+    ply = property(lambda self: self._lanes.ply, doc="plies played in each game")
+    index = property(lambda self: self._lanes.index, doc="each game's number")
 
     def candidates(self, encode: bool = False):
         """Roll for every game; the positions each can reach (CSR)."""
-        from .batch import legal_positions
-        self.rolls = _rollout.lockstep_rolls(self.index, self.ply, self.stratify, self._key)
+        self.rolls = self._lanes.rolls(np.arange(self.n))
         self._offsets, self._children = legal_positions(self.boards, self.rolls, validate=False, threads=1)
         if flag("encode", encode):
             return self._offsets, self._children, _tesauro.tesauro_inputs(self._children)
@@ -87,26 +213,16 @@ class VectorGames:
     def advance(self, choices):
         """Play ``choices`` (one candidate index per game); returns the
         games that ended and their results, (k,) and (k, 5)."""
-        if self._offsets is None:
+        if self._offsets is None or self._children is None:
             raise ValueError("call candidates() before advance()")
         counts = np.diff(self._offsets)
         choices = integers("choices", choices, shape=(self.n,), low=0)
         if (choices >= counts).any():
             bad = int(np.argmax(choices >= counts))
             raise ValueError(f"choices[{bad}] = {int(choices[bad])} but game {bad} has {int(counts[bad])} candidates")
-        chosen = np.ascontiguousarray(self._children[self._offsets[:-1] + choices])
+        chosen, _ = pick(self._offsets, self._children, choices)
         self._offsets = self._children = None
-        self.ply += 1
-        tables = self._tables or {}
-        ended, results = _rollout.lockstep_settle(chosen, self.turn, self.ply,
-                                                  -1 if self.truncate is None else self.truncate, **tables)
-        self.boards = chosen
-        self.turn ^= 1
+        ended, results = self._lanes.advance(np.arange(self.n), chosen)
         done = np.flatnonzero(ended)
-        # Restart the finished games as new games.
-        self.boards[done] = self.start
-        self.turn[done] = 0
-        self.ply[done] = 0
-        self.index[done] = np.arange(self._next_index, self._next_index + len(done))
-        self._next_index += len(done)
+        self._lanes.restart(done)          # finished games start again as new games
         return done, results[done]

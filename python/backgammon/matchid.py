@@ -22,7 +22,7 @@ import enum
 import operator
 from dataclasses import dataclass
 
-from .errors import InvalidIdError
+from .errors import InvalidMatchIdError, InvalidMatchStateError
 from .rules import MAX_CUBE
 
 __all__ = ["MatchState", "GameState", "InvalidMatchStateError", "InvalidMatchIdError",
@@ -50,14 +50,6 @@ _SCORE1 = (51, 15)
 _NO_JACOBY = (66, 1)
 _CENTRED = 3  # cube owner code for a centred cube
 _UNUSED_BITS = ((1 << 72) - 1) ^ ((1 << 67) - 1)
-
-
-class InvalidMatchStateError(ValueError):
-    """Field values that are not a state of a backgammon match or money game."""
-
-
-class InvalidMatchIdError(InvalidMatchStateError, InvalidIdError):
-    """A malformed GNU Match ID."""
 
 
 class GameState(enum.IntEnum):

@@ -51,18 +51,12 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, cast
 
+from .errors import InvalidMetError, InvalidScoreError
+
 __all__ = [
     "MatchEquityTable", "InvalidMetError", "InvalidScoreError",
     "money_take_point", "money_cash_point",
 ]
-
-
-class InvalidMetError(ValueError):
-    """A match equity table, or a MET file, that cannot be used, and why."""
-
-
-class InvalidScoreError(ValueError):
-    """A score, away count, cube or Crawford flag that a table cannot answer."""
 
 
 def _chance(value, where: str) -> float:

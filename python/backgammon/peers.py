@@ -36,7 +36,9 @@ from typing import Any
 import numpy as np
 
 from ._validate import instance
+from .doubling import beavers_allowed, may_double
 from .players import Player
+from .scoring import flip, state_gammons_count
 
 __all__ = ["BgsagePlayer", "bgsage_player", "to_bgsage", "from_bgsage", "LEVELS", "INSTALL"]
 
@@ -315,7 +317,7 @@ class BgsagePlayer(Player):
             evaluate = self._raw().evaluate_board
             p = np.array([evaluate(b, b)["probs"] for b in flipped], dtype=np.float64).reshape(-1, 5)
         # the opponent's chances after its play, seen by the side on roll
-        return p[:, [0, 3, 4, 1, 2]] * (-1.0, 1, 1, 1, 1) + (1.0, 0, 0, 0, 0)
+        return flip(p)
 
     def cube_action(self, position, state=None, rules=None):
         """bgsage's 1-ply cube decision of the side on roll (see the class)."""
@@ -334,16 +336,7 @@ class BgsagePlayer(Player):
         money = state.match_length == 0
         if not money:
             rules.check_match_play()
-        # The same reasons as cube.cube_decision's for a double the rules forbid.
-        reason = ""
-        if owner == "opponent":
-            reason = "the opponent owns the cube (RULES 7.1)"
-        elif state.crawford and not money:
-            reason = "no doubling in the Crawford game (RULES 8.2)"
-        elif not money and state.score[me] + cube >= state.match_length:
-            reason = "dead cube: winning this game at the current cube already wins the match (RULES 8.3)"
-        elif money and cube * 2 > rules.cube_limit:
-            reason = f"the cube is at its limit of {rules.cube_limit} (RULES 7.4)"
+        reason = may_double(state, rules).reason        # the one rule (doubling)
         probs = self.chances(position.array[None])[0]
         board = to_bgsage(position.array).tolist()
         x = cpp.cube_efficiency(probs.tolist(), cpp.is_race(board), *cpp.pip_counts(board))
@@ -351,7 +344,7 @@ class BgsagePlayer(Player):
                       "opponent": cpp.CubeOwner.OPPONENT}[owner]
         mwc = None
         if money:
-            jacoby = rules.jacoby and cube == 1 and owner == "centred"
+            jacoby = not state_gammons_count(state, rules)
             d = cpp.cube_decision_1ply(probs.tolist(), cube, cube_owner, x, 0, 0, False, jacoby)
         else:
             away = (state.match_length - state.score[me], state.match_length - state.score[1 - me])
@@ -359,7 +352,7 @@ class BgsagePlayer(Player):
         nd, dt, dp = float(d.equity_nd), float(d.equity_dt), float(d.equity_dp)
         if not money:
             mwc = tuple(float(cpp.eq2mwc(e, away[0], away[1], cube, state.crawford)) for e in (nd, dt, dp))
-        action, take = proper_action(nd, dt, dp, money and rules.beavers > 0)
+        action, take = proper_action(nd, dt, dp, beavers_allowed(money, rules))
         chances = tuple(float(v) for v in probs)
         if reason:
             return CubeDecision("no double", nd, dt, dp, take, False, reason, chances, mwc, False)

@@ -14,13 +14,16 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _movegen
 from .dice import RollLike, to_dice
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from .position import Position
+
+if TYPE_CHECKING:          # a Play holds a Position; position.py imports this module, not the other way
+    from .position import Position
 
 __all__ = ["Play", "Plays", "legal_plays", "parse_play", "format_steps"]
 
@@ -178,7 +181,7 @@ class Plays(Sequence):
         return Play(
             moves=tuple((f, t) for f, t, _ in steps),
             hits=tuple(t for _, t, h in steps if h),
-            position=Position.from_bytes(self._children[50 * i: 50 * i + 50], validate=False),
+            position=type(self.start).from_bytes(self._children[50 * i: 50 * i + 50], validate=False),
             _steps=steps,
         )
 
@@ -189,7 +192,7 @@ class Plays(Sequence):
     def __contains__(self, item) -> bool:
         if isinstance(item, Play):
             item = item.position
-        if not isinstance(item, Position):
+        if not isinstance(item, type(self.start)):
             return False
         return self.find(item) >= 0
 
@@ -214,7 +217,7 @@ class Plays(Sequence):
         >>> plays.find(plays[3].position), plays.find(Position.initial())
         (3, -1)
         """
-        return self._find_bytes(position.to_bytes() if isinstance(position, Position) else position)
+        return self._find_bytes(position.to_bytes() if isinstance(position, type(self.start)) else position)
 
     def _index_of(self, board: bytes) -> int:
         # Older name of find() for bytes, kept for code that used it.

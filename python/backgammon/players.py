@@ -80,6 +80,18 @@ class Player(abc.ABC):
     has_cube_decisions = False
     #: the evaluator behind this player's judgement (None: the shipped networks)
     evaluator: Any = None
+    #: how many plies deep this player searches its checker plays (0: none)
+    ply: int = 0
+    #: the deepest search of a player's cube decisions: a 2-ply cube search
+    #: takes seconds a decision, too slow to play with (analysis goes deeper
+    #: through ``cube.cube_decision``)
+    MAX_CUBE_PLY = 1
+
+    @property
+    def cube_ply(self) -> int:
+        """How deep this player searches its cube decisions: its ``ply``,
+        at most :attr:`MAX_CUBE_PLY`."""
+        return min(self.ply, self.MAX_CUBE_PLY)
 
     def __new__(cls, *args, **kwargs):
         if cls.choose is Player.choose and cls.choose_indices is Player.choose_indices:
@@ -117,7 +129,7 @@ class Player(abc.ABC):
         from .cube import CubeDecision, cube_decision
         if not self.has_cube_decisions:
             return CubeDecision.never()
-        return cube_decision(position, state, rules, ply=min(getattr(self, "ply", 0), 1), evaluator=self.evaluator)
+        return cube_decision(position, state, rules, ply=self.cube_ply, evaluator=self.evaluator)
 
     def accept_resignation(self, position: Position, level: int, state=None, rules=None) -> bool:
         """Whether to accept the opponent's offer to resign ``level`` (1-3);

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import _board
+from . import play as _play
 from ._board import BoardProblem
 from .errors import InvalidPositionError, InvalidPositionIdError
 
@@ -551,7 +552,6 @@ def _diagram(pos: Position) -> str:
 _INITIAL_BYTES = _board.starting_board()
 _INITIAL = Position.from_bytes(_INITIAL_BYTES, validate=False)
 
-from . import play as _play  # noqa: E402  (plays refer back to Position)
 
 
 def _from_trusted_bytes(data: bytes) -> Position:

@@ -29,6 +29,7 @@ import numpy as np
 
 from ._validate import instance, integer
 from .position import Position
+from .scoring import MatchValues, money_value, state_gammons_count, resignation_multiplier, resignation_points
 
 __all__ = ["accepts", "offer", "value_of_playing_on", "TOLERANCE", "LEVELS"]
 
@@ -60,28 +61,18 @@ def value_of_playing_on(position: Position, state=None, rules=None, *, evaluator
     from .evaluation import evaluate
     p = np.asarray(evaluate(position, ply, evaluator=evaluator).probabilities)
     if state.match_length == 0:
-        w, wg, wb, lg, lb = p
-        if rules.jacoby and state.cube_owner is None and state.cube_value == 1:
-            return float(2 * w - 1)                  # RULES 7.5: gammons count single
-        return float(2 * w - 1 + wg - lg + wb - lb)
-    values = _match_values(state)
-    win, loss = values.outcomes(p, state.cube_value)
+        # RULES 7.5: under Jacoby gammons count single while the cube is centred.
+        return float(money_value(p, state_gammons_count(state, rules)))
+    win, loss = MatchValues.of_state(state).outcomes(p, state.cube_value)
     return float(p[0] * win + (1 - p[0]) * loss)
 
 
-def _match_values(state):
-    from .cube import MatchValues
-    from .met import MatchEquityTable
-    me = state.on_roll
-    return MatchValues.of(MatchEquityTable.kazaross_xg2(), state.match_length, state.score[me], state.score[1 - me])
-
-
-def _value_of_resigning(level: int, state) -> float:
+def _value_of_resigning(level: int, state, rules) -> float:
     """What resigning ``level`` leaves the resigner, in the units of
-    ``value_of_playing_on``."""
+    ``value_of_playing_on`` (RULES 6.5: the level offered, Jacoby or not)."""
     if state.match_length == 0:
-        return -float(level)
-    return _match_values(state).after(0, level * state.cube_value)
+        return -float(resignation_multiplier(level, rules))
+    return MatchValues.of_state(state).after(0, resignation_points(level, state.cube_value, rules))
 
 
 def accepts(position: Position, level: int, state=None, rules=None, *, evaluator=None, ply: int = 0) -> bool:
@@ -95,7 +86,7 @@ def accepts(position: Position, level: int, state=None, rules=None, *, evaluator
     """
     level, state, rules = _checked(position, level, state, rules)
     on = value_of_playing_on(position, state, rules, evaluator=evaluator, ply=ply)
-    return _value_of_resigning(level, state) <= on + 1e-12
+    return _value_of_resigning(level, state, rules) <= on + 1e-12
 
 
 def offer(position: Position, state=None, rules=None, *, evaluator=None, ply: int = 0) -> int:
@@ -112,7 +103,7 @@ def offer(position: Position, state=None, rules=None, *, evaluator=None, ply: in
         return 0
     on = value_of_playing_on(position, state, rules, evaluator=evaluator, ply=ply)
     for level in (1, 2, 3):
-        give = _value_of_resigning(level, state)
+        give = _value_of_resigning(level, state, rules)
         if give <= on + 1e-12 and give >= on - TOLERANCE:
             return level
     return 0

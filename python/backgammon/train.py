@@ -52,6 +52,7 @@ import numpy as np
 
 from . import _net, network
 from ._parallel import on_threads, run_chunks
+from .scoring import equity
 
 __all__ = ["train", "TrainResult", "CHUNK", "step_size", "label_positions", "select_positions", "fit_pruner"]
 
@@ -179,18 +180,13 @@ def select_positions(nets, n: int, rng: np.random.Generator, threads: int | None
         pool = np.concatenate([pool, _net.sample_positions(nets, max(16, n // 8), rng, 0.05)])
     pool = pool[rng.permutation(len(pool))[:3 * n]]
     pool = np.ascontiguousarray(pool)
-    e0 = _equity(_net.evaluate(nets, pool, 0))
-    e1 = _equity(on_threads(lambda part: _net.evaluate(nets, part, 1), pool, threads, 64))
+    e0 = equity(_net.evaluate(nets, pool, 0))
+    e1 = equity(on_threads(lambda part: _net.evaluate(nets, part, 1), pool, threads, 64))
     order = np.argsort(-np.abs(e1 - e0), kind="stable")
     worst = order[:n // 2]
     rest = order[n // 2:]
     chosen = np.concatenate([worst, rng.choice(rest, n - len(worst), replace=False)])
     return pool[np.sort(chosen)]
-
-
-def _equity(p: np.ndarray) -> np.ndarray:
-    p = p.astype(np.float64)
-    return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
 
 
 def _labels_path(out: Path) -> Path:

@@ -22,6 +22,7 @@ from typing import IO
 import numpy as np
 
 from .dice import to_dice
+from .errors import BackgammonError, InvalidIdError
 from .formats.codes import read_position
 from .matchid import GameState, MatchState
 from .players import SPECS, Player, player
@@ -33,7 +34,7 @@ PROTOCOL = "0.2"
 NAME = "backgammon"
 
 
-class UbgiError(RuntimeError):
+class UbgiError(BackgammonError, RuntimeError):
     """An external engine that does not answer as UBGI says, or not in time."""
 
 

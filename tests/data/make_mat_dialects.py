@@ -15,22 +15,15 @@ import os
 import random
 
 import backgammon as bg
+from backgammon.formats.replay import play_steps
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dialects")
 
 
 # -- playing -------------------------------------------------------------------------------
 
-def steps_of(play) -> list:
-    """(from, to, hit) single-die steps of a Play, from the mover's side."""
-    hits = set(play.hits)
-    out = []
-    for frm, to in play.moves:
-        hit = to in hits
-        if hit:
-            hits.discard(to)
-        out.append((frm, to, hit))
-    return out
+# (from, to, hit) single-die steps of a Play, from the mover's side: the writers' own.
+steps_of = play_steps
 
 
 def play_game(rng: random.Random, length: int, score: list, crawford: bool, end: str, turns: int = 0,

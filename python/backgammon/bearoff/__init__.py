@@ -26,7 +26,7 @@ import numpy.typing as npt
 from .. import _bearoff
 from ..position import Position
 from .cache import build, cache_dir, one_sided, two_sided
-from .errors import BearoffFileError, OutsideDatabaseError
+from ..errors import BearoffFileError, OutsideDatabaseError
 from .tables import Equities, OneSidedDatabase, TwoSidedDatabase, position_index, positions_up_to
 
 __all__ = [

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import BearoffFileError
+from ..errors import BearoffFileError
 
 __all__ = ["write_one_sided", "read_one_sided", "write_two_sided", "read_two_sided", "write_atomic"]
 
@@ -63,7 +63,9 @@ def write_one_sided(db, compressed: bool = True) -> bytes:
 
 
 def read_one_sided(raw: bytes):
-    """Read GNU Backgammon's one-sided ``.bd`` format (either variant)."""
+    """Read GNU Backgammon's one-sided ``.bd`` format (either variant):
+    the distributions (n, 32), the gammon distributions (or None) and the
+    checkers (what ``OneSidedDatabase`` is made of)."""
     head = _header(raw, b"gnubg-OS-")
     try:
         points, checkers = int(head[9:11]), int(head[12:14])
@@ -109,8 +111,7 @@ def read_one_sided(raw: bytes):
     sums = dist.astype(np.int64).sum(axis=1)
     if (sums != 65535).any():
         raise BearoffFileError("a one-sided distribution does not sum to 65535: the file is corrupt")
-    from .tables import OneSidedDatabase
-    return OneSidedDatabase(dist, gam, checkers)
+    return dist, gam, checkers
 
 
 def write_two_sided(db) -> bytes:
@@ -120,7 +121,8 @@ def write_two_sided(db) -> bytes:
 
 
 def read_two_sided(raw: bytes):
-    """Read GNU Backgammon's two-sided ``.bd`` format."""
+    """Read GNU Backgammon's two-sided ``.bd`` format: the records (n * n,
+    4) and the checkers (what ``TwoSidedDatabase`` is made of)."""
     head = _header(raw, b"gnubg-TS-")
     try:
         points, checkers, cubeful = int(head[9:11]), int(head[12:14]), int(head[15:16])
@@ -134,8 +136,7 @@ def read_two_sided(raw: bytes):
     body = raw[40:]
     if len(body) != n * n * 8:
         raise BearoffFileError(f"a {checkers}-checker two-sided table has {n * n * 8} bytes after the header, not {len(body)}")
-    from .tables import TwoSidedDatabase
-    return TwoSidedDatabase(np.frombuffer(body, dtype="<u2").reshape(n * n, 4).astype(np.uint16), checkers)
+    return np.frombuffer(body, dtype="<u2").reshape(n * n, 4).astype(np.uint16), checkers
 
 
 def _header(raw: bytes, magic: bytes) -> bytes:

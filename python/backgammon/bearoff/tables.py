@@ -15,7 +15,7 @@ from .. import _bearoff
 from ..position import ON_ROLL, OPPONENT, Position
 from . import bdfile
 from .bdfile import MAX_TWO_SIDED_CHECKERS, ONE_SIDED_CHECKERS, POINTS, ROLLS_KEPT, positions_up_to
-from .errors import BearoffFileError, OutsideDatabaseError
+from ..errors import BearoffFileError, OutsideDatabaseError
 
 __all__ = ["OneSidedDatabase", "TwoSidedDatabase", "Equities", "position_index", "positions_up_to"]
 
@@ -187,7 +187,7 @@ class OneSidedDatabase:
     @classmethod
     def from_bytes(cls, raw: bytes) -> "OneSidedDatabase":
         """Read GNU Backgammon's one-sided ``.bd`` format (either variant)."""
-        return bdfile.read_one_sided(raw)
+        return cls(*bdfile.read_one_sided(raw))
 
     @classmethod
     def load(cls, path) -> "OneSidedDatabase":
@@ -265,7 +265,7 @@ class TwoSidedDatabase:
     @classmethod
     def from_bytes(cls, raw: bytes) -> "TwoSidedDatabase":
         """Read GNU Backgammon's two-sided ``.bd`` format."""
-        return bdfile.read_two_sided(raw)
+        return cls(*bdfile.read_two_sided(raw))
 
     @classmethod
     def load(cls, path) -> "TwoSidedDatabase":

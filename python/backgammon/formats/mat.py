@@ -94,8 +94,8 @@ What the format cannot hold: tied opening rolls (dropped when written;
 with automatic doubles, RULES 7.5, they change the cube and cannot be
 written), rejected resignation offers (dropped), the level of an
 accepted resignation beyond the points it scored (read back as the
-lowest level that scores them; under the Jacoby rule any level on a
-centred cube reads back as 1), an opening re-roll (RULES 2.2 option),
+lowest level that scores them: a resignation scores the level offered
+times the cube, Jacoby or not, RULES 6.5), an opening re-roll (RULES 2.2 option),
 the rules options except Jacoby and the cube limit (header lines
 ``; [Jacoby "On"]`` and ``; [CubeLimit "N"]``), and a money session's
 end: a session file cut between two games reads as a shorter session.

@@ -52,6 +52,7 @@ from typing import IO, NoReturn, cast
 
 from .. import _validate
 from ..rules import Rules
+from ..scoring import equity
 from .record import MONEY_RULES, GameItems, MatchFileError, MatchRecord, RecordBuilder, play_steps, record_items
 from .source import reads_source
 
@@ -613,8 +614,7 @@ def _cube_text(c) -> str:
     """gnubg's DA: the doubler's chances, cubeless equity and cubeful value
     (money equity, or match winning chances) of no double, then of double/take."""
     chances = tuple(c.chances) if c.chances else (0.5, 0.0, 0.0, 0.0, 0.0)
-    w, wg, wb, lg, lb = chances
-    cubeless = 2 * w - 1 + wg - lg + wb - lb
+    cubeless = float(equity(chances))
     nd, dt = (c.mwc[0], c.mwc[1]) if c.mwc else (c.no_double, c.double_take)
     p = " ".join(f"{float(v):.6f}" for v in chances)
     return (f"DA[E ver 3 {max(c.ply, 0)}C 1 0.000000 1 {p} {cubeless:.6f} {nd:.6f} "

@@ -63,15 +63,7 @@ class XgFileError(MatchFileError):
     whose games break the rules; ``game`` and ``line`` (the action number in
     the game) say where."""
 
-    def __init__(self, message: str, game: int | None = None, line: int | None = None):
-        where = []
-        if game:
-            where.append(f"game {game}")
-        if line:
-            where.append(f"action {line}")
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
-        self.game = game
-        self.line = line
+    where = "action"
 
 
 def _gammonview():

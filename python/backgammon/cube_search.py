@@ -1,0 +1,161 @@
+"""gnubg's n-ply cubeful search for cube decisions (RULES 7, 8).
+
+At ``ply`` > 0 a cube decision is not Janowski's model on searched
+cubeless chances but, as gnubg's, a search on cubeful values: no double
+and double/take are each the mean over the 21 rolls of the value, for the
+side that rolled, of its best play (the best at 0-ply for that cube
+state), that position valued one ply less deep with the other side's cube
+options; at the leaves the model (:mod:`backgammon.janowski`).  Values are
+kept in points (money) or match winning chances (match), for the side on
+roll.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _board
+from .doubling import may_double
+from .janowski import cube_values, efficiencies, equities, exact_where_known, finished_value
+from .position import Position
+from .rules import Rules
+from .scoring import MatchValues, default_met
+
+__all__ = ["searched"]
+
+
+def _turned(state, cube: int):
+    """The state after the side on roll doubles to ``cube`` and is taken."""
+    return state.replace(cube_value=cube, cube_owner=1 - state.on_roll)
+
+
+def _to_move(state, mover: int):
+    return state.replace(on_roll=mover, turn=mover, dice=(0, 0), double_offered=False, resignation=0)
+
+
+class _Search:
+    def __init__(self, rules: Rules, met, ev):
+        self.rules, self.ev = rules, ev
+        self.met = met if met is not None else default_met()
+
+    def _static(self, boards, chances, state, full: bool):
+        """Values for the side on roll at 0-ply: with its cube option when
+        ``full``, else rolling without doubling (points or MWC)."""
+        if full:
+            v, m = cube_values(chances, boards, state, self.rules, met=self.met)
+            return m if state.match_length else v * state.cube_value
+        nd, _, _, mwc = equities(chances, efficiencies(boards), state, self.rules, self.met)
+        if state.match_length:
+            return mwc[0]
+        nd = nd.copy()
+        exact_where_known(boards, state, nd, None)
+        return nd * state.cube_value
+
+    def _won(self, board, state, mover: int):
+        # The mover bore off its last checker (row 0 of ``board``): what it scores.
+        points, mwc = finished_value(Position.from_bytes(board.tobytes(), validate=False), state, self.rules, self.met,
+                                    mover)
+        return points if mwc is None else mwc
+
+    def rolling(self, boards, states, ply: int):
+        """(n, len(states)) values for the side on roll of each board of
+        rolling without doubling, at each cube state, searched ``ply`` deep."""
+        from .batch import legal_positions
+        from .dice import ROLLS
+        from .evaluator import chances as chances_of
+        n, m = len(boards), len(states)
+        if ply == 0:
+            p = chances_of(self.ev, boards, 0)
+            return np.stack([self._static(boards, p, s, False) for s in states], axis=1)
+        rolls = np.array([(r.die1, r.die2) for r in ROLLS], dtype=np.uint8)
+        weights = np.array([1.0 if r.die1 == r.die2 else 2.0 for r in ROLLS]) / 36.0
+        pairs = np.repeat(np.ascontiguousarray(boards), len(rolls), axis=0)
+        offsets, children = legal_positions(pairs, np.tile(rolls, (n, 1)), validate=False, threads=1)
+        children = np.ascontiguousarray(children)
+        over = _board.results(children)[0] == 0       # row 0, the side that just played, is off
+        live = np.flatnonzero(~over)
+        p = np.zeros((len(children), 5))
+        if len(live):
+            p[live] = chances_of(self.ev, children[live], 0)
+        out = np.zeros((n, m))
+        for j, s in enumerate(states):
+            mover = s.on_roll
+            after = _to_move(s, 1 - mover)
+            # 0-ply choice of each roll's play, for this cube state.
+            quick = np.empty(len(children))
+            if len(live):
+                q = self._static(children[live], p[live], after, True)
+                quick[live] = (1.0 - q) if s.match_length else -q
+            for i in np.flatnonzero(over):
+                quick[i] = self._won(children[i], s, mover)
+            # Each roll's best play: the first index reaching its segment's maximum.
+            starts = offsets[:-1].astype(np.int64)
+            top = np.maximum.reduceat(quick, starts)
+            segment = np.repeat(np.arange(len(pairs)), np.diff(offsets))
+            hit = np.flatnonzero(quick == top[segment])
+            best = hit[np.searchsorted(segment[hit], np.arange(len(pairs)))]
+            if ply == 1:
+                value = quick[best]
+            else:
+                value = np.empty(len(best))
+                chosen_over = over[best]
+                for i in np.flatnonzero(chosen_over):
+                    value[i] = quick[best[i]]
+                rest = np.flatnonzero(~chosen_over)
+                if len(rest):
+                    v = self.full(children[best[rest]], [after], ply - 1)[:, 0]
+                    value[rest] = (1.0 - v) if s.match_length else -v
+            out[:, j] = (value.reshape(n, len(rolls)) * weights).sum(axis=1)
+        return out
+
+    def full(self, boards, states, ply: int):
+        """(n, len(states)) values for the side on roll with its cube
+        option: doubling when double/take and double/pass both beat no
+        double, the other side then answering for the least."""
+        if ply == 0:
+            from .evaluator import chances
+            p = chances(self.ev, np.ascontiguousarray(boards), 0)
+            return np.stack([self._static(boards, p, s, True) for s in states], axis=1)
+        extended: list = []
+        spots: list[int] = []
+        for s in states:
+            spots.append(len(extended))
+            extended.append(s)
+            if may_double(s, self.rules):
+                extended.append(_turned(s, 2 * s.cube_value))
+        values = self.rolling(boards, extended, ply)
+        out = np.empty((len(boards), len(states)))
+        for j, s in enumerate(states):
+            k = spots[j]
+            nd = values[:, k]
+            if not may_double(s, self.rules):
+                out[:, j] = nd
+                continue
+            dt = values[:, k + 1]
+            dp = self._pass_value(s)
+            doubles = (dt >= nd) & (dp >= nd)
+            out[:, j] = np.where(doubles, np.minimum(dt, dp), nd)
+        return out
+
+    def _pass_value(self, s):
+        if not s.match_length:
+            return float(s.cube_value)
+        return MatchValues.of_state(s, self.met).after(s.cube_value, 0)
+
+
+def searched(position: Position, state, rules: Rules, ply: int, ev, met):
+    """(no double, double/take, double/pass, mwc or None) by the cubeful
+    search, in cube_decision's units."""
+    search = _Search(rules, met, ev)
+    board = np.ascontiguousarray(position.array[None], dtype=np.uint8)
+    states = [state]
+    if not (state.match_length and state.crawford):         # no doubled state in the Crawford game
+        states.append(_turned(state, 2 * state.cube_value))
+    values = [float(v) for v in search.rolling(board, states, ply)[0]]
+    nd, dt = values[0], (values[1] if len(values) > 1 else None)
+    dp = float(search._pass_value(state))
+    if not state.match_length:
+        c = state.cube_value
+        return nd / c, None if dt is None else dt / c, dp / c, None
+    match_values = MatchValues.of_state(state, search.met)
+    norm = [None if v is None else match_values.normalised(v, state.cube_value) for v in (nd, dt, dp)]
+    return norm[0], norm[1], norm[2], (nd, dt, dp)

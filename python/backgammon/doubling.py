@@ -1,0 +1,124 @@
+"""Who may double, beaver and raccoon (RULES 7, 8): the one rule that the
+game, the cube decisions, the rollouts' game loop and the peers ask.
+
+:func:`may_double` answers for a :class:`~backgammon.MatchState` (the
+side on roll, before it rolls), :func:`double_refusal` for the same facts
+given one by one (what ``Game.can_double`` knows), and
+:func:`may_double_lanes` for many games at once (the rollouts' lockstep
+loop: one score, many cubes).  Beavers and raccoons: :func:`beavers_allowed`
+and :func:`may_redouble`.
+
+>>> import backgammon as bg
+>>> may_double(bg.MatchState())
+Verdict(allowed=True, reason='')
+>>> may_double(bg.MatchState(cube_value=2, cube_owner=1)).reason
+'the opponent owns the cube: only the owner may double (RULES 7.1)'
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .rules import Rules
+
+__all__ = ["Verdict", "may_double", "double_refusal", "may_double_lanes", "beavers_allowed", "may_redouble",
+           "CRAWFORD", "OWNER", "DEAD_CUBE"]
+
+#: The reasons a side on roll may not double (the cube limit's names its limit).
+CRAWFORD = "no doubling in the Crawford game (RULES 8.2)"
+OWNER = "the opponent owns the cube: only the owner may double (RULES 7.1)"
+DEAD_CUBE = "dead cube: winning this game at the current cube already wins the match (RULES 8.3)"
+
+
+class Verdict(NamedTuple):
+    """Whether an action is allowed, and the rule that forbids it if not.
+
+    >>> from backgammon import Game
+    >>> g = Game(seed=1)
+    >>> g.roll()
+    >>> g.can_double()
+    Verdict(allowed=False, reason='the dice are already rolled: double before rolling (RULES 7.2)')
+    """
+
+    allowed: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.allowed
+
+
+def _limit(rules: Rules) -> str:
+    return f"the cube is at its limit of {rules.cube_limit} (RULES 7.4)"
+
+
+def double_refusal(me: int, cube_value: int, cube_owner: int | None, score: tuple, length: int, crawford: bool,
+                   rules: Rules) -> str:
+    """Why player ``me``, on roll before rolling, may not double, or "":
+    the Crawford game (RULES 8.2), the cube owned by the other side (RULES
+    7.1), a dead cube (RULES 8.3), the cube limit (RULES 7.4).
+
+    >>> double_refusal(0, 1, None, (3, 0), 5, False, Rules())
+    ''
+    >>> double_refusal(0, 2, 0, (3, 0), 5, False, Rules())
+    'dead cube: winning this game at the current cube already wins the match (RULES 8.3)'
+    """
+    if length and crawford:
+        return CRAWFORD
+    if cube_owner is not None and cube_owner != me:
+        return OWNER
+    if length and score[me] + cube_value >= length:
+        return DEAD_CUBE
+    if cube_value * 2 > rules.cube_limit:
+        return _limit(rules)
+    return ""
+
+
+def may_double(state, rules: Rules | None = None) -> Verdict:
+    """Whether the side on roll of ``state`` may double before it rolls
+    (see :func:`double_refusal`); ``rules`` default to the standard ones."""
+    rules = Rules() if rules is None else rules
+    reason = double_refusal(state.on_roll, state.cube_value, state.cube_owner, state.score, state.match_length,
+                            bool(state.crawford), rules)
+    return Verdict(not reason, reason)
+
+
+def may_double_lanes(side: np.ndarray, cube: np.ndarray, owner: np.ndarray, state, rules: Rules) -> np.ndarray:
+    """:func:`may_double` for many games of one match score at once: each
+    game's side on roll (0 or 1), cube value and owner (-1 centred), the
+    score, length and Crawford flag from ``state`` (players 0 and 1 as
+    there); bool (n,).
+
+    >>> import numpy as np, backgammon as bg
+    >>> may_double_lanes(np.array([0, 1, 1]), np.array([1, 2, 2]), np.array([-1, 0, 1]), bg.MatchState(),
+    ...                  bg.Rules()).tolist()
+    [True, False, True]
+    """
+    side, cube, owner = (np.asarray(a, dtype=np.int64) for a in (side, cube, owner))
+    ok = (owner < 0) | (owner == side)
+    if state.match_length:
+        if state.crawford:
+            return np.zeros(len(side), dtype=bool)
+        score = np.asarray(state.score, dtype=np.int64)
+        ok &= score[side] + cube < state.match_length
+    return ok & (cube * 2 <= rules.cube_limit)
+
+
+def beavers_allowed(money: bool, rules: Rules) -> bool:
+    """Whether a double may be beavered at all: money play with beavers on
+    (RULES 7.5, 8.4)."""
+    return bool(money and rules.beavers > 0)
+
+
+def may_redouble(kind: str, money: bool, redoubles: int, cube_value: int, factor: int, rules: Rules) -> str:
+    """Why a beaver or raccoon (``kind``) that multiplies the cube now at
+    ``cube_value`` by ``factor`` is not allowed after ``redoubles`` of them
+    on this double, or "" (RULES 7.4, 7.5, 8.4)."""
+    if not money:
+        return "beavers and raccoons are money-play options, not used in matches (RULES 8.4)"
+    if redoubles >= rules.beavers:
+        allowed = rules.beavers
+        return f"these rules allow {allowed} beaver{'s' if allowed != 1 else ''} and raccoons per double (RULES 7.5)"
+    if cube_value * factor > rules.cube_limit:
+        return f"a {kind} would pass the cube limit of {rules.cube_limit} (RULES 7.4)"
+    return ""

@@ -1,0 +1,123 @@
+"""The cube in a lockstep rollout: each game's cube, owner and whether a
+double has been taken, the cube decisions of the players before each
+roll, and what a game (or a game cut short) is worth with the cube.
+
+Values are player 0's (the side on roll at the start): in money play
+points per unit of the starting cube (gammons single under Jacoby while
+the cube is unturned, :mod:`backgammon.scoring`), in a match the match
+winning chances.  Who may double is :mod:`backgammon.doubling`'s rule.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..doubling import may_double_lanes, may_redouble
+from ..matchid import MatchState
+from ..position import Position
+from ..scoring import MatchValues, cube_turned, gammons_count, money_value
+
+__all__ = ["CubeLanes"]
+
+#: Player 0's result when it wins a dropped double, and when it loses one.
+_WON = np.array([1.0, 0, 0, 0, 0])
+_LOST = np.array([0.0, 0, 0, 0, 0])
+
+
+class CubeLanes:
+    """The cube of each lane's game, from ``state0`` (a MatchState of
+    player 0, the side on roll at the start, and player 1), under
+    ``rules``; ``players`` decide the cube (each side's ``cube_action``);
+    money values are per ``unit`` cubes."""
+
+    def __init__(self, n: int, state0: MatchState, rules, players, unit: int):
+        self.state0, self.rules, self.players, self.unit = state0, rules, players, unit
+        self.cube = np.full(n, state0.cube_value, dtype=np.int64)
+        self.owner = np.full(n, -1 if state0.cube_owner is None else state0.cube_owner, dtype=np.int64)
+        self.turned = np.full(n, cube_turned(state0))
+        # Player 0's match winning chances after any outcome (None in money play).
+        self.values = MatchValues.of_state(state0, side=0) if state0.match_length else None
+
+    def reset(self, lane: int) -> None:
+        """A new game in ``lane``: the cube as at the start."""
+        s = self.state0
+        self.cube[lane] = s.cube_value
+        self.owner[lane] = -1 if s.cube_owner is None else s.cube_owner
+        self.turned[lane] = cube_turned(s)
+
+    def value(self, chances: np.ndarray, lanes: np.ndarray, turned: np.ndarray | None = None) -> np.ndarray:
+        """The value for player 0 of outcome chances (player 0's, (m, 5))
+        at the cubes of ``lanes`` (``turned``: whether a double has been
+        taken, default the lanes')."""
+        cube = self.cube[lanes]
+        if self.values is None:
+            turned = self.turned[lanes] if turned is None else turned
+            gammons = gammons_count(self.rules, not self.state0.match_length, turned)
+            return money_value(chances, gammons) * cube / self.unit
+        return self.values.mwc(chances, cube)
+
+    def luck(self, step: np.ndarray, lanes: np.ndarray) -> np.ndarray:
+        """A roll's luck (a change of player 0's chances) in cubeful value."""
+        even = np.tile((0.5, 0, 0, 0, 0), (len(lanes), 1))
+        return self.value(step + (0.5, 0, 0, 0, 0), lanes) - self.value(even, lanes)
+
+    def state(self, lane: int, side: int) -> MatchState:
+        """The MatchState of ``lane``'s game, ``side`` on roll."""
+        cube, owner = int(self.cube[lane]), int(self.owner[lane])
+        return self.state0.replace(cube_value=cube, cube_owner=None if owner < 0 else owner, on_roll=side,
+                                   turn=side, double_offered=False, resignation=0, dice=(0, 0))
+
+    def turns(self, rows: np.ndarray, boards: np.ndarray, turn: np.ndarray, may: np.ndarray):
+        """Each side to roll in ``rows`` that may double (``may``, with
+        ``doubling.may_double_lanes``) asks its player; a double is answered
+        by the other side's player (take, pass or beaver).  Returns the
+        lanes whose double was passed, their results and values."""
+        dropped = []
+        for lane in rows[may & may_double_lanes(turn[rows], self.cube[rows], self.owner[rows], self.state0,
+                                                self.rules)]:
+            side, c = int(turn[lane]), int(self.cube[lane])
+            position = Position.from_bytes(boards[lane].tobytes(), validate=False)
+            state = self.state(lane, side)
+            decision = self.players[side].cube_action(position, state, self.rules)
+            if not (decision.should_double and decision.can_double):
+                continue
+            taker = self.players[1 - side]
+            answer = decision.take if taker is self.players[side] else \
+                taker.cube_action(position, state, self.rules).take
+            if answer == "pass":
+                dropped.append(lane)
+                continue
+            beaver = answer == "beaver" and not may_redouble("beaver", not self.state0.match_length, 0, c, 4,
+                                                             self.rules)
+            self.cube[lane] = c * (4 if beaver else 2)
+            self.owner[lane] = 1 - side
+            self.turned[lane] = True
+        if not dropped:
+            return None
+        lanes = np.array(dropped)
+        res = np.array([_WON if turn[lane] == 0 else _LOST for lane in lanes])
+        # A drop scores the cube before the double, single (RULES 7.3).
+        return lanes, res, self.value(res, lanes, np.ones(len(lanes), dtype=bool))
+
+    def cut(self, lanes: np.ndarray, boards: np.ndarray, turn: np.ndarray, res: np.ndarray) -> np.ndarray:
+        """The value of games cut short (``res``: player 0's chances there):
+        the equity of the proper cube action of the side to roll, by its
+        player (its chances' value for players without cube judgement)."""
+        val = np.zeros(len(lanes))
+        for k, lane in enumerate(lanes):
+            side, c = int(turn[lane]), int(self.cube[lane])
+            decider = self.players[side]
+            if not decider.has_cube_decisions:
+                val[k] = self.value(res[k:k + 1], lanes[k:k + 1])[0]
+                continue
+            position = Position.from_bytes(boards[lane].tobytes(), validate=False)
+            d = decider.cube_action(position, self.state(lane, side), self.rules)
+            act = d.should_double and d.can_double
+            if self.values is None:
+                e = (min(d.double_take, d.double_pass) if act else d.no_double) * c / self.unit
+                val[k] = e if side == 0 else -e
+            else:
+                assert d.mwc is not None
+                m = min(d.mwc[1], d.mwc[2]) if act else d.mwc[0]
+                val[k] = m if side == 0 else 1.0 - m
+        return val
+

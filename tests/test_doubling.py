@@ -1,0 +1,102 @@
+"""Who may double (RULES 7, 8): one rule (python/backgammon/doubling.py)
+asked by the game, the cube decisions, the rollouts' loop and the players,
+and the cap on a player's cube search where the decision is made."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon import doubling
+from backgammon.players import NetPlayer, player
+
+
+def _states():
+    for length in (0, 5):
+        for score in ((0, 0), (3, 1), (2, 4)) if length else ((0, 0),):
+            for crawford in (False, True) if length else (False,):
+                if crawford and max(score) != length - 1:
+                    continue
+                for cube, owner in ((1, None), (2, 0), (2, 1), (4, 0), (4, 1)):
+                    if crawford and cube != 1:
+                        continue
+                    for on_roll in (0, 1):
+                        yield bg.MatchState(match_length=length, score=score, crawford=crawford, cube_value=cube,
+                                            cube_owner=owner, on_roll=on_roll, turn=on_roll)
+
+
+RULES = [bg.Rules(), bg.Rules(cube_limit=2), bg.Rules(cube_limit=4)]
+
+
+def test_the_vectorised_twin_answers_as_the_rule():
+    seen = set()
+    for state in _states():
+        for rules in RULES:
+            verdict = doubling.may_double(state, rules)
+            seen.add(verdict.reason.split(" (")[0][:20])
+            # The lanes: every (side, cube, owner) at this score in one call.
+            combos = list(itertools.product((0, 1), (1, 2, 4, 8), (-1, 0, 1)))
+            side, cube, owner = (np.array(c) for c in zip(*combos))
+            lanes = doubling.may_double_lanes(side, cube, owner, state, rules)
+            for k, (s, c, o) in enumerate(combos):
+                if state.crawford and (c != 1 or o >= 0):
+                    continue                    # not a state of the Crawford game
+                one = state.replace(on_roll=s, turn=s, cube_value=c, cube_owner=None if o < 0 else o)
+                assert bool(lanes[k]) == doubling.may_double(one, rules).allowed, (one, rules)
+    assert len(seen) == 5          # allowed, Crawford, owner, dead cube, limit
+
+
+def test_game_cube_decision_and_rollout_ask_the_same_rule():
+    rules = bg.Rules(cube_limit=2)
+    match = bg.Match(3, rules=rules, seed=2)
+    g = match.new_game()
+    g.roll((3, 1)); g.play("8/5 6/5")
+    for _ in range(2):
+        verdict = g.can_double()
+        state = g.match_state()
+        assert verdict == doubling.may_double(state, rules)
+        d = bg.cube_decision(g.position, state, rules)
+        assert d.can_double == verdict.allowed and d.reason == verdict.reason
+        if verdict:
+            g.double(); g.take()
+            g.roll((6, 5)); g.play(g.legal_plays()[0])
+    assert not g.can_double() and "limit" in g.can_double().reason        # RULES 7.4
+    from backgammon.rollouts import rollout_cube
+    with pytest.raises(ValueError, match="state: the cube is at its limit of 2"):
+        rollout_cube(g.position, g.match_state(), rules=rules, games=2)
+
+
+@pytest.mark.parametrize("ply", [1, 2])
+def test_cube_search_in_the_crawford_game(ply):
+    # RULES 8.2: no double in the Crawford game; the searched decision says
+    # so rather than failing to build a doubled state.
+    pos = bg.Position.from_id("ZrvFIACbewcAAA")
+    state = bg.MatchState(match_length=5, score=(4, 2), crawford=True)
+    d = bg.cube_decision(pos, state, ply=1 if ply == 1 else 2)
+    assert not d.can_double and "Crawford" in d.reason and d.action == "no double"
+    assert d.mwc is not None and 0 <= d.mwc[0] <= 1
+    assert d.no_double != bg.cube_decision(pos, state, ply=0).no_double      # searched
+
+
+def test_beavers_and_raccoons():
+    money = bg.Rules(beavers=1)
+    assert doubling.beavers_allowed(True, money) and not doubling.beavers_allowed(False, money)
+    assert not doubling.beavers_allowed(True, bg.Rules())
+    assert doubling.may_redouble("beaver", True, 0, 1, 4, money) == ""
+    assert "1 beaver " in doubling.may_redouble("raccoon", True, 1, 4, 2, money)
+    assert "limit of 2" in doubling.may_redouble("beaver", True, 0, 1, 4, bg.Rules(beavers=1, cube_limit=2))
+    assert "money-play" in doubling.may_redouble("beaver", False, 0, 1, 4, money)
+
+
+def test_a_players_cube_search_is_capped_where_it_decides():
+    # A player's cube decisions search at most MAX_CUBE_PLY deep, whatever
+    # its checker search: callers ask the player, not cap it themselves.
+    pos = bg.Position.from_id("sPPIAyCGn4kDIA")
+    for spec, ply in (("net", 0), ("net:1", 1), ("net:2", 2), ("pubeval", 0), ("random", 0)):
+        p = player(spec)
+        assert p.ply == ply and p.cube_ply == min(ply, 1)
+    deep = NetPlayer(2)
+    assert deep.cube_action(pos) == bg.cube_decision(pos, ply=1)
+    assert NetPlayer(0).cube_action(pos) == bg.cube_decision(pos, ply=0)
