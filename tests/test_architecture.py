@@ -27,7 +27,7 @@ LAYERS = {
     "values and rules": ["position", "play", "dice", "batch", "perft", "bearoff", "rules", "game", "match",
                          "matchid", "met", "chouette", "sample"],
     "players and evaluators": ["evaluator", "evaluation", "network", "pubeval", "hint", "cube", "resignation",
-                               "players", "peers", "duel", "rollouts", "lockstep", "train"],
+                               "players", "noisy", "peers", "duel", "rollouts", "lockstep", "train"],
     "formats": ["formats", "mat", "sgf", "xgid", "fibs"],
     "analysis": ["analysis"],
     "services": ["cli", "__main__", "ubgi", "web", "env"],

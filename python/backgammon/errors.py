@@ -88,7 +88,22 @@ class RulesError(ValueError):
     Traceback (most recent call last):
     ...
     backgammon.errors.RulesError: no double before the opening roll (RULES 2.2, 7.2)
+
+    ``code`` names the refusal for programs that say it in their own words
+    (the web page does, in three languages), ``params`` its particulars;
+    the message stays English.
+
+    >>> try:
+    ...     bg.Game().double()
+    ... except RulesError as e:
+    ...     print(e.code, e.params)
+    opening_first {'rule': '2.2'}
     """
+
+    def __init__(self, *args, code: str = "", params: dict | None = None):
+        super().__init__(*args)
+        self.code = code
+        self.params = dict(params or {})
 
 
 class IllegalPlayError(RulesError, IllegalMoveError):

@@ -13,6 +13,7 @@ move generator, which alone decides which plays are legal.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -108,6 +109,12 @@ class Event:
     value: Any = None     # dice (a tuple), play notation (a str) or a resignation level (an int)
 
 
+def _cited(message: str, **params) -> dict:
+    """``params`` and the first rule ``message`` cites ("RULES 7.2" gives rule "7.2")."""
+    found = re.search(r"RULES (\d+(?:\.\d+)?)", message)
+    return {**params, "rule": found.group(1)} if found else params
+
+
 class Verdict(NamedTuple):
     """Whether an action is allowed, and the rule that forbids it if not.
 
@@ -115,11 +122,13 @@ class Verdict(NamedTuple):
     >>> g = Game(seed=1)
     >>> g.roll()
     >>> g.can_double()
-    Verdict(allowed=False, reason='the dice are already rolled: double before rolling (RULES 7.2)')
+    Verdict(allowed=False, reason='the dice are already rolled: double before rolling (RULES 7.2)', code='already_rolled')
     """
 
     allowed: bool
     reason: str = ""
+    #: the reason's name for programs that say it in their own words (``RulesError.code``)
+    code: str = ""
 
     def __bool__(self) -> bool:
         return self.allowed
@@ -260,7 +269,7 @@ class Game:
 
     def legal_plays(self):
         """The legal plays of the rolled dice."""
-        self._need(Phase.PLAY, "there are no dice to play")
+        self._need(Phase.PLAY, "there are no dice to play", "no_dice")
         return self._position.legal_plays(self.dice)
 
     @property
@@ -274,25 +283,25 @@ class Game:
     def can_double(self) -> Verdict:
         """Whether the side on roll may double now, and why not (RULES 7, 8)."""
         if self.phase is Phase.OVER:
-            return Verdict(False, "the game is over")
+            return Verdict(False, "the game is over", "game_over")
         if self.phase is Phase.OPENING:
-            return Verdict(False, "no double before the opening roll (RULES 2.2, 7.2)")
+            return Verdict(False, "no double before the opening roll (RULES 2.2, 7.2)", "opening_first")
         if self.phase is Phase.PLAY:
-            return Verdict(False, "the dice are already rolled: double before rolling (RULES 7.2)")
+            return Verdict(False, "the dice are already rolled: double before rolling (RULES 7.2)", "already_rolled")
         if self.phase is not Phase.TURN:
-            return Verdict(False, "a double or resignation is waiting for an answer")
+            return Verdict(False, "a double or resignation is waiting for an answer", "answer_pending")
         if self.crawford:
-            return Verdict(False, "no doubling in the Crawford game (RULES 8.2)")
+            return Verdict(False, "no doubling in the Crawford game (RULES 8.2)", "crawford_game")
         if self._cube_turn:
             return Verdict(False, "one double per turn: the cube has been turned this turn, "
-                                  "so the doubler rolls next (RULES 7.2)")
+                                  "so the doubler rolls next (RULES 7.2)", "one_double_per_turn")
         if self.cube_owner is not None and self.cube_owner != self.on_roll:
-            return Verdict(False, "the opponent owns the cube: only the owner may double (RULES 7.1)")
+            return Verdict(False, "the opponent owns the cube: only the owner may double (RULES 7.1)", "opponent_owns_cube")
         assert self.on_roll is not None     # set once the opening roll is played
         if self.length and self.score[self.on_roll] + self.cube_value >= self.length:
-            return Verdict(False, "dead cube: winning this game at the current cube already wins the match (RULES 8.3)")
+            return Verdict(False, "dead cube: winning this game at the current cube already wins the match (RULES 8.3)", "dead_cube")
         if self.cube_value * 2 > self.rules.cube_limit:
-            return Verdict(False, f"the cube is at its limit of {self.rules.cube_limit} (RULES 7.4)")
+            return Verdict(False, f"the cube is at its limit of {self.rules.cube_limit} (RULES 7.4)", "cube_limit")
         return Verdict(True)
 
     # -- the dice ---------------------------------------------------------------------
@@ -326,7 +335,7 @@ class Game:
             self.dice = d
             self._pass_if_blocked()
             return
-        self._need(Phase.TURN, "the dice are rolled once per turn, before the play (RULES 2.3)")
+        self._need(Phase.TURN, "the dice are rolled once per turn, before the play (RULES 2.3)", "roll_not_now")
         assert self.on_roll is not None
         d = self._dice(dice)
         self.history.append(Event("roll", self.on_roll, d))
@@ -354,9 +363,9 @@ class Game:
     # -- plays --------------------------------------------------------------------------
     def play(self, play) -> None:
         """Play a whole turn: a ``Play`` or its notation, checked by the core."""
-        self._need(Phase.PLAY, "roll before playing (RULES 2.3)")
+        self._need(Phase.PLAY, "roll before playing (RULES 2.3)", "roll_first")
         if self._steps:
-            raise RulesError("finish the checker moves with commit() or take them back with undo()")
+            raise RulesError("finish the checker moves with commit() or take them back with undo()", code="moves_pending")
         chosen = self._resolve(play)
         assert self.on_roll is not None
         self.history.append(Event("play", self.on_roll, str(chosen)))
@@ -368,7 +377,10 @@ class Game:
                 return self._position.legal_plays(self.dice)[self._index_of(play)]
             return self._position.parse_play(play, self.dice)
         except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as e:
-            raise IllegalPlayError(str(e)) from None
+            code = {InvalidMoveError: "notation_unreadable", AmbiguousMoveError: "notation_ambiguous"}.get(
+                type(e), "play_illegal")
+            assert self.dice is not None
+            raise IllegalPlayError(str(e), code=code, params=_cited(str(e), play=str(play), dice=list(self.dice))) from None
 
     def _index_of(self, play: Play) -> int:
         plays = self._position.legal_plays(self.dice)
@@ -384,14 +396,15 @@ class Game:
         ``commit`` checks that the steps make a whole legal play."""
         frm = _validate.integer("frm", frm)
         to = _validate.integer("to", to)
-        self._need(Phase.PLAY, "roll before moving (RULES 2.3)")
+        self._need(Phase.PLAY, "roll before moving (RULES 2.3)", "roll_first")
         if not 0 <= to < frm <= 25:
-            raise RulesError(f"a checker moves forward from 25 (bar) .. 1 to 24 .. 0 (off), not {frm}/{to} (RULES 3.1)")
+            raise RulesError(f"a checker moves forward from 25 (bar) .. 1 to 24 .. 0 (off), not {frm}/{to} (RULES 3.1)",
+                             code="step_backward", params={"from": frm, "to": to, "rule": "3.1"})
         board = self.partial_position
         assert self.dice is not None
         if board.array[1, frm - 1] == 0:
             where = "on the bar" if frm == 25 else f"on point {frm}"
-            raise RulesError(f"no checker of yours {where} (RULES 3.1)")
+            raise RulesError(f"no checker of yours {where} (RULES 3.1)", code="no_checker", params={"point": frm, "rule": "3.1"})
         left = self.dice_left
         done = _step(board.to_bytes(), frm, to, left)
         if done is not None:
@@ -401,7 +414,8 @@ class Game:
             return
         target = "off" if to == 0 else str(to)
         raise RulesError(f"{'bar' if frm == 25 else frm}/{target} is not a legal step with the dice left "
-                         f"({', '.join(map(str, left)) or 'none'}) (RULES 3-5)")
+                         f"({', '.join(map(str, left)) or 'none'}) (RULES 3-5)",
+                         code="step_illegal", params={"from": frm, "to": to, "dice": list(left), "rule": "3"})
 
     @property
     def partial_position(self) -> Position:
@@ -523,7 +537,7 @@ class Game:
 
     def undo(self) -> None:
         """Take back this turn's checker moves."""
-        self._need(Phase.PLAY, "there is nothing to take back")
+        self._need(Phase.PLAY, "there is nothing to take back", "nothing_to_undo")
         self._steps = []
         self._partial = None
 
@@ -531,12 +545,13 @@ class Game:
         """End the turn with the moves made, if they form a legal play: the
         position they reach must be the result of one of the legal plays
         (RULES 3.4, 3.5), and that play is the one recorded."""
-        self._need(Phase.PLAY, "roll and move before committing")
+        self._need(Phase.PLAY, "roll and move before committing", "roll_first")
         plays = self._position.legal_plays(self.dice)
         # The partial position has the mover as row 1; a play's result has the opponent on roll.
         i = plays.find(self.partial_position.swapped())
         if i < 0:
-            raise IllegalPlayError(self._why_not_whole(plays))
+            why, code, params = self._why_not_whole(plays)
+            raise IllegalPlayError(why, code=code, params=params)
         chosen = plays[i]
         self._steps = []
         self._partial = None
@@ -544,22 +559,28 @@ class Game:
         self.history.append(Event("play", self.on_roll, str(chosen)))
         self._advance(chosen)
 
-    def _why_not_whole(self, plays) -> str:
-        """Why this turn's checker moves, each legal, are not a legal play."""
+    def _why_not_whole(self, plays) -> tuple[str, str, dict]:
+        """Why this turn's checker moves, each legal, are not a legal play:
+        the message, its code and its particulars."""
         assert self.dice is not None
         d1, d2 = self.dice
         roll = f"{d1}-{d2}"
         used, need = len(self._steps), plays.dice_used
+        dice = [d1, d2]
         if used == 0:
-            return f"{roll} must be played: there is a legal play (RULES 3.4)"
+            return f"{roll} must be played: there is a legal play (RULES 3.4)", "must_play", {"dice": dice, "rule": "3.4"}
         text = format_steps([(st.frm, st.to, st.hit) for st in self._steps])
         if used < need:
             if d1 == d2:
-                return f"{text!r}: {need} of the four {d1}s can be played and must be (RULES 3.4)"
-            return f"{text!r}: both dice must be used when possible (RULES 3.4)"
+                return (f"{text!r}: {need} of the four {d1}s can be played and must be (RULES 3.4)", "must_play_more",
+                        {"play": text, "count": need, "die": d1, "rule": "3.4"})
+            return (f"{text!r}: both dice must be used when possible (RULES 3.4)", "must_use_both",
+                    {"play": text, "rule": "3.4"})
         if d1 != d2 and need == 1 and self._steps[0].die != max(d1, d2):
-            return f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)"
-        return f"{text!r} is not a legal play of {roll} here (RULES 3-5)"
+            return (f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)",
+                    "must_use_larger", {"play": text, "die": max(d1, d2), "rule": "3.4"})
+        return f"{text!r} is not a legal play of {roll} here (RULES 3-5)", "play_illegal", {"play": text, "dice": dice,
+                                                                                              "rule": "3"}
 
     def _advance(self, play: Play) -> None:
         after = play.position
@@ -615,7 +636,7 @@ class Game:
         """The side on roll offers a double (RULES 7.1, 7.2)."""
         verdict = self.can_double()
         if not verdict:
-            raise RulesError(verdict.reason)
+            raise RulesError(verdict.reason, code=verdict.code, params=_cited(verdict.reason))
         assert self.on_roll is not None
         self.history.append(Event("double", self.on_roll))
         self._doubler = self.on_roll
@@ -633,7 +654,7 @@ class Game:
             self.cube_value *= 2
             self.cube_owner = self._decider
         elif self.phase is not Phase.BEAVERED:
-            raise RulesError("there is no double to take")
+            raise RulesError("there is no double to take", code="no_double_to_answer")
         assert self._decider is not None    # set with the double or redouble answered
         self.history.append(Event("take", self._decider))
         self._cube_turned = True
@@ -653,7 +674,7 @@ class Game:
             self._refused = None
             self._finish(1 - refuser, Ending.DROP, 1)
             return
-        self._need(Phase.DOUBLED, "there is no double to pass")
+        self._need(Phase.DOUBLED, "there is no double to pass", "no_double_to_answer")
         assert self._decider is not None and self._doubler is not None
         self.history.append(Event("drop", self._decider))
         self._finish(self._doubler, Ending.DROP, 1)
@@ -666,20 +687,24 @@ class Game:
     def raccoon(self) -> None:
         """The doubler redoubles a beaver, taking the cube (RULES 7.5)."""
         if self.phase is not Phase.BEAVERED:
-            raise RulesError("a raccoon answers a beaver (RULES 7.5)")
+            raise RulesError("a raccoon answers a beaver (RULES 7.5)", code="no_beaver_now", params={"rule": "7.5"})
         self._redouble("raccoon", self._doubler, 2)
 
     def _redouble(self, kind: str, who, factor: int) -> None:
         if self.phase not in (Phase.DOUBLED, Phase.BEAVERED) or self._decider != who:
-            raise RulesError(f"no {kind} now: it answers a double (beaver) or a beaver (raccoon) (RULES 7.5)")
+            raise RulesError(f"no {kind} now: it answers a double (beaver) or a beaver (raccoon) (RULES 7.5)",
+                             code="no_beaver_now", params={"kind": kind, "rule": "7.5"})
         assert self._doubler is not None    # set with the double being answered
         if not self.money:
-            raise RulesError("beavers and raccoons are money-play options, not used in matches (RULES 8.4)")
+            raise RulesError("beavers and raccoons are money-play options, not used in matches (RULES 8.4)",
+                             code="money_only", params={"rule": "8.4"})
         if self._redoubles >= self.rules.beavers:
             allowed = self.rules.beavers
-            raise RulesError(f"these rules allow {allowed} beaver{'s' if allowed != 1 else ''} and raccoons per double (RULES 7.5)")
+            raise RulesError(f"these rules allow {allowed} beaver{'s' if allowed != 1 else ''} and raccoons per double (RULES 7.5)",
+                             code="beaver_limit", params={"count": allowed, "rule": "7.5"})
         if self.cube_value * factor > self.rules.cube_limit:
-            raise RulesError(f"a {kind} would pass the cube limit of {self.rules.cube_limit} (RULES 7.4)")
+            raise RulesError(f"a {kind} would pass the cube limit of {self.rules.cube_limit} (RULES 7.4)",
+                             code="cube_limit", params={"limit": self.rules.cube_limit, "rule": "7.4"})
         self.history.append(Event(kind, who))
         # What a refusal of this redouble leaves: the cube at its value before
         # it (for a first beaver, the double taken), with the doubled side,
@@ -710,12 +735,15 @@ class Game:
         """
         level = _validate.integer("level", level)
         if level not in (1, 2, 3):
-            raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)")
+            raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)",
+                             code="resign_level", params={"level": level, "rule": "6.5"})
         if self.phase is Phase.OPENING:
             if player is None:
-                raise RulesError("before the opening roll no side is on roll: name the player who resigns (RULES 6.5)")
+                raise RulesError("before the opening roll no side is on roll: name the player who resigns (RULES 6.5)",
+                                 code="resign_who", params={"rule": "6.5"})
         elif self.phase not in (Phase.TURN, Phase.PLAY):
-            raise RulesError("a resignation is offered with no decision pending (RULES 6.5)")
+            raise RulesError("a resignation is offered with no decision pending (RULES 6.5)", code="resign_not_now",
+                             params={"rule": "6.5"})
         resigner = self.on_roll if player is None else _validate.integer("player", player, low=0, high=1)
         assert resigner is not None
         self.history.append(Event("resign", resigner, level))
@@ -725,7 +753,7 @@ class Game:
 
     def accept_resignation(self) -> None:
         """The opponent scores the offered level times the cube (RULES 6.5, 8.5)."""
-        self._need(Phase.RESIGNED, "no resignation has been offered")
+        self._need(Phase.RESIGNED, "no resignation has been offered", "no_resignation")
         assert self._resign is not None and self._decider is not None
         resigner, level, phase = self._resign
         self.history.append(Event("accept", self._decider))
@@ -738,7 +766,7 @@ class Game:
 
     def reject_resignation(self) -> None:
         """Play on as before the offer."""
-        self._need(Phase.RESIGNED, "no resignation has been offered")
+        self._need(Phase.RESIGNED, "no resignation has been offered", "no_resignation")
         assert self._resign is not None and self._decider is not None
         self.history.append(Event("reject", self._decider))
         self.phase = self._resign[2]
@@ -770,17 +798,20 @@ class Game:
         _validate.instance("event", event, Event, "backgammon.Event")
         kind = event.kind
         if kind not in EVENT_KINDS:
-            raise RulesError(f"unknown event {kind!r}: one of {', '.join(EVENT_KINDS)}")
+            raise RulesError(f"unknown event {kind!r}: one of {', '.join(EVENT_KINDS)}", code="record_event",
+                             params={"kind": str(kind)})
         if kind == "play" and event.value == "" and self.phase is not Phase.PLAY:
             return       # a forfeited turn, recorded by the roll itself (RULES 3.4)
         if kind == "opening" and self.phase is not Phase.OPENING:
-            raise RulesError("an opening roll after the game has started (RULES 2.2)")
+            raise RulesError("an opening roll after the game has started (RULES 2.2)", code="record_opening",
+                             params={"rule": "2.2"})
         actor = self.turn
         if kind == "resign" and event.player in (0, 1) and self.phase in (Phase.OPENING, Phase.TURN, Phase.PLAY):
             actor = event.player       # either side may offer to resign (RULES 6.5)
         if kind not in ("opening",) and event.player in (0, 1) and actor is not None and event.player != actor:
             raise RulesError(f"the record gives this {kind} to player {event.player}, "
-                             f"but it was player {actor}'s to make")
+                             f"but it was player {actor}'s to make", code="record_player",
+                             params={"kind": kind, "player": event.player})
         if kind in ("opening", "roll"):
             self.roll(event.value)
         elif kind == "play":
@@ -858,9 +889,9 @@ class Game:
         (see :meth:`match_state`)."""
         return self.match_state().to_match_id()
 
-    def _need(self, phase: Phase, why: str) -> None:
+    def _need(self, phase: Phase, why: str, code: str = "") -> None:
         if self.phase is not phase:
-            raise RulesError(f"{why} (now: {self.phase.value})")
+            raise RulesError(f"{why} (now: {self.phase.value})", code=code, params=_cited(why, phase=self.phase.value))
 
     def __repr__(self) -> str:
         return f"<Game {self.phase.value}, player {self.on_roll} on roll, cube {self.cube_value}>"
