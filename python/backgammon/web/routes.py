@@ -43,7 +43,10 @@ __all__ = ["create_app", "is_loopback"]
 
 _PLY = {"pubeval": 0, "net": 0, "net:0": 0, "net:1": 1, "net:2": 2}
 _STATIC = {"app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8",
-           "favicon.svg": "image/svg+xml", "docs.js": "text/javascript; charset=utf-8"}
+           "favicon.svg": "image/svg+xml", "docs.js": "text/javascript; charset=utf-8",
+           # the page's words, one catalog per language (app.js: LANGS)
+           "lang-en.json": "application/json", "lang-zh-Hans.json": "application/json",
+           "lang-zh-Hant.json": "application/json"}
 _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorBody} for status in (400, 404, 409, 413, 414, 422)}
 
 

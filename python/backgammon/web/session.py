@@ -157,8 +157,8 @@ def _actions(session: Session) -> list[str]:
     if game.turn != session.human:
         return []
     acts = [a for a in game.legal_actions() if a not in ("beaver", "raccoon")]
-    if game.phase in (Phase.TURN, Phase.PLAY, Phase.DOUBLED, Phase.BEAVERED):
-        acts.append("hint")
+    if game.phase in (Phase.PLAY, Phase.DOUBLED, Phase.BEAVERED) or (game.phase is Phase.TURN and uses_cube(match)):
+        acts.append("hint")         # before the roll a hint is cube advice: none without the cube
     if "undo" not in acts and game.phase in (Phase.TURN, Phase.PLAY) and _last_human_play(session) is not None:
         acts.append("undo")
     return acts
