@@ -281,6 +281,9 @@ def apply(session: Session, act: Action) -> tuple[list[dict], dict | None]:
         return said, None
     if kind == "hint":
         _mine(session, "ask for a hint")
+        if game.phase is Phase.TURN and not uses_cube(session.match):
+            raise ApiError(409, "no hint before the roll in a game without the cube: roll first", "no_hint",
+                           {"phase": game.phase.value})
         return said, _hint(session, act.ply if act.ply is not None else 1)
     if kind == "undo":
         return _undo(session, act.what), None
@@ -459,16 +462,16 @@ def record_text(session: Session, fmt: str) -> str:
 def _file_content(saved: Resume) -> str | bytes:
     """The file a Resume carries: its bytes (``data``, base64) or its text."""
     if (saved.text is None) == (saved.data is None):
-        raise ApiError(422, "resume: give the file as text or as data (base64), one of the two", "resume_text_or_data")
+        raise ApiError(409, "resume: give the file as text or as data (base64), one of the two", "resume_text_or_data")
     if saved.data is not None:
         import base64
         import binascii
         try:
             return base64.b64decode(saved.data, validate=True)
         except (binascii.Error, ValueError):
-            raise ApiError(422, "resume: data is not base64", "resume_not_base64") from None
+            raise ApiError(409, "resume: data is not base64", "resume_not_base64") from None
     if get_format(saved.format).binary:
-        raise ApiError(422, f"resume: a {saved.format} file is binary: give it as data (base64)", "resume_binary",
+        raise ApiError(409, f"resume: a {saved.format} file is binary: give it as data (base64)", "resume_binary",
                        {"format": saved.format})
     return saved.text or ""
 
@@ -485,8 +488,9 @@ def resume(saved: Resume, side: int, seed: int):
             game = match.new_game()
             for event in rec.events:
                 game.apply(event)
-    except ValueError as e:        # a file that is not a match, or a match against the rules
-        raise ApiError(422, f"resume: {e}", "resume_unreadable", {"format": saved.format}) from None
+    except ValueError as e:        # a file that is not a match (422), or a match against the rules (409)
+        raise ApiError(409 if isinstance(e, RulesError) else 422, f"resume: {e}", "resume_unreadable",
+                       {"format": saved.format}) from None
     if "Computer" in record.players and record.players.count("Computer") == 1:
         side = 1 - record.players.index("Computer")
     if not match.games:
