@@ -439,7 +439,7 @@ def test_first_visit_shows_the_lobby(page):
     assert page.js(shown) == ["1", "3", "5", "7", "0"]
     assert "Money game" in page.drv.find_element(By.ID, "lobby-length").text
     page.doing(page.drv.find_element(By.CSS_SELECTOR, "label:has(> #lobby-cube)").click)
-    display = page.drv.find_element(By.CSS_SELECTOR, "#lobby-form .toggles").text
+    display = page.drv.find_element(By.ID, "lobby-display").text
     assert "point numbers" in display and "pip counts" in display and "End the turn" in display
     page.shot("01-lobby")
     # a choice in the lobby is kept

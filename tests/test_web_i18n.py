@@ -290,3 +290,22 @@ def test_dice_are_written_larger_first_everywhere(client):
     sgf = client.get(f"/api/games/{gid}/sgf").text
     dice = re.findall(r";[BW]\[(\d)(\d)", sgf)
     assert dice and all(a >= b for a, b in dice)
+
+
+def test_the_chinese_docs():
+    """The docs' Chinese pages: linked from the README and the site's
+    navigation, their Python runs, and they name the page's languages,
+    formats and levels."""
+    zh = ROOT / "docs" / "zh"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for name in ("index.md", "quickstart.md", "rules.md"):
+        assert f"docs/zh/{name}" in readme and f"zh/{name}" in nav
+    for page in sorted(zh.glob("*.md")):
+        blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+        exec(compile("\n".join(blocks), str(page), "exec"), {})
+    home = (zh / "index.md").read_text(encoding="utf-8")
+    for words in ("简体中文", "繁體中文", "单局", "5 分赛", "7 分赛", "使用加倍骰", "入门", "普通", "高手", "真实", "较快"):
+        assert words in home, words
+    rules = (zh / "rules.md").read_text(encoding="utf-8")
+    assert all(t in rules for t in ("点位", "内盘", "吧台", "落单", "打击", "占点", "进场", "移出", "单胜", "全胜", "大胜"))
