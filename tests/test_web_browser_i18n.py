@@ -330,3 +330,45 @@ def test_the_phone_view(phone, server, lang):  # noqa: F811
     page.shot(f"i18n-{lang}-phone-rules", "window")
     page.key(Keys.ESCAPE)
     page.assert_no_errors()
+
+
+# -- the defects: Resign after an animated turn, every control labelled ---------------------------------
+
+LABELS = r"""
+const shown = (el) => !!el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden';
+const out = [];
+for (const el of document.querySelectorAll('select, input, button')) {
+  if (!shown(el) || el.type === 'hidden') continue;
+  const byFor = el.id && document.querySelector(`label[for="${el.id}"]`);
+  const wrapped = el.closest('label');
+  const name = (el.getAttribute('aria-label') || (byFor && byFor.textContent) || (wrapped && wrapped.textContent) ||
+                (el.tagName === 'BUTTON' ? el.textContent : '') || '').trim();
+  if (!name) out.push(el.id || el.outerHTML.slice(0, 80));
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_resign_stays_after_an_animated_turn_and_every_control_is_labelled(desktop, server, lang):  # noqa: F811
+    drv = desktop
+    page = fresh(drv, server, lang, query="pace=fast")
+    assert page.js(LABELS) == [], "controls without a label in the lobby"
+    page.start(length=5, level="beginner", seed=3, query="pace=fast", cube=False)
+    animated = 0
+    for _ in range(3):                       # three of your turns, each followed by the computer's, animated
+        page.to_my_move()
+        page.play_dice()
+        animated += int(page.body("animated") or 0)
+        s = page.state()
+        if "resign" in s["actions"]:
+            assert drv.find_element(By.ID, "btn-resign").is_displayed(), "Resign vanished after the computer's turn"
+            assert drv.find_element(By.ID, "resign-level").is_displayed()
+            label = drv.find_element(By.CSS_SELECTOR, "label[for='resign-level']")
+            assert label.is_displayed() and label.text == CATALOGS[lang]["resign.label"]
+    assert animated > 0, "the computer's checkers were never animated"
+    assert page.js(LABELS) == [], "controls without a label in the game"
+    page.click("btn-settings")
+    assert page.js(LABELS) == [], "controls without a label in the settings"
+    page.click("settings-close")
+    page.assert_no_errors()

@@ -1368,6 +1368,7 @@
       p.appendChild(strong);
       box.appendChild(p);
       const table = document.createElement("table");
+      table.className = "cube-table";
       for (const [k, v] of [["cube.no_double", h.no_double], ["cube.double_take", h.double_take], ["cube.double_pass", h.double_pass]]) {
         const tr = table.insertRow();
         tr.insertCell().textContent = t(k);
