@@ -299,8 +299,9 @@ def test_the_chinese_docs():
     zh = ROOT / "docs" / "zh"
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    for name in ("index.md", "quickstart.md", "rules.md"):
-        assert f"docs/zh/{name}" in readme and f"zh/{name}" in nav
+    for name in ("index", "quickstart", "rules"):          # the home page, the quick start, the rules
+        page = "zh/" + name + ".md"
+        assert "docs/" + page in readme and page in nav
     for page in sorted(zh.glob("*.md")):
         blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
         exec(compile("\n".join(blocks), str(page), "exec"), {})
