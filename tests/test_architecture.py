@@ -27,7 +27,7 @@ LAYERS = {
     "values and rules": ["position", "play", "dice", "batch", "perft", "bearoff", "rules", "game", "match",
                          "matchid", "met", "chouette", "sample", "ogid", "position_types", "scoring", "doubling", "turn"],
     "players and evaluators": ["evaluator", "evaluation", "network", "pubeval", "hint", "cube", "resignation",
-                               "players", "peers", "duel", "rollouts", "lockstep", "train", "janowski", "cube_search"],
+                               "players", "noisy", "peers", "duel", "rollouts", "lockstep", "train", "janowski", "cube_search"],
     "formats": ["formats", "mat", "sgf", "xgid", "fibs"],
     "analysis": ["analysis", "statistics", "luck"],
     "services": ["cli", "__main__", "ubgi", "web", "env"],

@@ -33,6 +33,8 @@ def client(app):
 
 
 def new(client, **body):
+    """A game with the cube unless ``cube=False`` (the API's default is seed 004's game, without it)."""
+    body.setdefault("cube", True)
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     return r.json()
@@ -49,6 +51,8 @@ def refused(client, state, body, statuses=(409,)):
     assert r.status_code in statuses, (body, r.status_code, r.text)
     err = r.json()
     assert isinstance(err["error"], str) and err["error"], err
+    # every refusal has a stable code for programs (the page says it in the player's language)
+    assert isinstance(err["code"], str) and err["code"] and isinstance(err["params"], dict), err
     return err["error"]
 
 
@@ -134,7 +138,7 @@ def _to_crawford(client, seed):
     or taking the computer's double) and resigns a single: the computer
     then has 2 of 3 points and the next game is the Crawford game.  None
     if the computer passed the double instead."""
-    s = new(client, length=3, level="intermediate", side=0, seed=seed)
+    s = new(client, length=3, level="normal", side=0, seed=seed)
     for _ in range(200):
         a = s["actions"]
         if s["game"]["phase"] == "over":
@@ -165,7 +169,9 @@ def test_whole_three_point_match_with_cube_and_crawford(client):
             break
     else:
         pytest.fail("no seed reached the Crawford game")
-    assert s["match"]["score"]["computer"] == 2 and s["match"]["crawford"] is True
+    # the finished game is tagged as itself: not the Crawford game (the next one is)
+    assert s["match"]["score"]["computer"] == 2 and s["match"]["crawford"] is False
+    assert s["match"]["post_crawford"] is False
     assert s["game"]["outcome"]["ending"] == "resignation" and s["game"]["outcome"]["points"] == 2
     s = act(client, s, action="next")
     assert s["match"]["crawford"] and s["game"]["cube"]["value"] == 1 and s["match"]["game"] == 2
@@ -196,6 +202,32 @@ def test_whole_three_point_match_with_cube_and_crawford(client):
     assert r.status_code == 201, r.text
     again = r.json()
     assert again["match"]["score"] == m["score"] and again["match"]["over"] and again["you"] == 0
+
+
+def test_the_final_crawford_game_is_tagged_crawford(client):
+    """A match that ends in its Crawford game: the game shown, over, is the
+    Crawford game, not a game after it (RULES 8.2), in the state and the log."""
+    for seed in range(1, 8):
+        s = _to_crawford(client, seed)
+        if s is not None:
+            break
+    else:
+        pytest.fail("no seed reached the Crawford game")
+    s = act(client, s, action="next")
+    assert s["match"]["crawford"] and not s["match"]["post_crawford"]
+    s = act(client, s, action="roll")
+    while s["game"]["phase"] != "over":
+        if "resign" in s["actions"]:
+            s = act(client, s, action="resign", level=1)      # the computer, at 2 of 3, accepts: the match ends
+        elif "accept" in s["actions"]:
+            s = act(client, s, action="reject")
+        elif "roll" in s["actions"]:
+            s = act(client, s, action="roll")
+        else:
+            s = play_turn(client, s)
+    assert s["match"]["over"] and s["match"]["winner"] == "computer"
+    assert s["match"]["crawford"] is True and s["match"]["post_crawford"] is False
+    assert s["log"][-1]["crawford"] is True and s["log"][-1]["post_crawford"] is False
 
 
 def test_crawford_double_refused(client):
@@ -398,7 +430,7 @@ def test_main_warns_off_loopback(monkeypatch, capsys):
 
 def test_answering_the_computers_double(app, client):
     """The computer's double waits for the human: only take, drop and hint."""
-    s = new(client, level="intermediate", side=0)
+    s = new(client, level="normal", side=0)
     session = app.state.store.get(s["id"])
     g = session.game
     g.roll((1, 3))                 # the computer (player 1) starts

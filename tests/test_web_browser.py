@@ -259,11 +259,17 @@ class Page:
         return self.wait_ready(before)
 
     # the game
-    def start(self, length=5, level="intermediate", seed=None, query="pace=instant"):
-        """A new match from the lobby (it must show)."""
+    def start(self, length=5, level="normal", seed=None, query="pace=instant", cube=None):
+        """A new match from the lobby (it must show); ``cube``: tick or untick
+        "use the doubling cube" (money play and 3-point matches need it)."""
         assert self.screen() == "lobby"
         if seed is not None:
             self.open(f"{query}&seed={seed}" if query else f"seed={seed}")
+        if cube is None and length in (0, 3):
+            cube = True
+        box = self.drv.find_element(By.ID, "lobby-cube")
+        if cube is not None and box.is_selected() != cube:
+            self.doing(box.find_element(By.XPATH, "..").click)
         self.drv.find_element(By.CSS_SELECTOR, f"#lobby-level input[value='{level}'] + span").click()
         self.drv.find_element(By.CSS_SELECTOR, f"#lobby-length input[value='{length}'] + span").click()
         self.click("btn-start")
@@ -348,7 +354,7 @@ def find_seed(url, wanted, length=5, limit=400):
     """A seed whose opening throws satisfy ``wanted(throws)`` (through the
     API: the page's dice for that seed are the same)."""
     for seed in range(1, limit):
-        s = api(url, "POST", "/api/games", {"length": length, "level": "intermediate", "seed": seed})
+        s = api(url, "POST", "/api/games", {"length": length, "level": "normal", "seed": seed})
         throws = []
         for _ in range(4):
             s = api(url, "POST", f"/api/games/{s['id']}/actions", {"action": "roll"})
@@ -424,11 +430,16 @@ def test_first_visit_shows_the_lobby(page):
     assert not page.drv.find_element(By.ID, "continue-card").is_displayed()
     levels = [e.get_attribute("value") for e in page.drv.find_elements(By.CSS_SELECTOR, "#lobby-level input")]
     assert {"beginner", "normal", "expert"} <= set(levels)
-    lengths = [e.get_attribute("value") for e in page.drv.find_elements(By.CSS_SELECTOR, "#lobby-length input")]
-    assert lengths == ["1", "3", "5", "7", "0"]
+    shown = "return Array.from(document.querySelectorAll('#lobby-length input')).filter(e => e.parentElement.offsetParent).map(e => e.value)"
+    assert page.js(shown) == ["1", "5", "7"], "seed 004's formats: a single game, 5- and 7-point matches"
     labels = page.drv.find_element(By.ID, "lobby-length").text
-    assert "Single game" in labels and "Money game" in labels
-    display = page.drv.find_element(By.CSS_SELECTOR, "#lobby-form .toggles").text
+    assert "Single game" in labels and "Money game" not in labels
+    assert not page.drv.find_element(By.ID, "lobby-cube").is_selected()
+    page.doing(page.drv.find_element(By.CSS_SELECTOR, "label:has(> #lobby-cube)").click)      # the cube: its formats too
+    assert page.js(shown) == ["1", "3", "5", "7", "0"]
+    assert "Money game" in page.drv.find_element(By.ID, "lobby-length").text
+    page.doing(page.drv.find_element(By.CSS_SELECTOR, "label:has(> #lobby-cube)").click)
+    display = page.drv.find_element(By.ID, "lobby-display").text
     assert "point numbers" in display and "pip counts" in display and "End the turn" in display
     page.shot("01-lobby")
     # a choice in the lobby is kept
@@ -446,7 +457,7 @@ def test_first_visit_shows_the_lobby(page):
     s = page.start(length=1, level="beginner")
     assert s["match"]["length"] == 1 and s["level"] == "beginner"
     assert page.drv.find_elements(By.CSS_SELECTOR, "#board path.point"), "no board drawn"
-    assert "1-point match" in page.drv.find_element(By.ID, "scoreboard").text
+    assert "Single game" in page.drv.find_element(By.ID, "scoreboard").text
     assert not page.drv.find_elements(By.CSS_SELECTOR, "#board .point-number")
     assert page.js("return document.getElementById('strip-computer').dataset.pips") == ""
     assert page.js("return document.getElementById('strip-you').dataset.pips") == "167"
@@ -711,7 +722,7 @@ def test_click_to_pick_and_place(page, seed_you_start):
 
 def test_keyboard(page, seed_you_start):
     drv = page.drv
-    page.start(length=0, seed=seed_you_start)     # a money game: the cube is there from the start
+    page.start(length=0, seed=seed_you_start, cube=True)     # a money game with the cube
     page.js("localStorage.setItem('backgammon.settings', JSON.stringify("
             "Object.assign(JSON.parse(localStorage.getItem('backgammon.settings')), {autoEnd: false})))")
     page.open()

@@ -129,7 +129,7 @@ def open_in_tab(page, gid):
 
 def test_analyse_a_game_and_review_an_error(page, server):  # noqa: F811
     drv = page.drv
-    page.start(length=1, level="beginner", seed=SEED)
+    page.start(length=1, level="beginner", seed=SEED, cube=True)
     assert not drv.find_element(By.ID, "btn-analyse").is_displayed(), "nothing to analyse before the game is over"
     s = play_to_the_end(page)
     gid = s["id"]
@@ -240,7 +240,7 @@ def test_the_analysis_on_a_phone(phone, server):  # noqa: F811
     errors list fit the screen; an error tapped shows the board with the
     review bar under it, on the first screen."""
     # the match, played through the API (the page's part is the test above)
-    s = play_by_api(server, {"length": 1, "level": "beginner", "seed": SEED})
+    s = play_by_api(server, {"length": 1, "level": "beginner", "seed": SEED, "cube": True})
     gid = s["id"]
     page = Page(phone, server)
     open_in_tab(page, gid)
@@ -273,7 +273,7 @@ def test_a_cube_decision_reviewed(page, server):  # noqa: F811
     position with the cube in the middle and no arrows, what was done and
     what was proper; the take (an unmarked line of the log, clickable too)
     shows the double's position with the cube offered."""
-    s = play_by_api(server, {"length": 3, "level": "beginner", "seed": 7}, double_at_once=True, until="game")
+    s = play_by_api(server, {"length": 3, "level": "beginner", "seed": 7, "cube": True}, double_at_once=True, until="game")
     gid = s["id"]
     open_in_tab(page, gid)
     assert page.page_state() in ("game-over", "match-over")

@@ -1,7 +1,7 @@
 """A whole 5-point match played through the page by keyboard and drag
 only (the test reads the state the page drew to decide which key or drag;
 every action is a key press or a pointer drag), against the fast
-intermediate computer with the animation off; then the page's record of
+normal computer (pubeval) with the animation off, with the cube; then the page's record of
 it (GET /api/games/{id}/mat) imports into gnubg as the same match: the
 same games, each with its score, winner and points."""
 from __future__ import annotations
@@ -43,7 +43,7 @@ SEED = 5
 def test_a_five_point_match_by_keyboard_and_drag(server, browser, tmp_path):  # noqa: F811
     page = Page(browser, server)
     page.fresh()
-    page.start(length=5, level="intermediate", seed=SEED)
+    page.start(length=5, level="normal", seed=SEED, cube=True)
     games = []          # per game: the score before it, its winner and points
     drags = combined = bear_offs = doubles = passes = hints = 0
     shot_over = False

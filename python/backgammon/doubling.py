@@ -10,7 +10,7 @@ and :func:`may_redouble`.
 
 >>> import backgammon as bg
 >>> may_double(bg.MatchState())
-Verdict(allowed=True, reason='')
+Verdict(allowed=True, reason='', code='')
 >>> may_double(bg.MatchState(cube_value=2, cube_owner=1)).reason
 'the opponent owns the cube: only the owner may double (RULES 7.1)'
 """
@@ -22,7 +22,7 @@ import numpy as np
 
 from .rules import Rules
 
-__all__ = ["Verdict", "may_double", "double_refusal", "may_double_lanes", "beavers_allowed", "may_redouble",
+__all__ = ["Verdict", "verdict", "may_double", "double_refusal", "may_double_lanes", "beavers_allowed", "may_redouble",
            "CRAWFORD", "OWNER", "DEAD_CUBE"]
 
 #: The reasons a side on roll may not double (the cube limit's names its limit).
@@ -38,18 +38,42 @@ class Verdict(NamedTuple):
     >>> g = Game(seed=1)
     >>> g.roll()
     >>> g.can_double()
-    Verdict(allowed=False, reason='the dice are already rolled: double before rolling (RULES 7.2)')
+    Verdict(allowed=False, reason='the dice are already rolled: double before rolling (RULES 7.2)', code='already_rolled')
     """
 
     allowed: bool
     reason: str = ""
+    #: the reason's stable name, for programs that say it in their own words (``RulesError.code``)
+    code: str = ""
 
     def __bool__(self) -> bool:
         return self.allowed
 
 
+#: The stable names of the reasons above (the web page words them in each language).
+CODES = {CRAWFORD: "crawford_game", OWNER: "opponent_owns_cube", DEAD_CUBE: "dead_cube"}
+
+
 def _limit(rules: Rules) -> str:
     return f"the cube is at its limit of {rules.cube_limit} (RULES 7.4)"
+
+
+def verdict(reason: str) -> Verdict:
+    """The :class:`Verdict` of a refusal from :func:`double_refusal` or
+    :func:`may_redouble` ("" allows), with the refusal's code.
+
+    >>> verdict(OWNER).code, bool(verdict(""))
+    ('opponent_owns_cube', True)
+    """
+    if not reason:
+        return Verdict(True)
+    if reason in CODES:
+        return Verdict(False, reason, CODES[reason])
+    if reason.startswith("beavers and raccoons are money-play"):
+        return Verdict(False, reason, "money_only")
+    if reason.startswith("these rules allow"):
+        return Verdict(False, reason, "beaver_limit")
+    return Verdict(False, reason, "cube_limit")       # the cube limit's texts name the limit
 
 
 def double_refusal(me: int, cube_value: int, cube_owner: int | None, score: tuple, length: int, crawford: bool,
@@ -78,9 +102,8 @@ def may_double(state, rules: Rules | None = None) -> Verdict:
     """Whether the side on roll of ``state`` may double before it rolls
     (see :func:`double_refusal`); ``rules`` default to the standard ones."""
     rules = Rules() if rules is None else rules
-    reason = double_refusal(state.on_roll, state.cube_value, state.cube_owner, state.score, state.match_length,
-                            bool(state.crawford), rules)
-    return Verdict(not reason, reason)
+    return verdict(double_refusal(state.on_roll, state.cube_value, state.cube_owner, state.score,
+                                  state.match_length, bool(state.crawford), rules))
 
 
 def may_double_lanes(side: np.ndarray, cube: np.ndarray, owner: np.ndarray, state, rules: Rules) -> np.ndarray:

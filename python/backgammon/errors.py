@@ -144,6 +144,16 @@ class RulesError(BackgammonError, ValueError):
     Traceback (most recent call last):
     ...
     backgammon.errors.RulesError: no double before the opening roll (RULES 2.2, 7.2)
+
+    ``code`` names the refusal for programs that say it in their own words
+    (the web page does, in three languages), ``params`` its particulars;
+    the message stays English.
+
+    >>> try:
+    ...     bg.Game().double()
+    ... except RulesError as e:
+    ...     print(e.code, e.params)
+    opening_first {'rule': '2.2'}
     """
 
 

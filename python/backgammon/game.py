@@ -13,6 +13,7 @@ move generator, which alone decides which plays are legal.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 from . import _validate
 from .dice import generator, to_dice
-from .doubling import Verdict, double_refusal, may_redouble
+from .doubling import Verdict, double_refusal, may_redouble, verdict
 from .errors import AmbiguousMoveError, IllegalMoveError, IllegalPlayError, InvalidMoveError, RulesError
 from .matchid import GameState, MatchState
 from .play import Play
@@ -70,6 +71,12 @@ class Event:
     kind: str
     player: int
     value: Any = None     # dice (a tuple), play notation (a str) or a resignation level (an int)
+
+
+def _cited(message: str, **params) -> dict:
+    """``params`` and the first rule ``message`` cites ("RULES 7.2" gives rule "7.2")."""
+    found = re.search(r"RULES (\d+(?:\.\d+)?)", message)
+    return {**params, "rule": found.group(1)} if found else params
 
 
 #: The kinds of :class:`Event` and the Game method each one calls.
@@ -148,7 +155,7 @@ class Game:
 
     def legal_plays(self):
         """The legal plays of the rolled dice."""
-        self._need(Phase.PLAY, "there are no dice to play")
+        self._need(Phase.PLAY, "there are no dice to play", "no_dice")
         return self._position.legal_plays(self.dice)
 
     @property
@@ -162,20 +169,19 @@ class Game:
     def can_double(self) -> Verdict:
         """Whether the side on roll may double now, and why not (RULES 7, 8)."""
         if self.phase is Phase.OVER:
-            return Verdict(False, "the game is over")
+            return Verdict(False, "the game is over", "game_over")
         if self.phase is Phase.OPENING:
-            return Verdict(False, "no double before the opening roll (RULES 2.2, 7.2)")
+            return Verdict(False, "no double before the opening roll (RULES 2.2, 7.2)", "opening_first")
         if self.phase is Phase.PLAY:
-            return Verdict(False, "the dice are already rolled: double before rolling (RULES 7.2)")
+            return Verdict(False, "the dice are already rolled: double before rolling (RULES 7.2)", "already_rolled")
         if self.phase is not Phase.TURN:
-            return Verdict(False, "a double or resignation is waiting for an answer")
+            return Verdict(False, "a double or resignation is waiting for an answer", "answer_pending")
         if self._cube_turn:
             return Verdict(False, "one double per turn: the cube has been turned this turn, "
-                                  "so the doubler rolls next (RULES 7.2)")
+                                  "so the doubler rolls next (RULES 7.2)", "one_double_per_turn")
         assert self.on_roll is not None     # set once the opening roll is played
-        reason = double_refusal(self.on_roll, self.cube_value, self.cube_owner, self.score, self.length,
-                                self.crawford, self.rules)
-        return Verdict(not reason, reason)
+        return verdict(double_refusal(self.on_roll, self.cube_value, self.cube_owner, self.score, self.length,
+                                      self.crawford, self.rules))
 
     # -- the dice ---------------------------------------------------------------------
     def roll(self, dice=None) -> None:
@@ -208,7 +214,7 @@ class Game:
             self.dice = d
             self._pass_if_blocked()
             return
-        self._need(Phase.TURN, "the dice are rolled once per turn, before the play (RULES 2.3)")
+        self._need(Phase.TURN, "the dice are rolled once per turn, before the play (RULES 2.3)", "roll_not_now")
         assert self.on_roll is not None
         d = self._dice(dice)
         self.history.append(Event("roll", self.on_roll, d))
@@ -236,9 +242,9 @@ class Game:
     # -- plays --------------------------------------------------------------------------
     def play(self, play) -> None:
         """Play a whole turn: a ``Play`` or its notation, checked by the core."""
-        self._need(Phase.PLAY, "roll before playing (RULES 2.3)")
+        self._need(Phase.PLAY, "roll before playing (RULES 2.3)", "roll_first")
         if self._moved():
-            raise RulesError("finish the checker moves with commit() or take them back with undo()")
+            raise RulesError("finish the checker moves with commit() or take them back with undo()", code="moves_pending")
         chosen = self._resolve(play)
         assert self.on_roll is not None
         self.history.append(Event("play", self.on_roll, str(chosen)))
@@ -250,7 +256,10 @@ class Game:
                 return self._position.legal_plays(self.dice)[self._index_of(play)]
             return self._position.parse_play(play, self.dice)
         except (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) as e:
-            raise IllegalPlayError(str(e)) from None
+            code = {InvalidMoveError: "notation_unreadable", AmbiguousMoveError: "notation_ambiguous"}.get(
+                type(e), "play_illegal")
+            assert self.dice is not None
+            raise IllegalPlayError(str(e), code=code, params=_cited(str(e), play=str(play), dice=list(self.dice))) from None
 
     def _index_of(self, play: Play) -> int:
         plays = self._position.legal_plays(self.dice)
@@ -266,7 +275,7 @@ class Game:
         ``commit`` checks that the steps make a whole legal play."""
         frm = _validate.integer("frm", frm)
         to = _validate.integer("to", to)
-        self._need(Phase.PLAY, "roll before moving (RULES 2.3)")
+        self._need(Phase.PLAY, "roll before moving (RULES 2.3)", "roll_first")
         self._this_turn().move(frm, to)
 
     def _this_turn(self) -> Turn:
@@ -372,14 +381,14 @@ class Game:
 
     def undo(self) -> None:
         """Take back this turn's checker moves."""
-        self._need(Phase.PLAY, "there is nothing to take back")
+        self._need(Phase.PLAY, "there is nothing to take back", "nothing_to_undo")
         self._this_turn().undo()
 
     def commit(self) -> None:
         """End the turn with the moves made, if they form a legal play: the
         position they reach must be the result of one of the legal plays
         (RULES 3.4, 3.5), and that play is the one recorded."""
-        self._need(Phase.PLAY, "roll and move before committing")
+        self._need(Phase.PLAY, "roll and move before committing", "roll_first")
         chosen = self._this_turn().play()
         assert self.on_roll is not None
         self.history.append(Event("play", self.on_roll, str(chosen)))
@@ -431,7 +440,7 @@ class Game:
         """The side on roll offers a double (RULES 7.1, 7.2)."""
         verdict = self.can_double()
         if not verdict:
-            raise RulesError(verdict.reason)
+            raise RulesError(verdict.reason, code=verdict.code, params=_cited(verdict.reason))
         assert self.on_roll is not None
         self.history.append(Event("double", self.on_roll))
         self._doubler = self.on_roll
@@ -449,7 +458,7 @@ class Game:
             self.cube_value *= 2
             self.cube_owner = self._decider
         elif self.phase is not Phase.BEAVERED:
-            raise RulesError("there is no double to take")
+            raise RulesError("there is no double to take", code="no_double_to_answer")
         assert self._decider is not None    # set with the double or redouble answered
         self.history.append(Event("take", self._decider))
         self._cube_turned = True
@@ -469,7 +478,7 @@ class Game:
             self._refused = None
             self._finish(1 - refuser, Ending.DROP, 1)
             return
-        self._need(Phase.DOUBLED, "there is no double to pass")
+        self._need(Phase.DOUBLED, "there is no double to pass", "no_double_to_answer")
         assert self._decider is not None and self._doubler is not None
         self.history.append(Event("drop", self._decider))
         self._finish(self._doubler, Ending.DROP, 1)
@@ -482,16 +491,19 @@ class Game:
     def raccoon(self) -> None:
         """The doubler redoubles a beaver, taking the cube (RULES 7.5)."""
         if self.phase is not Phase.BEAVERED:
-            raise RulesError("a raccoon answers a beaver (RULES 7.5)")
+            raise RulesError("a raccoon answers a beaver (RULES 7.5)", code="no_beaver_now", params={"rule": "7.5"})
         self._redouble("raccoon", self._doubler, 2)
 
     def _redouble(self, kind: str, who, factor: int) -> None:
         if self.phase not in (Phase.DOUBLED, Phase.BEAVERED) or self._decider != who:
-            raise RulesError(f"no {kind} now: it answers a double (beaver) or a beaver (raccoon) (RULES 7.5)")
+            raise RulesError(f"no {kind} now: it answers a double (beaver) or a beaver (raccoon) (RULES 7.5)",
+                             code="no_beaver_now", params={"kind": kind, "rule": "7.5"})
         assert self._doubler is not None    # set with the double being answered
-        refusal = may_redouble(kind, self.money, self._redoubles, self.cube_value, factor, self.rules)
-        if refusal:
-            raise RulesError(refusal)
+        refused = verdict(may_redouble(kind, self.money, self._redoubles, self.cube_value, factor, self.rules))
+        if not refused:
+            extra = {"beaver_limit": {"count": self.rules.beavers}, "cube_limit": {"limit": self.rules.cube_limit}}
+            raise RulesError(refused.reason, code=refused.code,
+                             params=_cited(refused.reason, **extra.get(refused.code, {})))
         self.history.append(Event(kind, who))
         # What a refusal of this redouble leaves: the cube at its value before
         # it (for a first beaver, the double taken), with the doubled side,
@@ -522,12 +534,15 @@ class Game:
         """
         level = _validate.integer("level", level)
         if level not in (1, 2, 3):
-            raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)")
+            raise RulesError(f"resign 1 (single), 2 (gammon) or 3 (backgammon), not {level!r} (RULES 6.5)",
+                             code="resign_level", params={"level": level, "rule": "6.5"})
         if self.phase is Phase.OPENING:
             if player is None:
-                raise RulesError("before the opening roll no side is on roll: name the player who resigns (RULES 6.5)")
+                raise RulesError("before the opening roll no side is on roll: name the player who resigns (RULES 6.5)",
+                                 code="resign_who", params={"rule": "6.5"})
         elif self.phase not in (Phase.TURN, Phase.PLAY):
-            raise RulesError("a resignation is offered with no decision pending (RULES 6.5)")
+            raise RulesError("a resignation is offered with no decision pending (RULES 6.5)", code="resign_not_now",
+                             params={"rule": "6.5"})
         resigner = self.on_roll if player is None else _validate.integer("player", player, low=0, high=1)
         assert resigner is not None
         self.history.append(Event("resign", resigner, level))
@@ -537,7 +552,7 @@ class Game:
 
     def accept_resignation(self) -> None:
         """The opponent scores the offered level times the cube (RULES 6.5, 8.5)."""
-        self._need(Phase.RESIGNED, "no resignation has been offered")
+        self._need(Phase.RESIGNED, "no resignation has been offered", "no_resignation")
         assert self._resign is not None and self._decider is not None
         resigner, level, phase = self._resign
         self.history.append(Event("accept", self._decider))
@@ -547,7 +562,7 @@ class Game:
 
     def reject_resignation(self) -> None:
         """Play on as before the offer."""
-        self._need(Phase.RESIGNED, "no resignation has been offered")
+        self._need(Phase.RESIGNED, "no resignation has been offered", "no_resignation")
         assert self._resign is not None and self._decider is not None
         self.history.append(Event("reject", self._decider))
         self.phase = self._resign[2]
@@ -579,17 +594,20 @@ class Game:
         _validate.instance("event", event, Event, "backgammon.Event")
         kind = event.kind
         if kind not in EVENT_KINDS:
-            raise RulesError(f"unknown event {kind!r}: one of {', '.join(EVENT_KINDS)}")
+            raise RulesError(f"unknown event {kind!r}: one of {', '.join(EVENT_KINDS)}", code="record_event",
+                             params={"kind": str(kind)})
         if kind == "play" and event.value == "" and self.phase is not Phase.PLAY:
             return       # a forfeited turn, recorded by the roll itself (RULES 3.4)
         if kind == "opening" and self.phase is not Phase.OPENING:
-            raise RulesError("an opening roll after the game has started (RULES 2.2)")
+            raise RulesError("an opening roll after the game has started (RULES 2.2)", code="record_opening",
+                             params={"rule": "2.2"})
         actor = self.turn
         if kind == "resign" and event.player in (0, 1) and self.phase in (Phase.OPENING, Phase.TURN, Phase.PLAY):
             actor = event.player       # either side may offer to resign (RULES 6.5)
         if kind not in ("opening",) and event.player in (0, 1) and actor is not None and event.player != actor:
             raise RulesError(f"the record gives this {kind} to player {event.player}, "
-                             f"but it was player {actor}'s to make")
+                             f"but it was player {actor}'s to make", code="record_player",
+                             params={"kind": kind, "player": event.player})
         if kind in ("opening", "roll"):
             self.roll(event.value)
         elif kind == "play":
@@ -667,9 +685,9 @@ class Game:
         (see :meth:`match_state`)."""
         return self.match_state().to_match_id()
 
-    def _need(self, phase: Phase, why: str) -> None:
+    def _need(self, phase: Phase, why: str, code: str = "") -> None:
         if self.phase is not phase:
-            raise RulesError(f"{why} (now: {self.phase.value})")
+            raise RulesError(f"{why} (now: {self.phase.value})", code=code, params=_cited(why, phase=self.phase.value))
 
     def __repr__(self) -> str:
         return f"<Game {self.phase.value}, player {self.on_roll} on roll, cube {self.cube_value}>"

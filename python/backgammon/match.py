@@ -58,7 +58,7 @@ class Match:
         length = _validate.integer("length", length)
         if not 0 <= length <= MAX_FIELD:
             raise RulesError(f"a match length is a whole number of points from 1 (0 for money) to {MAX_FIELD}, "
-                             f"not {length} (RULES 8.1)")
+                             f"not {length} (RULES 8.1)", code="match_length", params={"length": length, "rule": "8.1"})
         self.rules = Rules() if rules is None else _validate.instance("rules", rules, Rules, "backgammon.Rules")
         if length:
             self.rules.check_match_play()
@@ -71,12 +71,13 @@ class Match:
             raise TypeError(f"score must be a pair of ints, not {type(score).__name__}")
         start = [_validate.integer("score", s, low=0, high=MAX_FIELD) for s in score]
         if length and max(start) >= length:
-            raise RulesError(f"a match to {length} cannot resume at {start[0]}-{start[1]}: it is over (RULES 8.1)")
+            raise RulesError(f"a match to {length} cannot resume at {start[0]}-{start[1]}: it is over (RULES 8.1)",
+                             code="match_over", params={"rule": "8.1"})
         if crawford is not None:
             crawford = _validate.flag("crawford", crawford)
             if crawford and not (length and start.count(length - 1) == 1):
                 raise RulesError(f"the Crawford game has one side at {length - 1} and the other behind "
-                                 f"(RULES 8.2), not {start[0]}-{start[1]}")
+                                 f"(RULES 8.2), not {start[0]}-{start[1]}", code="crawford_score", params={"rule": "8.2"})
         if start != [0, 0]:
             # A match resumed at a score: the first game at length - 1 is the
             # Crawford game, unless ``crawford`` says it was played (RULES 8.2).
@@ -119,9 +120,10 @@ class Match:
         """Called by a ``Game`` made for this match: counts it and returns its
         (Crawford flag, score, length).  ``new_game()`` is how to start one."""
         if self.is_over():
-            raise RulesError(f"the match is over: player {self.winner} won {self._score[0]}-{self._score[1]} (RULES 8.1)")
+            raise RulesError(f"the match is over: player {self.winner} won {self._score[0]}-{self._score[1]} (RULES 8.1)",
+                             code="match_over", params={"rule": "8.1"})
         if self.games and not self.games[-1].is_over():
-            raise RulesError("the current game is not over yet")
+            raise RulesError("the current game is not over yet", code="game_not_over")
         crawford = self._next_crawford
         self._next_crawford = False
         self.games.append(game)

@@ -396,3 +396,4 @@ register_player("net", _net)
 register_player("gnubg", _no_argument("gnubg", lambda seed: GnubgPlayer()))
 # ``ubgi:COMMAND`` comes from the ubgi module through this package's own
 # entry point (pyproject.toml), as any plugin's player does.
+from . import noisy  # noqa: E402,F401  (registers "noisy:SIGMA", the handicapped network)

@@ -105,11 +105,13 @@ class Turn:
         """One checker one die's worth, if the move generator allows that
         step now (RULES 3); raises RulesError naming why not."""
         if not 0 <= to < frm <= 25:
-            raise RulesError(f"a checker moves forward from 25 (bar) .. 1 to 24 .. 0 (off), not {frm}/{to} (RULES 3.1)")
+            raise RulesError(f"a checker moves forward from 25 (bar) .. 1 to 24 .. 0 (off), not {frm}/{to} (RULES 3.1)",
+                             code="step_backward", params={"from": frm, "to": to, "rule": "3.1"})
         board = self.current
         if board.array[1, frm - 1] == 0:
             where = "on the bar" if frm == 25 else f"on point {frm}"
-            raise RulesError(f"no checker of yours {where} (RULES 3.1)")
+            raise RulesError(f"no checker of yours {where} (RULES 3.1)", code="no_checker",
+                             params={"point": frm, "rule": "3.1"})
         left = self.dice_left
         done = _step(board.to_bytes(), frm, to, left)
         if done is not None:
@@ -119,7 +121,8 @@ class Turn:
             return
         target = "off" if to == 0 else str(to)
         raise RulesError(f"{'bar' if frm == 25 else frm}/{target} is not a legal step with the dice left "
-                         f"({', '.join(map(str, left)) or 'none'}) (RULES 3-5)")
+                         f"({', '.join(map(str, left)) or 'none'}) (RULES 3-5)",
+                         code="step_illegal", params={"from": frm, "to": to, "dice": list(left), "rule": "3"})
 
     def undo(self) -> None:
         """Take back every step."""
@@ -172,21 +175,28 @@ class Turn:
         # The current position has the mover as row 1; a play's result has the opponent on roll.
         i = plays.find(self.current.swapped())
         if i < 0:
-            raise IllegalPlayError(self._why_not_whole(plays))
+            why, code, params = self._why_not_whole(plays)
+            raise IllegalPlayError(why, code=code, params=params)
         return plays[i]
 
-    def _why_not_whole(self, plays) -> str:
-        """Why the steps, each legal, are not a legal play."""
+    def _why_not_whole(self, plays) -> tuple[str, str, dict]:
+        """Why the steps, each legal, are not a legal play: the message, its
+        code and its particulars."""
         d1, d2 = self.dice
         roll = f"{d1}-{d2}"
         used, need = len(self.steps), plays.dice_used
+        dice = [d1, d2]
         if used == 0:
-            return f"{roll} must be played: there is a legal play (RULES 3.4)"
+            return f"{roll} must be played: there is a legal play (RULES 3.4)", "must_play", {"dice": dice, "rule": "3.4"}
         text = format_steps([(st.frm, st.to, st.hit) for st in self.steps])
         if used < need:
             if d1 == d2:
-                return f"{text!r}: {need} of the four {d1}s can be played and must be (RULES 3.4)"
-            return f"{text!r}: both dice must be used when possible (RULES 3.4)"
+                return (f"{text!r}: {need} of the four {d1}s can be played and must be (RULES 3.4)", "must_play_more",
+                        {"play": text, "count": need, "die": d1, "rule": "3.4"})
+            return (f"{text!r}: both dice must be used when possible (RULES 3.4)", "must_use_both",
+                    {"play": text, "rule": "3.4"})
         if d1 != d2 and need == 1 and self.steps[0].die != max(d1, d2):
-            return f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)"
-        return f"{text!r} is not a legal play of {roll} here (RULES 3-5)"
+            return (f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)",
+                    "must_use_larger", {"play": text, "die": max(d1, d2), "rule": "3.4"})
+        return (f"{text!r} is not a legal play of {roll} here (RULES 3-5)", "play_illegal",
+                {"play": text, "dice": dice, "rule": "3"})

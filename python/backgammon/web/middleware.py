@@ -16,7 +16,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
         "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
 
-def _foreign(scope) -> tuple[int, str] | None:
+def _foreign(scope) -> tuple[int, str, str] | None:
     """Why a state-changing request is refused, or None.  Another web page
     can make a browser send a POST anywhere, but not with a JSON content
     type (that needs a CORS preflight, which this server never grants) nor
@@ -26,15 +26,16 @@ def _foreign(scope) -> tuple[int, str] | None:
     kind = headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
     if kind != "application/json":
         return 415, (f"a request that changes state must send Content-Type: application/json, "
-                     f"not {kind[:60] or 'none'!r}")
+                     f"not {kind[:60] or 'none'!r}"), "json_required"
     origin = headers.get(b"origin")
     if origin is not None:
         host = headers.get(b"host", b"").decode("latin-1").lower()
         scheme = scope.get("scheme", "http")
         if origin.decode("latin-1").lower() != f"{scheme}://{host}":
-            return 403, f"requests from another page ({origin.decode('latin-1')[:80]!r}) may not change games here"
+            return 403, f"requests from another page ({origin.decode('latin-1')[:80]!r}) may not change games here", \
+                "foreign_origin"
     if headers.get(b"sec-fetch-site") == b"cross-site":
-        return 403, "requests from another site may not change games here"
+        return 403, "requests from another site may not change games here", "foreign_origin"
     return None
 
 
@@ -56,15 +57,17 @@ class BodyLimit:
             name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
             if name not in self.hosts and host not in self.hosts:
                 return await send_error(send, 400, f"this server answers requests for {', '.join(sorted(self.hosts))}, "
-                                                    f"not for host {host[:80]!r}")
+                                                    f"not for host {host[:80]!r}", "wrong_host")
         if len(scope.get("query_string", b"")) > MAX_QUERY:
-            return await send_error(send, 414, f"the query string is longer than {MAX_QUERY} bytes")
+            return await send_error(send, 414, f"the query string is longer than {MAX_QUERY} bytes", "query_too_long",
+                                    {"limit": MAX_QUERY})
         length = dict(scope.get("headers", [])).get(b"content-length")
         if length is not None:
             if not length.isdigit():
-                return await send_error(send, 400, "Content-Length is not a number")
+                return await send_error(send, 400, "Content-Length is not a number", "bad_length")
             if int(length) > self.limit:
-                return await send_error(send, 413, f"the request body is larger than {self.limit} bytes")
+                return await send_error(send, 413, f"the request body is larger than {self.limit} bytes", "body_too_large",
+                                        {"limit": self.limit})
         if scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             return await self.app(scope, receive, send)
         refusal = _foreign(scope)
@@ -77,7 +80,8 @@ class BodyLimit:
                 return
             body += message.get("body", b"")
             if len(body) > self.limit:
-                return await send_error(send, 413, f"the request body is larger than {self.limit} bytes")
+                return await send_error(send, 413, f"the request body is larger than {self.limit} bytes", "body_too_large",
+                                        {"limit": self.limit})
             if not message.get("more_body"):
                 break
         done = False
@@ -110,8 +114,8 @@ def with_headers(send, api: bool):
     return wrapped
 
 
-async def send_error(send, status: int, message: str) -> None:
-    data = json.dumps({"error": message, "status": status}).encode()
+async def send_error(send, status: int, message: str, code: str, params: dict | None = None) -> None:
+    data = json.dumps({"error": message, "status": status, "code": code, "params": params or {}}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
     await send({"type": "http.response.body", "body": data})

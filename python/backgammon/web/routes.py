@@ -43,7 +43,10 @@ __all__ = ["create_app", "is_loopback"]
 
 _PLY = {"pubeval": 0, "net": 0, "net:0": 0, "net:1": 1, "net:2": 2}
 _STATIC = {"app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8",
-           "favicon.svg": "image/svg+xml", "docs.js": "text/javascript; charset=utf-8"}
+           "favicon.svg": "image/svg+xml", "docs.js": "text/javascript; charset=utf-8",
+           # the page's words, one catalog per language (app.js: LANGS)
+           "lang-en.json": "application/json", "lang-zh-Hans.json": "application/json",
+           "lang-zh-Hant.json": "application/json"}
 _ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorBody} for status in (400, 404, 409, 413, 414, 422)}
 
 
@@ -51,11 +54,16 @@ def _static(name: str) -> bytes:
     return resources.files(__package__).joinpath("static").joinpath(name).read_bytes()
 
 
-def _error(status: int, message: str, detail=None) -> JSONResponse:
-    body = {"error": message, "status": status}
+def _error(status: int, message: str, code: str, params: dict | None = None, detail=None) -> JSONResponse:
+    body = {"error": message, "status": status, "code": code, "params": params or {}}
     if detail is not None:
         body["detail"] = detail
     return JSONResponse(body, status_code=status)
+
+
+def _told(said: list[dict]) -> dict:
+    """What was said, as English lines (``said``) and as codes (``notes``)."""
+    return {"said": [s["text"] for s in said], "notes": [{"code": s["code"], "params": s["params"]} for s in said]}
 
 
 def _version() -> str:
@@ -72,25 +80,27 @@ def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_bo
     loopback server against DNS rebinding."""
     app = FastAPI(title="backgammon", version=_version(), docs_url=None, redoc_url=None,
                   description="The backgammon engine behind a JSON API, and games against the computer. "
-                              "Errors are JSON: {\"error\": message, \"status\": code}.")
+                              "Errors are JSON: {\"error\": message (English), \"status\": HTTP status, "
+                              "\"code\": a stable name of the refusal, \"params\": its particulars}; "
+                              "params.rule is the section of the rules (RULES n.m) a refusal cites.")
     store = GameStore(max_games, max_bytes)
     app.state.store = store
 
     @app.exception_handler(ApiError)
     async def _api_error(request, exc: ApiError):
-        return _error(exc.status, exc.message)
+        return _error(exc.status, exc.message, exc.code, exc.params)
 
     @app.exception_handler(RulesError)
     async def _rules_error(request, exc):
-        return _error(409, str(exc))
+        return _error(409, str(exc), getattr(exc, "code", "") or "rules", getattr(exc, "params", None))
 
     @app.exception_handler(ValueError)
     async def _value_error(request, exc):
-        return _error(422, str(exc))
+        return _error(422, str(exc), "invalid_value")
 
     @app.exception_handler(TypeError)
     async def _type_error(request, exc):
-        return _error(400, str(exc))
+        return _error(400, str(exc), "invalid_type")
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request, exc: RequestValidationError):
@@ -98,15 +108,16 @@ def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_bo
         for e in exc.errors():
             detail.append({"where": ".".join(str(x) for x in e.get("loc", ())), "problem": str(e.get("msg", ""))})
         text = "; ".join(f"{d['where']}: {d['problem']}" for d in detail[:5]) or "invalid request"
-        return _error(422, f"invalid request: {text}", detail)
+        return _error(422, f"invalid request: {text}", "invalid_request", None, detail)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request, exc):
-        return _error(exc.status_code, str(exc.detail))
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _error(exc.status_code, str(exc.detail), code)
 
     @app.exception_handler(Exception)
     async def _crash(request, exc):     # never expected: a bug, reported without internals
-        return _error(500, f"internal error ({type(exc).__name__})")
+        return _error(500, f"internal error ({type(exc).__name__})", "internal_error")
 
     # -- the page ------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -120,7 +131,7 @@ def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_bo
     @app.get("/static/{name}", include_in_schema=False)
     def static(name: str):
         if name not in _STATIC:             # a fixed list: no client input names a file
-            raise ApiError(404, "no such file")
+            raise ApiError(404, "no such file", "not_found")
         return Response(_static(name), media_type=_STATIC[name])
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -139,10 +150,10 @@ def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_bo
         after each play and its cubeless equity; ``choice`` is the play the
         ``player`` makes (the ranking is the network's, at the player's
         depth for net:K)."""
-        chooser = computer_for("normal", player)
+        chooser = computer_for("normal", player, 0)
         pos = Position.from_id(position)
         if pos.is_game_over():
-            raise ApiError(422, "position: the game is over, there is no play")
+            raise ApiError(422, "position: the game is over, there is no play", "position_over")
         ranked = hint(pos, dice, _PLY.get(player, 0))
         choice = ranked[0].play if player in _PLY and player != "pubeval" else chooser.choose(pos, dice)
         return JSONResponse({"position": pos.to_id(), "dice": list(pos.legal_plays(dice).roll), "player": player,
@@ -158,7 +169,7 @@ def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_bo
         its cubeless equity and the cube decision before it rolls."""
         pos = Position.from_id(position)
         if pos.is_game_over():
-            raise ApiError(422, "position: the game is over, there is nothing to evaluate")
+            raise ApiError(422, "position: the game is over, there is nothing to evaluate", "position_over")
         state = MatchState.from_match_id(match) if match else None
         e = evaluate(pos, ply)
         d = cube_decision(pos, state, None, ply=min(ply, 1))
@@ -170,20 +181,20 @@ def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_bo
               response_model=GameState, responses=_ERRORS)
     def new_game(body: NewGame | None = None):
         body = body or NewGame.model_validate({})
-        computer = computer_for(body.level, body.player)
         seed = body.seed if body.seed is not None else secrets.randbits(63)
+        computer = computer_for(body.level, body.player, seed)
         if body.resume is not None:
             match, game, side = play.resume(body.resume, body.side, seed)
         else:
-            match = Match(body.length, seed=seed)
+            match = Match(body.length, rules=play.rules_for(body.cube), seed=seed)
             game = match.new_game()
             side = body.side
-        said: list[str] = []
+        said: list[dict] = []
         session = store.add(lambda gid: Session(gid, match, game, side, body.level, computer, seed))
         with session.lock:
             computer_turns(session, said)
             played, session.played = session.played, []
-            return JSONResponse({**play.state(session), "said": said, "played": played}, status_code=201)
+            return JSONResponse({**play.state(session), **_told(said), "played": played}, status_code=201)
 
     @app.get("/api/games/{gid}", summary="The state of a game", response_model=GameState, responses=_ERRORS)
     def get_game(gid: Annotated[str, Path(max_length=64)]):
@@ -198,7 +209,7 @@ def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_bo
         with session.lock:
             said, extra = play.apply(session, body)
             state = play.state(session)
-            state["said"] = said
+            state.update(_told(said))
             state["played"], session.played = session.played, []
             if extra is not None:
                 state["hint"] = extra

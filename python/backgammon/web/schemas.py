@@ -14,17 +14,23 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = ["ApiError", "Resume", "NewGame", "Action", "ErrorBody", "GameState", "MoveAnswer", "EvaluateAnswer",
            "LEVEL_NAMES"]
 
-#: Difficulty levels, weakest first (``computer.LEVELS`` gives the player behind each).
-LEVEL_NAMES = ("beginner", "intermediate", "normal", "advanced", "expert")
+#: Difficulty levels, weakest first (``computer.LEVELS`` gives the player behind each):
+#: seed 004's three (入门, 普通, 高手) and one beyond them (大师).
+LEVEL_NAMES = ("beginner", "normal", "expert", "master")
 
 
 class ApiError(Exception):
-    """An error with its HTTP status, sent as ``{"error": message, "status": status}``."""
+    """An error with its HTTP status, sent as ``{"error": message, "status":
+    status, "code": code, "params": params}``: the message in English for
+    people reading the API, the code (and its particulars) stable for
+    programs, which the page says in the player's language."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, code: str = "refused", params: dict | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
+        self.params = dict(params or {})
 
 
 # -- requests -----------------------------------------------------------------------
@@ -47,9 +53,11 @@ class NewGame(_Strict):
     """A new game against the computer."""
 
     length: int = Field(0, ge=0, le=25, description="0: money game (a session of games); else a match to this many points")
-    level: Literal["beginner", "intermediate", "normal", "advanced", "expert"] = Field(
-        "intermediate", description="beginner = pubeval, intermediate and normal = net (0-ply), "
-                                    "advanced = net:1, expert = net:2")
+    cube: bool = Field(False, description="play with the doubling cube (and so the Crawford rule and the other "
+                                          "match rules of the cube); without it, games score 1, 2 or 3 points")
+    level: Literal["beginner", "normal", "expert", "master"] = Field(
+        "normal", description="beginner = noisy:0.15 (the network with noise), normal = pubeval, "
+                              "expert = net:1, master = net:2")
     player: str | None = Field(None, max_length=80, description="the computer as a player spec instead of the "
                                "level's (any registered player, e.g. net:1; not ubgi:, which starts a process)")
     side: Literal[0, 1] = Field(0, description="which player the human is: 0 (light checkers) or 1 (dark)")
@@ -83,11 +91,15 @@ class Action(_Strict):
 # -- responses ------------------------------------------------------------------------
 
 class ErrorBody(BaseModel):
-    """Every error: its message and HTTP status (and, for a request that
-    does not validate, where and why)."""
+    """Every error: its message (English) and HTTP status, a stable
+    ``code`` with its ``params`` (the page translates them; ``params.rule``
+    is the section of the rules a refusal cites), and, for a request that
+    does not validate, where and why."""
 
     error: str
     status: int
+    code: str
+    params: dict[str, Any] = {}
     detail: list[dict] | None = None
 
 
@@ -162,6 +174,7 @@ class Sides(BaseModel):
 class MatchView(BaseModel):
     length: int
     money: bool
+    cube: bool = Field(description="whether the doubling cube is in play (NewGame.cube)")
     score: Sides
     crawford: bool
     post_crawford: bool
@@ -176,6 +189,7 @@ class CubeView(BaseModel):
     offered: int | None
     offered_by: str | None
     double_reason: str
+    double_code: str = Field("", description="double_reason's code (RulesError.code)")
 
 
 class Resignation(BaseModel):
@@ -237,9 +251,19 @@ class MovesView(BaseModel):
     legal_plays: int
 
 
+class Note(BaseModel):
+    """A line of the log or something said, for a program to put in its own
+    words: its code and particulars (dice larger first)."""
+
+    code: str
+    params: dict[str, Any] = {}
+
+
 class LogLine(BaseModel):
     player: str | None
     text: str
+    code: str = ""
+    params: dict[str, Any] = {}
     action: int | None = Field(None, description="the place in the game's history (1-based) of the action "
                                                  "this line tells, as the analysis names decisions")
 
@@ -278,5 +302,6 @@ class GameState(BaseModel):
     actions: list[str]
     log: list[LogGame]
     said: list[str] = []
+    notes: list[Note] = Field([], description="what ``said`` says, as codes and particulars, line for line")
     played: list[Played] = []
     hint: dict[str, Any] | None = None

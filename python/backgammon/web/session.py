@@ -5,6 +5,8 @@ human's actions (``apply``), and the game's records (``record_text``,
 human may do comes from ``Game``'s own accessors."""
 from __future__ import annotations
 
+import dataclasses
+
 from ..cube import cube_decision
 from ..errors import RulesError
 from ..formats import get as get_format
@@ -12,16 +14,27 @@ from ..game import Ending, Game, Phase
 from ..hint import hint
 from ..match import Match
 from ..resignation import LEVELS as RESIGN_WORDS
-from .computer import computer_turns
+from ..rules import Rules
+from .computer import computer_turns, high_low, roll_text, say
 from .schemas import Action, ApiError, Resume
 from .store import Session
 
-__all__ = ["state", "apply", "record_text", "resume", "chances_json", "cube_json", "ranked_json", "NAMES"]
+__all__ = ["state", "apply", "record_text", "resume", "rules_for", "chances_json", "cube_json", "ranked_json", "NAMES"]
 
 _ENDINGS = {Ending.SINGLE: "single game", Ending.GAMMON: "gammon", Ending.BACKGAMMON: "backgammon",
             Ending.DROP: "dropped double", Ending.RESIGNATION: "resignation"}
 #: The names the records give the sides.
 NAMES = ("You", "Computer")
+
+
+def rules_for(cube: bool) -> Rules:
+    """The rules of a game against the computer: standard, or without the
+    doubling cube (seed 004's game: every game scores 1, 2 or 3 points)."""
+    return Rules() if cube else Rules(cube_limit=1)
+
+
+def uses_cube(match: Match) -> bool:
+    return match.rules.cube_limit > 1
 
 
 # -- the engine's answers as JSON ------------------------------------------------------
@@ -66,48 +79,58 @@ def _log(session: Session) -> list[dict]:
 
         at = 0
 
-        def line(side, text):
-            lines.append({"player": session.who(side), "text": text, "action": at or None})
+        def line(side, text, code, **params):
+            lines.append({"player": session.who(side), "text": text, "action": at or None,
+                          "code": code, "params": params})
 
         for at, ev in enumerate(game.history, 1):
             if ev.kind == "opening":
                 a, b = ev.value
+                you, comp = int(ev.value[session.human]), int(ev.value[session.bot])
                 if a == b:
-                    line(None, f"Opening roll {a}-{b}: a tie, roll again")
+                    line(None, f"Opening roll {a}-{b}: a tie, roll again", "opening_tie", you=you, computer=comp)
                 else:
-                    roll = (max(a, b), min(a, b))
-                    line(None, f"Opening roll: you {ev.value[session.human]}, the computer {ev.value[session.bot]}")
+                    roll = high_low(ev.value)
+                    line(None, f"Opening roll: you {you}, the computer {comp}", "opening", you=you, computer=comp)
             elif ev.kind == "roll":
-                roll = tuple(ev.value)
+                roll = high_low(ev.value)
             elif ev.kind == "play":
-                dice = f"{roll[0]}{roll[1]}: " if roll else ""
-                line(ev.player, f"{dice}{ev.value or '(no legal move)'}")
+                dice = f"{roll_text(roll)}: " if roll else ""
+                line(ev.player, f"{dice}{ev.value or '(no legal move)'}", "play" if ev.value else "no_move",
+                     dice=roll, play=ev.value)
                 roll = None
             elif ev.kind == "double":
-                line(ev.player, f"Doubles to {cube * 2}")
+                line(ev.player, f"Doubles to {cube * 2}", "double", value=cube * 2)
             elif ev.kind == "take":
                 cube *= 2
-                line(ev.player, "Takes")
+                line(ev.player, "Takes", "take", value=cube)
             elif ev.kind == "drop":
-                line(ev.player, "Passes")
+                line(ev.player, "Passes", "drop")
             elif ev.kind in ("beaver", "raccoon"):
                 cube *= 2
-                line(ev.player, ev.kind.capitalize() + "s")
+                line(ev.player, ev.kind.capitalize() + "s", ev.kind, value=cube)
             elif ev.kind == "resign":
-                line(ev.player, f"Offers to resign {RESIGN_WORDS.get(ev.value, ev.value)}")
+                line(ev.player, f"Offers to resign {RESIGN_WORDS.get(ev.value, ev.value)}", "resign", level=ev.value)
             elif ev.kind == "accept":
-                line(ev.player, "Accepts the resignation")
+                line(ev.player, "Accepts the resignation", "accept")
             elif ev.kind == "reject":
-                line(ev.player, "Rejects the resignation")
+                line(ev.player, "Rejects the resignation", "reject")
         if roll is not None and game.phase is Phase.PLAY:
-            line(game.on_roll, f"{roll[0]}{roll[1]}: …")
+            line(game.on_roll, f"{roll_text(roll)}: …", "rolled", dice=roll)
         if game.outcome is not None:
             o = game.outcome
             who = "You win" if o.winner == session.human else "The computer wins"
-            line(None, f"{who} {o.points} point{'s' if o.points != 1 else ''} ({_ENDINGS[o.ending]})")
+            line(None, f"{who} {o.points} point{'s' if o.points != 1 else ''} ({_ENDINGS[o.ending]})", "outcome",
+                 winner=session.who(o.winner), points=o.points, ending=o.ending.value)
         out.append({"game": number, "score": {"you": game.score[session.human], "computer": game.score[session.bot]},
-                    "crawford": game.crawford, "lines": lines})
+                    "crawford": game.crawford, "post_crawford": _post_crawford(game), "lines": lines})
     return out
+
+
+def _post_crawford(game: Game) -> bool:
+    """A game after the Crawford game: a side was one point from winning
+    when it began and it is not the Crawford game itself (RULES 8.2)."""
+    return bool(game.length) and not game.crawford and game.length - 1 in game.score
 
 
 def _last_human_play(session: Session) -> int | None:
@@ -134,8 +157,8 @@ def _actions(session: Session) -> list[str]:
     if game.turn != session.human:
         return []
     acts = [a for a in game.legal_actions() if a not in ("beaver", "raccoon")]
-    if game.phase in (Phase.TURN, Phase.PLAY, Phase.DOUBLED, Phase.BEAVERED):
-        acts.append("hint")
+    if game.phase in (Phase.PLAY, Phase.DOUBLED, Phase.BEAVERED) or (game.phase is Phase.TURN and uses_cube(match)):
+        acts.append("hint")         # before the roll a hint is cube advice: none without the cube
     if "undo" not in acts and game.phase in (Phase.TURN, Phase.PLAY) and _last_human_play(session) is not None:
         acts.append("undo")
     return acts
@@ -172,21 +195,22 @@ def state(session: Session) -> dict:
         resignation = {"by": session.who(game.on_roll), "level": game.resignation}
     score = game.final_score if game.is_over() else game.score
     opening = [{"you": int(e.value[me]), "computer": int(e.value[bot])} for e in game.history if e.kind == "opening"]
+    verdict = game.can_double()
     return {
         "id": session.id,
         "level": session.level, "player": session.computer.spec,
         "you": me, "computer": bot,
-        "match": {"length": match.length, "money": match.length == 0,
+        "match": {"length": match.length, "money": match.length == 0, "cube": uses_cube(match),
                   "score": {"you": score[me], "computer": score[bot]},
-                  "crawford": game.crawford if not game.is_over() else match.is_crawford_game,
-                  "post_crawford": match.is_post_crawford, "over": match.is_over(),
+                  # the tags of the game shown, the last one too when it is over
+                  "crawford": game.crawford, "post_crawford": _post_crawford(game), "over": match.is_over(),
                   "winner": session.who(match.winner), "game": len(match.games)},
         "game": {"phase": game.phase.value, "turn": session.who(game.turn), "on_roll": session.who(game.on_roll),
-                 "dice": list(game.dice) if game.dice else None,
+                 "dice": high_low(game.dice) if game.dice else None,
                  "cube": {"value": game.cube_value, "owner": session.who(game.cube_owner),
                           "offered": pending_cube if game.phase is Phase.DOUBLED else None,
                           "offered_by": session.who(game.on_roll) if game.phase is Phase.DOUBLED else None,
-                          "double_reason": game.can_double().reason},
+                          "double_reason": verdict.reason, "double_code": verdict.code},
                  "resignation": resignation, "outcome": outcome,
                  "position_id": game.position.to_id(), "match_id": game.match_id(), "opening": opening},
         "board": {"points": points, "bar": {"you": int(a[hr, 24]), "computer": int(a[cr, 24])},
@@ -205,12 +229,15 @@ def _mine(session: Session, what: str) -> None:
     if game.phase is Phase.OPENING:
         if what == "roll":
             return
-        raise ApiError(409, f"cannot {what} before the opening roll: roll first (RULES 2.2)")
+        raise ApiError(409, f"cannot {what} before the opening roll: roll first (RULES 2.2)", "opening_first",
+                       {"action": what, "rule": "2.2"})
     if game.phase is Phase.OVER:
-        raise ApiError(409, f"cannot {what}: the game is over" + ("" if session.match.is_over()
-                                                                  else " (start the next one with action 'next')"))
+        if session.match.is_over():
+            raise ApiError(409, f"cannot {what}: the game is over", "game_over", {"action": what})
+        raise ApiError(409, f"cannot {what}: the game is over (start the next one with action 'next')",
+                       "game_over_next", {"action": what})
     if game.turn != session.human:
-        raise ApiError(409, f"cannot {what}: it is the computer's turn, not yours")
+        raise ApiError(409, f"cannot {what}: it is the computer's turn, not yours", "not_your_turn", {"action": what})
 
 
 def _rebuild(session: Session, upto: int) -> None:
@@ -238,22 +265,25 @@ def _move(game: Game, frm: int, to: int) -> None:
         game.move(st.frm, st.to)
 
 
-def apply(session: Session, act: Action) -> tuple[list[str], dict | None]:
+def apply(session: Session, act: Action) -> tuple[list[dict], dict | None]:
     """Apply the human's action, then play the computer's turns; returns
-    what was said and the hint asked for (or None)."""
+    what was said (``computer.say``'s entries) and the hint asked for (or None)."""
     game = session.game
-    said: list[str] = []
+    said: list[dict] = []
     kind = act.action
     if kind == "next":
         if not game.is_over():
-            raise ApiError(409, "cannot start the next game: this one is not over")
+            raise ApiError(409, "cannot start the next game: this one is not over", "game_not_over")
         if session.match.is_over():
-            raise ApiError(409, "the match is over: start a new one with POST /api/games")
+            raise ApiError(409, "the match is over: start a new one with POST /api/games", "match_over")
         session.game = session.match.new_game()
         session.offered = set()
         return said, None
     if kind == "hint":
         _mine(session, "ask for a hint")
+        if game.phase is Phase.TURN and not uses_cube(session.match):
+            raise ApiError(409, "no hint before the roll in a game without the cube: roll first", "no_hint",
+                           {"phase": game.phase.value})
         return said, _hint(session, act.ply if act.ply is not None else 1)
     if kind == "undo":
         return _undo(session, act.what), None
@@ -262,25 +292,31 @@ def apply(session: Session, act: Action) -> tuple[list[str], dict | None]:
         game.roll()
         rolls = [e for e in game.history if e.kind in ("opening", "roll")]
         ev = rolls[-1]
+        you, comp = int(ev.value[session.human]), int(ev.value[session.bot])
         if game.phase is Phase.OPENING:
-            said.append(f"Opening roll {ev.value[0]}-{ev.value[1]}: a tie, roll again.")
+            say(said, "opening_tie", f"Opening roll {ev.value[0]}-{ev.value[1]}: a tie, roll again.", you=you,
+                computer=comp)
         elif ev.kind == "opening":
-            who = "You start" if ev.value[session.human] > ev.value[session.bot] else "The computer starts"
-            said.append(f"Opening roll: you {ev.value[session.human]}, the computer {ev.value[session.bot]}. {who}.")
+            you_start = you > comp
+            who = "You start" if you_start else "The computer starts"
+            say(said, "opening_you_start" if you_start else "opening_computer_starts",
+                f"Opening roll: you {you}, the computer {comp}. {who}.", you=you, computer=comp)
         last = game.history[-1]
         if last.kind == "play" and last.player == session.human and not last.value:
-            said.append(f"You rolled {game.history[-2].value[0]}-{game.history[-2].value[1]} and cannot move.")
+            d1, d2 = high_low(game.history[-2].value)
+            say(said, "you_cannot_move", f"You rolled {d1}-{d2} and cannot move.", dice=[d1, d2])
     elif kind == "move":
         if act.from_ is None or act.to is None:
-            raise ApiError(422, "move needs 'from' and 'to': points from your side, 25 = bar, 0 = off")
+            raise ApiError(422, "move needs 'from' and 'to': points from your side, 25 = bar, 0 = off", "move_needs_points")
         _move(game, act.from_, act.to)
     elif kind in ("play", "commit"):
         if kind == "play" and (act.play is not None or act.moves is not None):
             if act.play is not None and act.moves is not None:
-                raise ApiError(422, "give 'play' (notation) or 'moves' ([from, to] steps), not both")
+                raise ApiError(422, "give 'play' (notation) or 'moves' ([from, to] steps), not both", "play_or_moves")
             if game.steps:
                 raise RulesError("you have moved checkers this turn: confirm them (action 'commit') "
-                                 "or take them back (action 'undo', what 'moves') before playing notation")
+                                 "or take them back (action 'undo', what 'moves') before playing notation",
+                                 code="moves_pending")
             if act.moves is not None:
                 try:
                     for frm, to in act.moves:
@@ -293,7 +329,8 @@ def apply(session: Session, act: Action) -> tuple[list[str], dict | None]:
                 game.play(act.play)
         else:
             game.commit()
-        said.append(f"You played {game.history[-1].value or '(no legal move)'}.")
+        played = game.history[-1].value
+        say(said, "you_played" if played else "you_no_move", f"You played {played or '(no legal move)'}.", play=played)
     elif kind == "double":
         game.double()
     elif kind == "take":
@@ -312,27 +349,30 @@ def apply(session: Session, act: Action) -> tuple[list[str], dict | None]:
     return said, None
 
 
-def _undo(session: Session, what: str | None) -> list[str]:
+def _undo(session: Session, what: str | None) -> list[dict]:
     game = session.game
     _mine(session, "undo")
     if what is None:
         what = "step" if game.steps else "turn"
     if what in ("step", "moves"):
         if game.phase is not Phase.PLAY or not game.steps:
-            raise RulesError("there is no checker move to take back this turn")
+            raise RulesError("there is no checker move to take back this turn", code="nothing_to_undo")
         keep = game.steps[:-1] if what == "step" else ()
         game.undo()
         for st in keep:
             game.move(st.frm, st.to)
         return []
     if game.phase not in (Phase.TURN, Phase.PLAY):
-        raise ApiError(409, f"cannot take back your last play now: answer first (now: {game.phase.value})")
+        raise ApiError(409, f"cannot take back your last play now: answer first (now: {game.phase.value})",
+                       "answer_first", {"phase": game.phase.value})
     at = _last_human_play(session)
     if at is None:
-        raise RulesError("there is no play of yours in this game to take back")
+        raise RulesError("there is no play of yours in this game to take back", code="no_play_to_undo")
     _rebuild(session, at)
     session.offered = set()
-    return ["Your last play is taken back: play the same dice again."]
+    said: list[dict] = []
+    say(said, "turn_taken_back", "Your last play is taken back: play the same dice again.")
+    return said
 
 
 def _hint(session: Session, ply: int) -> dict:
@@ -343,8 +383,9 @@ def _hint(session: Session, ply: int) -> dict:
                 "count": len(ranked)}
     if game.phase in (Phase.TURN, Phase.DOUBLED, Phase.BEAVERED):
         d = cube_decision(game.position, game.match_state(), game.rules, ply=min(ply, 1))
-        return {"kind": "take" if game.phase is not Phase.TURN else "cube", "ply": min(ply, 1), **cube_json(d)}
-    raise RulesError(f"no hint in this phase ({game.phase.value})")
+        return {"kind": "take" if game.phase is not Phase.TURN else "cube", "ply": min(ply, 1), **cube_json(d),
+                "reason_code": game.can_double().code}
+    raise RulesError(f"no hint in this phase ({game.phase.value})", code="no_hint", params={"phase": game.phase.value})
 
 
 # -- analysis -------------------------------------------------------------------------------
@@ -398,27 +439,40 @@ def analysis_json(session: Session, ply: int) -> dict:
 
 # -- records --------------------------------------------------------------------------------
 
+def _written(match: Match) -> Match:
+    """The match with each roll's dice larger first, as the page writes
+    them (the dice's order changes no play; the opening throw keeps each
+    side's die)."""
+    copy = Match(match.length, rules=match.rules)
+    for g in match.games:
+        events = [dataclasses.replace(e, value=tuple(high_low(e.value))) if e.kind == "roll" else e for e in g.history]
+        Game.replay(events, match=copy)
+    return copy
+
+
 def record_text(session: Session, fmt: str) -> str:
-    """The match so far as a ``mat`` or ``sgf`` file (the human named "You")."""
+    """The match so far as a ``mat`` or ``sgf`` file (the human named
+    "You"), the dice written larger first as everywhere on the page."""
     names = NAMES if session.human == 0 else NAMES[::-1]
     write = get_format(fmt).write
     assert write is not None
-    return write(session.match, players=names)
+    return write(_written(session.match), players=names)
 
 
 def _file_content(saved: Resume) -> str | bytes:
     """The file a Resume carries: its bytes (``data``, base64) or its text."""
     if (saved.text is None) == (saved.data is None):
-        raise RulesError("resume: give the file as text or as data (base64), one of the two")
+        raise ApiError(409, "resume: give the file as text or as data (base64), one of the two", "resume_text_or_data")
     if saved.data is not None:
         import base64
         import binascii
         try:
             return base64.b64decode(saved.data, validate=True)
         except (binascii.Error, ValueError):
-            raise RulesError("resume: data is not base64") from None
+            raise ApiError(409, "resume: data is not base64", "resume_not_base64") from None
     if get_format(saved.format).binary:
-        raise RulesError(f"resume: a {saved.format} file is binary: give it as data (base64)")
+        raise ApiError(409, f"resume: a {saved.format} file is binary: give it as data (base64)", "resume_binary",
+                       {"format": saved.format})
     return saved.text or ""
 
 
@@ -426,12 +480,17 @@ def resume(saved: Resume, side: int, seed: int):
     """The match of a saved record (games in progress included), its
     current game, and the human's side: the side not named "Computer" in
     the file when one is, else ``side``."""
-    record = get_format(saved.format).read(_file_content(saved), partial=True)
-    match = Match(record.length, rules=record.rules, seed=seed)
-    for rec in record.games:
-        game = match.new_game()
-        for event in rec.events:
-            game.apply(event)
+    content = _file_content(saved)
+    try:
+        record = get_format(saved.format).read(content, partial=True)
+        match = Match(record.length, rules=record.rules, seed=seed)
+        for rec in record.games:
+            game = match.new_game()
+            for event in rec.events:
+                game.apply(event)
+    except ValueError as e:        # a file that is not a match (422), or a match against the rules (409)
+        raise ApiError(409 if isinstance(e, RulesError) else 422, f"resume: {e}", "resume_unreadable",
+                       {"format": saved.format}) from None
     if "Computer" in record.players and record.players.count("Computer") == 1:
         side = 1 - record.players.index("Computer")
     if not match.games:

@@ -95,14 +95,15 @@ class GameStore:
 
     def get(self, gid: str) -> Session:
         if not ID_PATTERN.match(gid):
-            raise ApiError(404, "no such game: a game id is 16-64 characters of A-Z, a-z, 0-9, - and _")
+            raise ApiError(404, "no such game: a game id is 16-64 characters of A-Z, a-z, 0-9, - and _", "bad_game_id")
         with self._lock:
             session = self._games.get(gid)
             if session is None:
                 if gid in self._gone:
                     raise ApiError(410, "this game was removed from the server to make room for newer games; "
-                                        "continue it from your saved copy (the page keeps one) or start a new game")
-                raise ApiError(404, "no such game (the server may have restarted)")
+                                        "continue it from your saved copy (the page keeps one) or start a new game",
+                                   "game_gone")
+                raise ApiError(404, "no such game (the server may have restarted)", "game_not_found")
             self._games.move_to_end(gid)
             session.touched = time.monotonic()
             return session

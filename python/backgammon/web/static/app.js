@@ -14,6 +14,12 @@
 // marked decisions in the move log), and while an analysed position is on the board
 // data-reviewing="1" with data-review-game / data-review-action; window.backgammonAnalysis
 // is the analysis shown.
+//
+// Every word shown comes from the catalog of the player's language
+// (/static/lang-LANG.json, LANG one of LANGS): t(key, params) fills a
+// message's {name} places, choosing a plural form by Intl.PluralRules where
+// the catalog gives one (an object of "one" / "other" forms keyed by the
+// count "n").  data-lang on <body> and <html lang> name the language shown.
 "use strict";
 
 (function () {
@@ -21,17 +27,22 @@
   const SETTINGS_KEY = "backgammon.settings";
   const SAVED_KEY = "backgammon.saved";
   const TAB_KEY = "backgammon.tab";          // sessionStorage: the game this tab shows (a reload returns to it)
+  const LANG_KEY = "backgammon.lang";        // the language chosen (none: the browser's)
+  const LANGS = ["zh-Hans", "zh-Hant", "en"];
   const VW = 1014;                           // the board's width in SVG units; its height follows the labels
   const DEFAULTS = {
-    level: "normal", length: 5, side: 0,
+    level: "normal", length: 1, cube: false, side: 0,
     pointNumbers: true, bothPips: true, autoEnd: true,
     pace: "realistic", sound: true, orientation: "right",
   };
   // Pace of the computer's moves (ms): the dice tumbling, each checker's
-  // flight, the pause after each, after the play, a tie of the opening roll.
+  // flight, the pause after each, after the play, a tie of the opening roll;
+  // and how long a whole computer turn takes, from its roll to its last
+  // checker ([min, max]: seed 004's 真实 2-5 s, 较快 1-2 s): the steps are
+  // shortened to fit, and a short turn waits at its end.
   const PACES = {
-    realistic: { roll: 700, step: 520, gap: 180, after: 380, tie: 1000, nomove: 1200 },
-    fast: { roll: 300, step: 260, gap: 80, after: 200, tie: 450, nomove: 600 },
+    realistic: { roll: 700, step: 520, gap: 180, after: 380, tie: 1000, nomove: 1200, turn: [2000, 5000] },
+    fast: { roll: 300, step: 260, gap: 80, after: 200, tie: 450, nomove: 600, turn: [1000, 2000] },
   };
   const COLORS = {
     light: { fill: "url(#chk-light)", stroke: "#6b5535", text: "#3a2a1a", die: "#f6efe0", pip: "#2b2018", css: "light" },
@@ -40,8 +51,93 @@
   // The analysis: the marks of the errors, and the colours of the play made and the best one.
   const MARKS = { doubtful: "?!", error: "?", blunder: "??" };
   const REVIEW_COLORS = { played: "#ff6ad5", best: "#7fe3ff" };
-  const LEVEL_NAMES = { beginner: "Beginner", intermediate: "Intermediate", normal: "Normal",
-    advanced: "Advanced", expert: "Expert" };
+  const LEVEL_KEYS = { beginner: "level.beginner", normal: "level.normal", expert: "level.expert", master: "level.master" };
+  const LEVEL_NOTE_KEYS = { beginner: "level.beginner_note", normal: "level.normal_note", expert: "level.expert_note",
+    master: "level.master_note" };
+  const FORMAT_KEYS = { money: ["scoreboard.money_long", "scoreboard.money_short"],
+    single: ["scoreboard.single_long", "scoreboard.single_short"], match: ["scoreboard.match_long", "scoreboard.match_short"] };
+  const ENDING_KEYS = { single: "ending.single", gammon: "ending.gammon", backgammon: "ending.backgammon",
+    drop: "ending.drop", resignation: "ending.resignation" };
+  const RESIGN_KEYS = { 1: "resign.single", 2: "resign.gammon", 3: "resign.backgammon" };
+  const SKILL_KEYS = { doubtful: "skill.doubtful", error: "skill.error", blunder: "skill.blunder" };
+  // The cube decisions' words (cube.proper_action, analysis): each said in the player's language.
+  const CUBE_ACTION_KEYS = { "no double": "cube.no_double", "double": "cube.double", "double, take": "cube.double_take",
+    "double, pass": "cube.double_pass", "double, beaver": "cube.double_beaver", "too good to double": "cube.too_good",
+    "no double, beaver": "cube.no_double_beaver", "take": "cube.take", "pass": "cube.pass", "beaver": "cube.beaver" };
+  const cubeWord = (action) => (CUBE_ACTION_KEYS[action] ? t(CUBE_ACTION_KEYS[action]) : action);
+
+  // -- the language ------------------------------------------------------------------------
+  let lang = "en";
+  let catalog = {};
+  let plurals = new Intl.PluralRules("en");
+  // The catalog for a language tag: zh-TW, zh-HK, zh-MO and zh-Hant 繁體; any other zh 简体; en English.
+  function resolveLang(tag) {
+    const x = String(tag || "").toLowerCase();
+    if (!x) return null;
+    if (x === "zh-hans" || x === "zh-hant" || x === "en") return LANGS.find((l) => l.toLowerCase() === x);
+    if (/^zh(-|$)/.test(x)) {
+      if (/-hant(-|$)/.test(x)) return "zh-Hant";
+      if (/-hans(-|$)/.test(x)) return "zh-Hans";
+      return /-(tw|hk|mo)(-|$)/.test(x) ? "zh-Hant" : "zh-Hans";
+    }
+    return /^en(-|$)/.test(x) ? "en" : null;
+  }
+  function browserLang() {       // the first of the browser's languages that has a catalog, else English
+    const list = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+    for (const tag of list) {
+      const l = resolveLang(tag);
+      if (l) return l;
+    }
+    return "en";
+  }
+  function chosenLang() {
+    const asked = resolveLang(new URLSearchParams(location.search).get("lang"));
+    if (asked) { try { localStorage.setItem(LANG_KEY, asked); } catch (e) { /* private mode */ } return asked; }
+    let kept = null;
+    try { kept = localStorage.getItem(LANG_KEY); } catch (e) { kept = null; }
+    return LANGS.includes(kept) ? kept : browserLang();
+  }
+  async function loadLang(name) {
+    const response = await fetch(`/static/lang-${name}.json`, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(`lang-${name}.json: ${response.status}`);
+    catalog = await response.json();
+    lang = name;
+    plurals = new Intl.PluralRules(name);
+    document.documentElement.lang = name;
+    document.body.dataset.lang = name;
+  }
+  // The message of `key` with its {places} filled; a plural message picks its form by params.n.
+  function t(key, params) {
+    let m = catalog[key];
+    if (m === undefined) {
+      console.error(`no message ${key} in lang-${lang}.json`);
+      return key;
+    }
+    if (typeof m === "object") m = m[plurals.select(Number(params && params.n))] || m.other;
+    return m.replace(/\{(\w+)\}/g, (all, name) => (params && params[name] !== undefined ? String(params[name]) : all));
+  }
+  // The static text of the page: data-i18n (the text), data-i18n-title / -aria-label / -placeholder.
+  function translatePage() {
+    for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    for (const [data, attr] of [["i18nTitle", "title"], ["i18nAriaLabel", "aria-label"], ["i18nPlaceholder", "placeholder"]]) {
+      const sel = `[data-${data.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}]`;
+      for (const node of document.querySelectorAll(sel)) node.setAttribute(attr, t(node.dataset[data]));
+    }
+    document.title = t("app.title");
+    for (const sel of document.querySelectorAll("[data-setting-lang]")) sel.value = lang;
+  }
+  async function switchLang(name) {
+    if (!LANGS.includes(name) || name === lang) return;
+    try { localStorage.setItem(LANG_KEY, name); } catch (e) { /* private mode */ }
+    await loadLang(name);
+    translatePage();
+    if (screen() === "lobby") fillLobby();
+    else if (game) render();
+    bump();
+  }
+  const rollText = (dice) => `${Math.max(dice[0], dice[1])}${Math.min(dice[0], dice[1])}`;
+  const rollDash = (dice) => `${Math.max(dice[0], dice[1])}-${Math.min(dice[0], dice[1])}`;
+  const noMove = (play) => play || t("log.no_move_short");
 
   const params = new URLSearchParams(location.search);
   let settings = loadSettings();
@@ -93,7 +189,12 @@
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body === undefined ? {} : body);
     }
-    const response = await fetch(path, options);
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (e) {
+      throw refusal("network", {});
+    }
     const type = response.headers.get("Content-Type") || "";
     let data = null;
     if (type.includes("json")) {
@@ -102,12 +203,37 @@
       data = await response.text();
     }
     if (!response.ok) {
-      const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
-      const err = new Error(message);
+      const err = refusal(data && data.code ? data.code : "unknown", (data && data.params) || {});
       err.status = response.status;
+      err.english = data && data.error ? data.error : `${response.status}`;
       throw err;
     }
     return data;
+  }
+  // A refusal, the server's (its code and particulars) or the page's own: said in the player's language.
+  function refusal(code, params) {
+    const err = new Error(code);
+    err.code = code;
+    err.params = params || {};
+    return err;
+  }
+  function refusalNodes(e) {
+    const p = Object.assign({}, e.params || {});
+    for (const [k, v] of Object.entries(p)) if (Array.isArray(v) && v.length === 2 && k === "dice") p[k] = rollDash(v);
+    if (Array.isArray(p.dice)) p.dice = p.dice.join("、");
+    const key = `error.${e.code}`;
+    const known = e.code && catalog[key] !== undefined;
+    const nodes = [known ? t(key, p) : t("error.unknown", { status: e.status || "?" })];
+    if (known && p.rule) {       // the rule it cites, in the rules on the page
+      const a = document.createElement("a");
+      a.href = `#rule-${String(p.rule).replace(".", "-")}`;
+      a.className = "rule-link";
+      a.dataset.rule = p.rule;
+      a.textContent = t("error.rule_link", { rule: p.rule });
+      a.addEventListener("click", (ev) => { ev.preventDefault(); openGuide("rules", a.hash.slice(1)); });
+      nodes.push(" ", a);
+    }
+    return nodes;
   }
 
   // -- running one thing at a time -------------------------------------------------------
@@ -126,7 +252,8 @@
     try {
       await task();
     } catch (e) {
-      showError(e.message || String(e));
+      if (!e.code) console.error(e);
+      showError(e.code ? e : refusal("page", {}));
       try { await recover(e); } catch (e2) { /* the error shown stays */ }
     } finally {
       pending -= 1;
@@ -135,12 +262,13 @@
     }
     return true;
   }
-  function showError(message) {
-    const box = $("error");
-    box.hidden = !message;
-    box.textContent = message || "";
-    const lobbyBox = $("lobby-error");
-    if (lobbyBox) { lobbyBox.hidden = !message; lobbyBox.textContent = message || ""; }
+  function showError(e) {         // a refusal (or null: none)
+    for (const box of [$("error"), $("lobby-error")]) {
+      if (!box) continue;
+      box.hidden = !e;
+      box.replaceChildren(...(e ? refusalNodes(e) : []));
+      if (e) box.dataset.code = e.code || ""; else delete box.dataset.code;
+    }
   }
   // After a refused action: draw the server's state again (409: the page was
   // behind), or continue from the saved copy (404/410: the server forgot the game).
@@ -153,9 +281,8 @@
       window.backgammonState = state;
       render();
     } else if (e.status === 404 || e.status === 410) {
-      const message = e.message;
       if (await openGame(game.id, loadSaved())) showError(null);
-      else showError(message);
+      else showError(e);
     }
   }
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -169,10 +296,10 @@
   }
 
   // -- actions --------------------------------------------------------------------------
-  async function perform(body, said) {
+  async function perform(body, notes) {
     const before = game;
     const state = await api("POST", `/api/games/${encodeURIComponent(game.id)}/actions`, body);
-    if (said && said.length) state.said = said.concat(state.said || []);     // what the page's own follow-up carries on
+    if (notes && notes.length) state.notes = notes.concat(state.notes || []);     // what the page's own follow-up carries on
     selected = null;
     if (!state.hint) hintView = null;
     await present(state, before, body);
@@ -185,7 +312,7 @@
     if (state !== game) return;
     const g = state.game;
     if (body.action === "roll" && g.phase === "opening" && g.opening.length && state.actions.includes("roll")) {
-      await perform({ action: "roll" }, state.said);     // the tie was shown (animateAnswer held it)
+      await perform({ action: "roll" }, state.notes);     // the tie was shown (animateAnswer held it)
       return;
     }
     const m = state.moves;
@@ -193,7 +320,7 @@
         state.actions.includes("commit") && body.action === "move") {
       const p = PACES[pace()];
       if (p && visible()) await sleep(Math.min(250, p.after));
-      await perform({ action: "commit" }, state.said);
+      await perform({ action: "commit" }, state.notes);
     }
   }
 
@@ -217,7 +344,10 @@
   }
 
   function matchOptions() {
-    return { length: Number(settings.length), level: settings.level, side: Number(settings.side) };
+    const cube = !!settings.cube;
+    let length = Number(settings.length);
+    if (!cube && (length === 0 || length === 3)) length = 5;       // money play and 3-point matches come with the cube
+    return { length, cube, level: LEVEL_KEYS[settings.level] ? settings.level : DEFAULTS.level, side: Number(settings.side) };
   }
 
   // Open a game: the server's copy, else the saved record (the server
@@ -228,9 +358,10 @@
       state = await api("GET", `/api/games/${encodeURIComponent(id)}`);
     } catch (e) {
       if ((e.status === 404 || e.status === 410) && saved && saved.id === id && saved.mat) {
-        await newMatch({ level: saved.level || settings.level, side: Number(saved.side || 0),
+        await newMatch({ level: LEVEL_KEYS[saved.level] ? saved.level : DEFAULTS.level, side: Number(saved.side || 0),
           resume: { format: "mat", text: saved.mat } });
-        $("said").textContent = "The server no longer had this game: it continues from the saved record.";
+        game.notes = [{ code: "resumed_from_saved", params: {} }];
+        render();
         return true;
       }
       if (e.status === 404 || e.status === 410) return false;
@@ -254,7 +385,7 @@
     let saved = loadSaved();
     if (!saved || saved.id !== state.id) saved = { id: state.id };
     Object.assign(saved, {
-      id: state.id, level: state.level, side: state.you, length: m.length, money: m.money,
+      id: state.id, level: state.level, side: state.you, length: m.length, money: m.money, cube: m.cube,
       score: m.score, game: m.game, crawford: m.crawford, over: m.over, savedAt: Date.now(),
     });
     const logKey = JSON.stringify(state.log);
@@ -548,13 +679,15 @@
     const g = state.game, m = state.match;
     const c = g.cube;
     const crawford = m.crawford && !m.money && g.phase !== "over";
-    if (!crawford) {
+    if (!m.cube) {
+      // seed 004's game: no doubling cube, none drawn
+    } else if (!crawford) {
       const cy = c.owner === "you" ? G.BOTTOM - 45 : c.owner === "computer" ? G.TOP + 45 : G.MID;
       cube(root, mx(G.CUBE_X), cy, c.value === 1 && !c.owner ? 64 : c.value, 50,
         { "data-value": c.value, "data-owner": c.owner || "centre" });
     } else {
-      text(root, mx(G.CUBE_X), G.MID, "CRAWFORD", { "font-size": fs(12), fill: "#ffd7a0", "letter-spacing": 2,
-        transform: `rotate(-90 ${mx(G.CUBE_X)} ${G.MID})` });
+      text(root, mx(G.CUBE_X), G.MID, t("board.crawford"), { "font-size": fs(13), fill: "#ffd7a0", "letter-spacing": 2,
+        transform: `rotate(-90 ${mx(G.CUBE_X)} ${G.MID})`, class: "crawford-mark" });
     }
     if (c.offered) {   // a double waiting for an answer, in the middle of the answering side's half
       const x = halfX(c.offered_by === "you" ? "left" : "right");
@@ -571,20 +704,19 @@
       const w = fs(18) * 8;
       el("rect", { x: x - w / 2, y: G.MID - 28, width: w, height: 56, rx: 8, fill: "#f7f2e6", stroke: "#2b2018",
         "stroke-width": 2 }, flag);
-      text(flag, x, G.MID, `resigns ×${g.resignation.level}`, { "font-size": fs(18), fill: "#2b2018" });
+      text(flag, x, G.MID, t("board.resigns", { level: t(RESIGN_KEYS[g.resignation.level]) }), { "font-size": fs(18), fill: "#2b2018" });
     }
     if (view.arrows && view.arrows.length) drawArrows(root, view);
     if (view.review) drawReviewArrows(root, view);
     if (g.outcome && view.final) {
       const banner = el("g", { class: "banner", "data-outcome": g.outcome.winner }, root);
       const size = fs(28);
-      const who = g.outcome.winner === "you" ? "You win" : "The computer wins";
       const pts = g.outcome.points;
-      const words = `${who} ${pts} point${pts === 1 ? "" : "s"}`;
-      const w = Math.min(VW - 120, Math.max(460, words.length * size * 0.56 + 60));
+      const words = t(g.outcome.winner === "you" ? "banner.you_win" : "banner.computer_wins", { n: pts });
+      const w = Math.min(VW - 120, Math.max(460, words.length * size * (lang === "en" ? 0.56 : 1.05) + 60));
       const ms = state.match.score;
-      const over = m.over ? (m.winner === "you" ? `You win the match ${ms.you}–${ms.computer}` :
-        `The computer wins the match ${ms.computer}–${ms.you}`) : null;
+      const over = m.over ? t(m.winner === "you" ? "banner.you_win_match" : "banner.computer_wins_match",
+        { you: ms.you, computer: ms.computer }) : null;
       const h = over ? size * 4.2 : size * 2.6;
       el("rect", { x: VW / 2 - w / 2, y: G.MID - h / 2, width: w, height: h, rx: 12, fill: "#000000c0",
         stroke: "#e0b84a", "stroke-width": 2 }, banner);
@@ -620,7 +752,8 @@
       if (d.tag) attrs["data-tag"] = d.tag;
       const g = dieFace(layer, d.x, G.MID, d.value, pal[d.side], attrs);
       if (d.used) g.setAttribute("opacity", d.tag === "last" ? ".6" : ".35");
-      if (d.caption) text(layer, d.x, G.MID + 27 + fs(13) * 0.9, d.caption, { "font-size": fs(13), fill: "#f1dcb5", class: "die-caption" });
+      if (d.caption) text(layer, d.x, G.MID + 27 + fs(13) * 0.9, t(d.caption === "you" ? "die.you" : "die.computer"),
+        { "font-size": fs(13), fill: "#f1dcb5", class: "die-caption" });
     }
   }
 
@@ -686,14 +819,13 @@
   function isOpeningPlay(state) {
     const g = state.game;
     if (!g.opening.length || g.phase !== "play") return false;
-    return !currentLog(state).lines.some((l) => l.player && !/…$/.test(l.text));
+    return !currentLog(state).lines.some((l) => l.player && l.code !== "rolled");
   }
   function lastComputerDice(state) {      // the computer's last roll in this game, if it was the last
     const lines = currentLog(state).lines;
     for (let i = lines.length - 1; i >= 0; i--) {
       const l = lines[i];
-      const m = /^(\d)(\d):/.exec(l.text);
-      if (m) return l.player === "computer" ? [Number(m[1]), Number(m[2])] : null;
+      if (l.params && l.params.dice && (l.code === "play" || l.code === "no_move")) return l.player === "computer" ? l.params.dice : null;
     }
     return null;
   }
@@ -826,8 +958,7 @@
       else if (body.action === "roll" && state.game.dice) Sound.play("dice");
       return;
     }
-    for (const btn of document.querySelectorAll(".controls button")) btn.hidden = true;   // nothing to press meanwhile
-    $("resign-group").hidden = true;
+    $("controls").classList.add("busy");      // nothing to press meanwhile (render shows the controls again)
     document.body.dataset.state = "computer";
     const shell = Object.assign({}, state, { game: Object.assign({}, state.game, { outcome: null }) });
     const base = { state: shell, board, final: false, dice: [] };
@@ -837,31 +968,31 @@
         { side: "you", value: th.you, x: halfX("left"), tag: "opening", caption: "you" },
         { side: "computer", value: th.computer, x: halfX("right"), tag: "opening", caption: "computer" }] });
       drawBoard(view);
-      $("status").textContent = "Opening roll…";
+      $("status").textContent = t("status.opening_rolling");
       await tumble(view, [0, 1], p.roll);
-      $("status").textContent = th.you === th.computer ? `Opening roll ${th.you}-${th.computer}: a tie, rolling again.`
-        : `Opening roll: you ${th.you}, the computer ${th.computer}. ${th.you > th.computer ? "You start." : "The computer starts."}`;
+      $("status").textContent = t(th.you === th.computer ? "status.opening_tie_again" : th.you > th.computer ?
+        "note.opening_you_start" : "note.opening_computer_starts", { you: th.you, computer: th.computer });
       if (th.you === th.computer) {
         const layer = $("dice-layer");
         const size = fs(22), w = size * 9, y = G.MID;          // between the two dice
         const note = el("g", { class: "tie-note" }, layer);
         el("rect", { x: VW / 2 - w / 2, y: y - size, width: w, height: size * 2, rx: 10, fill: "#000000b0",
           stroke: "#e0b84a", "stroke-width": 2 }, note);
-        text(note, VW / 2, y, `Tie ${th.you}-${th.computer}: roll again`, { "font-size": size, fill: "#ffe9b0" });
+        text(note, VW / 2, y, t("board.tie", { you: th.you, computer: th.computer }), { "font-size": size, fill: "#ffe9b0" });
         await sleep(p.tie);
       } else {
         await sleep(p.after * 2);
       }
     }
     // your roll when you cannot move
-    const stuck = (state.said || []).map((s) => /You rolled (\d)-(\d) and cannot move/.exec(s)).find(Boolean);
+    const stuck = (state.notes || []).find((n) => n.code === "you_cannot_move");
     if (stuck) {
       const cx = halfX("right");
       const view = Object.assign({}, base, { dice: [
-        { side: "you", value: Number(stuck[1]), x: cx - 36 }, { side: "you", value: Number(stuck[2]), x: cx + 36 }] });
+        { side: "you", value: stuck.params.dice[0], x: cx - 36 }, { side: "you", value: stuck.params.dice[1], x: cx + 36 }] });
       drawBoard(view);
       await tumble(view, [0, 1], p.roll);
-      $("status").textContent = "You cannot move.";
+      $("status").textContent = t("status.you_cannot_move");
       await sleep(p.nomove);
     } else if (body.action === "roll" && state.game.phase === "play" && state.game.on_roll === "you" && !throws.length) {
       const view = viewOf(state, { final: false });
@@ -871,6 +1002,7 @@
     // the computer's plays, checker by checker
     let opening = throws.length > 0 && played.length > 0;
     for (const pl of played) {
+      const began = performance.now();
       let dice;
       if (opening) {
         const th = throws[throws.length - 1];
@@ -885,8 +1017,8 @@
       drawBoard(view);
       if (!opening) await tumble(view, [0, 1], p.roll);
       else await sleep(p.gap);
-      $("status").textContent = pl.steps.length ? `The computer plays ${pl.dice[0]}-${pl.dice[1]}: ${pl.play}` :
-        `The computer rolled ${pl.dice[0]}-${pl.dice[1]} and cannot move.`;
+      $("status").textContent = pl.steps.length ? t("status.computer_plays", { dice: rollDash(pl.dice), play: pl.play }) :
+        t("note.computer_cannot_move", { dice: rollDash(pl.dice) });
       const left = pl.dice[0] === pl.dice[1] ? [pl.dice[0], pl.dice[0], pl.dice[0], pl.dice[0]] : pl.dice.slice();
       for (const step of pl.steps) {
         const [f, t, hit] = step;
@@ -906,6 +1038,9 @@
         await sleep(p.gap);
       }
       await sleep(p.after);
+      // a computer turn lasts as long as the pace says, however few its checkers
+      const spent = performance.now() - began;
+      if (spent < p.turn[0]) await sleep(p.turn[0] - spent);
       opening = false;
     }
   }
@@ -959,26 +1094,29 @@
     strips(state, review ? reviewInfo(state, review.entry) : null);
     drawLog(state);
     drawAnalysis(state);
-    $("status").textContent = status(state);
-    $("said").textContent = (state.said || []).join(" ");
+    const [statusKey, statusParams, keys] = status(state);
+    $("status").replaceChildren(statusKey ? t(statusKey, statusParams) : "", ...keyHint(keys));
+    $("status").dataset.message = statusKey || "";
+    $("said").textContent = (state.notes || []).map(noteText).join(" ");
+    $("controls").classList.remove("busy");
     for (const btn of document.querySelectorAll(".controls button[data-action]")) {
       const name = btn.dataset.action;
-      if (name === "resign") continue;
       btn.hidden = !a.includes(name);
     }
     const m = state.moves;
     const auto = settings.autoEnd && m && Object.keys(m.destinations).length === 0;
     $("btn-commit").hidden = !a.includes("commit") || auto;
-    $("btn-undo").textContent = m && m.steps.length ? "Undo move" : "Undo last play";
+    $("btn-undo").textContent = t(m && m.steps.length ? "action.undo_move" : "action.undo_play");
     $("btn-newmatch").hidden = !state.match.over;
     const fresh = analysis && analysis.key === historyKey(state);
     $("btn-analyse").hidden = !analysable(state) || !!fresh;
-    $("btn-analyse").textContent = analysis ? "Analyse again" : "Analyse";
+    $("btn-analyse").textContent = t(analysis ? "action.analyse_again" : "action.analyse");
     $("resign-group").hidden = !a.includes("resign");
+    fillResign(state);
     $("notation").hidden = !a.includes("play");
     $("notation").closest(".panel").hidden = !a.includes("play");
     if (hintView) drawHint(hintView.hint);
-    else $("hint").replaceChildren(muted("Ask for a hint on your turn (H)."));
+    else $("hint").replaceChildren(mutedHint());
     $("save-mat").href = `/api/games/${state.id}/mat`;
     $("save-sgf").href = `/api/games/${state.id}/sgf`;
   }
@@ -996,6 +1134,44 @@
     return g.phase;
   }
 
+  // The keys that do something, after a message, where there is a keyboard
+  // (hidden on touch-only screens by the stylesheet: .keyhint).
+  function keyHint(key) {
+    if (!key) return [];
+    const span = document.createElement("span");
+    span.className = "keyhint";
+    span.textContent = t(key);
+    return [" ", span];
+  }
+  function mutedHint() {
+    const p = muted(t("hint.ask"));
+    p.append(...keyHint("keys.hint"));
+    return p;
+  }
+  function noteParams(params) {
+    const p = Object.assign({}, params || {});
+    if (Array.isArray(p.dice)) p.dice = rollDash(p.dice);
+    if (p.level !== undefined && RESIGN_KEYS[p.level]) p.level = t(RESIGN_KEYS[p.level]);
+    if (p.ending !== undefined && ENDING_KEYS[p.ending]) p.ending = t(ENDING_KEYS[p.ending]);
+    if (p.points !== undefined) p.n = p.points;
+    if ("play" in p) p.play = noMove(p.play);
+    return p;
+  }
+  const noteText = (n) => t(`note.${n.code}`, noteParams(n.params));
+  // The resignation's choices, each with the points it gives the computer at this cube.
+  function fillResign(state) {
+    const select = $("resign-level");
+    const value = select.value || "1";
+    const cube = state.game.cube.value || 1;
+    select.replaceChildren(...[1, 2, 3].map((level) => {
+      const o = document.createElement("option");
+      o.value = String(level);
+      o.textContent = t("resign.option", { level: t(RESIGN_KEYS[level]), n: level * cube });
+      return o;
+    }));
+    select.value = value;
+  }
+
   function muted(content) {
     const p = document.createElement("p");
     p.className = "muted";
@@ -1003,34 +1179,35 @@
     return p;
   }
 
+  // The status line: [message key, its params, the key hint's key (shown where there is a keyboard)].
   function status(state) {
     const g = state.game, m = state.match, a = state.actions;
-    if (m.over) return m.winner === "you" ? "You have won the match!" : "The computer has won the match.";
+    if (m.over) return [m.winner === "you" ? "status.you_won_match" : "status.computer_won_match", {}, null];
     if (g.phase === "over") {
       const o = g.outcome;
-      const who = o.winner === "you" ? "You win" : "The computer wins";
-      return `${who} ${o.points} point${o.points === 1 ? "" : "s"} (${o.ending}). ` +
-        (a.includes("next") ? "Next game: Enter." : "");
+      const params = { n: o.points, ending: t(ENDING_KEYS[o.ending] || "ending.single") };
+      return [o.winner === "you" ? "status.you_win_game" : "status.computer_wins_game", params,
+        a.includes("next") ? "keys.next" : null];
     }
     if (g.phase === "opening") {
       if (g.opening.length) {
-        const t = g.opening[g.opening.length - 1];
-        return `Opening roll ${t.you}-${t.computer}: a tie. Roll again.`;
+        const last = g.opening[g.opening.length - 1];
+        return ["status.opening_tie", { you: last.you, computer: last.computer }, "keys.space"];
       }
-      return "Roll to decide who starts (Space).";
+      return ["status.opening_roll", {}, "keys.space"];
     }
-    if (g.turn !== "you") return "The computer is thinking…";
-    if (g.phase === "doubled") return `The computer doubles to ${g.cube.offered}: take (T) or pass (P)?`;
-    if (g.phase === "resigned") return `The computer offers to resign (×${g.resignation.level}): accept (A) or reject (X)?`;
-    if (g.phase === "turn") return a.includes("double") ? "Your turn: roll (Space) or double (D)." : "Your turn: roll (Space).";
+    if (g.turn !== "you") return ["status.computer_thinking", {}, null];
+    if (g.phase === "doubled") return ["status.computer_doubles", { value: g.cube.offered }, "keys.take_pass"];
+    if (g.phase === "resigned") return ["status.computer_resigns", { level: t(RESIGN_KEYS[g.resignation.level]) }, "keys.accept_reject"];
+    if (g.phase === "turn") return a.includes("double") ? ["status.your_turn_double", {}, "keys.roll_double"] : ["status.your_turn", {}, "keys.space"];
     if (g.phase === "play") {
       const moves = state.moves;
-      const opening = isOpeningPlay(state) ? "You start. " : "";
-      if (moves && moves.complete && Object.keys(moves.destinations).length === 0) return "End your turn (Enter), or undo a move (U).";
-      if (moves && moves.complete) return "End your turn (Enter), move on, or undo (U).";
-      return `${opening}Move ${g.dice[0]}-${g.dice[1]}: drag or click a lit checker.`;
+      if (moves && moves.complete && Object.keys(moves.destinations).length === 0) return ["status.end_turn", {}, "keys.end_undo"];
+      if (moves && moves.complete) return ["status.end_or_move", {}, "keys.end_undo"];
+      const dice = rollDash(g.dice);
+      return [isOpeningPlay(state) ? "status.move_opening" : "status.move", { dice }, null];
     }
-    return "";
+    return [null, {}, null];
   }
 
   function scoreboard(state) {
@@ -1041,17 +1218,22 @@
     const kind = add("kind", "");
     const long = document.createElement("span");
     long.className = "long";
-    long.textContent = m.money ? `Money game ${m.game}` : `${m.length}-point match, game ${m.game}`;
+    long.textContent = t(formatKey(m, "long"), { length: m.length, game: m.game });
     const short = document.createElement("span");
     short.className = "short";
-    short.textContent = m.money ? `Money · G${m.game}` : `${m.length}-pt · G${m.game}`;
+    short.textContent = t(formatKey(m, "short"), { length: m.length, game: m.game });
     kind.append(long, short);
     const score = add("score", "");
-    const you = document.createElement("span"); you.className = "long"; you.textContent = "You ";
-    const comp = document.createElement("span"); comp.className = "long"; comp.textContent = " Computer";
-    score.append(you, document.createTextNode(`${m.score.you}–${m.score.computer}`), comp);
-    if (m.crawford && !m.money) add("tag", "Crawford");
-    else if (m.post_crawford) add("tag", "post-Crawford");
+    const you = document.createElement("span"); you.className = "long"; you.textContent = t("score.you");
+    const comp = document.createElement("span"); comp.className = "long"; comp.textContent = t("score.computer");
+    score.append(you, document.createTextNode(` ${m.score.you}–${m.score.computer} `), comp);
+    if (m.cube && m.crawford && !m.money) add("tag", t("tag.crawford")).dataset.tag = "crawford";
+    else if (m.cube && m.post_crawford) add("tag", t("tag.post_crawford")).dataset.tag = "post-crawford";
+  }
+  // What is being played: a single game, a match to N, a money session (the catalog's key).
+  function formatKey(m, size) {
+    const keys = FORMAT_KEYS[m.money ? "money" : m.length === 1 ? "single" : "match"];
+    return keys[size === "long" ? 0 : 1];
   }
 
   function strips(state, reviewing) {     // reviewing: the analysed position's pips, cube and side to act
@@ -1060,18 +1242,20 @@
     for (const side of ["you", "computer"]) {
       const strip = $(`strip-${side}`);
       strip.querySelector(".swatch").className = `swatch ${pal[side].css}`;
-      strip.querySelector(".who").textContent = side === "you" ? "You" : `Computer · ${LEVEL_NAMES[state.level] || state.level}`;
+      strip.querySelector(".who").textContent = side === "you" ? t("strip.you")
+        : t("strip.computer", { level: LEVEL_KEYS[state.level] ? t(LEVEL_KEYS[state.level]) : state.level });
       const show = side === "you" || settings.bothPips;
-      strip.querySelector(".pips").textContent = show ? `${pips[side]} pips` : "";
+      strip.querySelector(".pips").textContent = show ? t("strip.pips", { n: pips[side] }) : "";
       strip.dataset.pips = show ? String(pips[side]) : "";
       const g = state.game;
       let note = "";
       const cubeNow = reviewing ? reviewing.cube : g.cube;
       const turn = reviewing ? reviewing.side : g.turn;
-      if (reviewing) note = turn === side ? (reviewing.entry.kind === "take" ? "to answer" : "on roll") : "";
-      else if (g.phase !== "over" && g.phase !== "opening" && g.turn === side) note = side === "you" ? "your turn" : "to play";
-      if (cubeNow.owner === side) note = (note ? note + " · " : "") + `owns the cube (${cubeNow.value})`;
-      strip.querySelector(".note").textContent = note;
+      const notes = [];
+      if (reviewing) { if (turn === side) notes.push(t(reviewing.entry.kind === "take" ? "strip.to_answer" : "strip.on_roll")); }
+      else if (g.phase !== "over" && g.phase !== "opening" && g.turn === side) notes.push(t(side === "you" ? "strip.your_turn" : "strip.to_play"));
+      if (cubeNow.owner === side) notes.push(t("strip.owns_cube", { value: cubeNow.value }));
+      strip.querySelector(".note").textContent = notes.join(" · ");
       strip.classList.toggle("active", turn === side && (reviewing || g.phase !== "over"));
     }
   }
@@ -1087,13 +1271,15 @@
     for (const lg of state.log) {
       const head = document.createElement("li");
       head.className = "game-head";
-      head.textContent = state.match.money ? `Game ${lg.game} (you ${lg.score.you}, computer ${lg.score.computer})`
-        : `Game ${lg.game} — score ${lg.score.you}-${lg.score.computer}${lg.crawford ? " (Crawford)" : ""}`;
+      const tag = !state.match.cube || state.match.money ? "" : lg.crawford ? "crawford" : lg.post_crawford ? "post" : "";
+      head.textContent = t(tag === "crawford" ? "log.game_head_crawford" : tag === "post" ? "log.game_head_post_crawford" : "log.game_head",
+        { game: lg.game, you: lg.score.you, computer: lg.score.computer });
+      if (tag) head.dataset.tag = tag;
       list.appendChild(head);
       const table = document.createElement("table");
       table.className = "turns";
       const headRow = table.insertRow();
-      for (const h of ["", "You", "Computer"]) { const th = document.createElement("th"); th.textContent = h; headRow.appendChild(th); }
+      for (const h of ["", t("log.you"), t("log.computer")]) { const th = document.createElement("th"); th.textContent = h; headRow.appendChild(th); }
       let row = null, n = 0;
       const newRow = () => { n += 1; row = { tr: table.insertRow(), you: null, computer: null }; const c = row.tr.insertCell(); c.className = "n"; c.textContent = `${n}`; row.you = row.tr.insertCell(); row.computer = row.tr.insertCell(); row.filled = {}; };
       for (const line of lg.lines) {
@@ -1102,7 +1288,7 @@
           tr.className = "note";
           const c = tr.insertCell();
           c.colSpan = 3;
-          c.textContent = line.text;
+          c.textContent = logText(line);
           row = null;
           continue;
         }
@@ -1111,7 +1297,7 @@
         row.filled[p] = true;
         const span = document.createElement("span");
         span.className = "line";
-        span.textContent = line.text;
+        span.textContent = logText(line);
         if (line.action) { span.dataset.game = lg.game; span.dataset.action = line.action; }
         const entries = line.action ? attached.get(`${lg.game}:${line.action}`) : null;
         if (entries) marked += markLine(span, entries, n);
@@ -1133,6 +1319,17 @@
     if (analysis) document.body.dataset.analysisMarked = String(marked);
   }
 
+  // A line of the move log in the player's language: a roll and its play in
+  // notation ("43: 13/9 13/10", the larger die first), or the catalog's words.
+  function logText(line) {
+    const p = line.params || {};
+    if (line.code === "play") return `${rollText(p.dice)}: ${p.play}`;
+    if (line.code === "no_move") return `${rollText(p.dice)}: ${t("log.no_move")}`;
+    if (line.code === "rolled") return `${rollText(p.dice)}: …`;
+    if (line.code === "outcome") return t(p.winner === "you" ? "log.outcome_you" : "log.outcome_computer", noteParams(p));
+    return t(`log.${line.code}`, noteParams(p));
+  }
+
   function drawHint(h) {
     const box = $("hint");
     box.replaceChildren();
@@ -1141,16 +1338,16 @@
     if (h.kind === "play") {
       const table = document.createElement("table");
       const head = table.createTHead().insertRow();
-      for (const t of ["Play", "Equity", "Diff", "Win", "Gammon"]) { const th = document.createElement("th"); th.textContent = t; head.appendChild(th); }
+      for (const k of ["hint.play", "hint.equity", "hint.diff", "hint.win", "hint.gammon"]) { const th = document.createElement("th"); th.textContent = t(k); head.appendChild(th); }
       const body = table.createTBody();
       h.plays.forEach((p, i) => {
         const tr = body.insertRow();
         tr.className = (i === 0 ? "best " : "") + "pick" + (hintView && hintView.index === i ? " shown" : "");
-        for (const v of [p.play || "(no move)", f(p.equity), i === 0 ? "" : f(p.difference),
+        for (const v of [noMove(p.play), f(p.equity), i === 0 ? "" : f(p.difference),
           pct(p.probabilities.win), pct(p.probabilities.win_gammon)]) {
           tr.insertCell().textContent = v;
         }
-        tr.title = "Show this play on the board and put it in the notation box";
+        tr.title = t("hint.row_title");
         tr.addEventListener("click", () => {
           $("notation-text").value = p.play;
           if (hintView) hintView.index = i;
@@ -1161,23 +1358,26 @@
       box.appendChild(table);
       const note = document.createElement("p");
       note.className = "muted small";
-      note.textContent = `${h.count} legal play${h.count === 1 ? "" : "s"}; cubeless equity, searched ${h.ply}-ply.` +
-        (game && game.moves && game.moves.steps.length ? " From the start of your turn." : " Arrows on the board show the play picked.");
+      note.textContent = t(game && game.moves && game.moves.steps.length ? "hint.note_from_start" : "hint.note_arrows",
+        { n: h.count, ply: h.ply });
       box.appendChild(note);
     } else {
       const p = document.createElement("p");
       const strong = document.createElement("strong");
-      strong.textContent = h.kind === "take" ? `Advice: ${h.take}.` : `Advice: ${h.action}.`;
+      strong.textContent = t("hint.advice", { action: cubeWord(h.kind === "take" ? h.take : h.action) });
       p.appendChild(strong);
       box.appendChild(p);
       const table = document.createElement("table");
-      for (const [k, v] of [["No double", h.no_double], ["Double, take", h.double_take], ["Double, pass", h.double_pass]]) {
+      table.className = "cube-table";
+      for (const [k, v] of [["cube.no_double", h.no_double], ["cube.double_take", h.double_take], ["cube.double_pass", h.double_pass]]) {
         const tr = table.insertRow();
-        tr.insertCell().textContent = k;
+        tr.insertCell().textContent = t(k);
         tr.insertCell().textContent = f(v);
       }
       box.appendChild(table);
-      if (!h.can_double && h.reason && h.kind === "cube") box.appendChild(Object.assign(muted(h.reason), { className: "muted small" }));
+      if (!h.can_double && h.reason_code && h.kind === "cube") {
+        box.appendChild(Object.assign(muted(t(`error.${h.reason_code}`, { limit: game ? game.game.cube.value : "" })), { className: "muted small" }));
+      }
     }
   }
 
@@ -1201,7 +1401,6 @@
   const signed = (x) => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3);
   const lost = (x) => "−" + Math.abs(x).toFixed(3);
   const ordinal = (e) => e.game * 1e6 + e.action;
-  const whoName = (who, capital) => (who === "you" ? (capital ? "You" : "you") : (capital ? "The computer" : "the computer"));
   const stepsKey = (moves) => JSON.stringify((moves || []).map((m) => m.join("/")).sort());
   function samePlay(e) { return e.played === e.best || stepsKey(e.played_moves) === stepsKey(e.best_moves); }
   function markedEntries() {
@@ -1227,9 +1426,10 @@
     }
     return out;
   }
+  const skillWord = (skill) => (SKILL_KEYS[skill] ? t(SKILL_KEYS[skill]) : t("skill.none"));
   function describe(e) {
-    const what = e.kind === "play" ? `best ${e.best || "(no move)"}` : `${e.done}; proper: ${e.proper}`;
-    return `${e.kind === "play" ? "" : "cube: "}${e.skill || "no mark"} ${lost(e.error)} (${what})`;
+    if (e.kind === "play") return t("analysis.describe_play", { skill: skillWord(e.skill), lost: lost(e.error), best: noMove(e.best) });
+    return t("analysis.describe_cube", { skill: skillWord(e.skill), lost: lost(e.error), done: cubeWord(e.done), proper: cubeWord(e.proper) });
   }
   // A line of the move log with its analysis: a mark per doubtful play, error and
   // blunder ("?!", "?", "??" and the equity lost); a click shows it on the board.
@@ -1240,7 +1440,7 @@
     span.classList.add("analysed");
     span.tabIndex = 0;
     span.setAttribute("role", "button");
-    span.title = (marked.length ? marked.map(describe).join("; ") + ". " : "") + "Show it on the board.";
+    span.title = [...marked.map(describe), t("analysis.show_on_board")].join(t("analysis.separator"));
     span.addEventListener("click", () => startReview(target));
     if (review && entries.includes(review.entry)) span.classList.add("reviewed");
     for (const e of marked) {
@@ -1248,7 +1448,7 @@
       const m = document.createElement("span");
       m.className = `mark m-${e.skill}`;
       m.dataset.skill = e.skill;
-      m.textContent = `${e.kind === "play" ? "" : "cube "}${MARKS[e.skill]} ${lost(e.error)}`;
+      m.textContent = e.kind === "play" ? `${MARKS[e.skill]} ${lost(e.error)}` : t("analysis.cube_mark", { mark: MARKS[e.skill], lost: lost(e.error) });
       span.append(" ", m);
     }
     return marked.length;
@@ -1262,7 +1462,7 @@
       document.body.dataset.analysis = "loading";
       btn.disabled = true;
       btn.setAttribute("aria-busy", "true");
-      btn.textContent = "Analysing…";
+      btn.textContent = t("action.analysing");
       try {
         const data = await api("GET", `/api/games/${encodeURIComponent(state.id)}/analysis?ply=0`);
         analysis = { data, key: historyKey(state), id: state.id, built: null };
@@ -1275,7 +1475,7 @@
       } finally {
         btn.disabled = false;
         btn.removeAttribute("aria-busy");
-        btn.textContent = analysis ? "Analyse again" : "Analyse";
+        btn.textContent = t(analysis ? "action.analyse_again" : "action.analyse");
       }
       render();
       const panel = $("analysis").getBoundingClientRect();      // a narrow screen: the summary is under the log
@@ -1310,33 +1510,31 @@
   function buildAnalysis(a) {
     const d = a.data;
     a.built = d;
-    const games = d.games === 1 ? "1 game" : `${d.games} games`;
-    $("analysis-about").textContent = `${games} · ${d.length ? `${d.length}-point match` : "money play"} · ` +
-      `searched ${d.ply}-ply · ${d.seconds.toFixed(1)} s`;
+    $("analysis-about").textContent = t(d.length ? "analysis.about_match" : "analysis.about_money",
+      { n: d.games, length: d.length, ply: d.ply, seconds: d.seconds.toFixed(1) });
     const table = $("analysis-summary");
     table.replaceChildren();
     const head = table.createTHead().insertRow();
-    for (const h of ["", "You", "Computer"]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
+    for (const h of ["", t("log.you"), t("log.computer")]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
     const body = table.createTBody();
     const cubeMarks = (who) => d.decisions.filter((e) => e.who === who && e.kind !== "play" && MARKS[e.skill]).length;
     const rows = [
-      ["pr", "PR (lower is better)", (s) => s.pr.toFixed(1),
-        "Performance rating: the average error per decision × 500; 0 is perfect play."],
-      ["decisions", "Decisions", (s) => String(s.decisions), "Checker plays with a choice, and cube decisions."],
-      ["blunders", "Blunders ??", (s) => String(s.blunders), "Decisions losing 0.16 or more."],
-      ["errors", "Errors ?", (s) => String(s.errors), "Decisions losing 0.08 to 0.16."],
-      ["doubtful", "Doubtful ?!", (s) => String(s.doubtful), "Decisions losing 0.04 to 0.08."],
-      ["cube", "Cube errors", (s, who) => `${cubeMarks(who)} of ${s.cube_decisions}`,
-        "Marked cube decisions (doubling, and answers to doubles) of all of them."],
-      ["error", "Equity lost", (s) => s.total_error.toFixed(3), "The errors of all decisions added up."],
-      ["luck", "Luck", (s) => signed(s.luck), "The dice's gifts added up (positive: lucky)."],
+      ["pr", "stat.pr", (s) => s.pr.toFixed(1), "stat.pr_help"],
+      ["decisions", "stat.decisions", (s) => String(s.decisions), "stat.decisions_help"],
+      ["blunders", "stat.blunders", (s) => String(s.blunders), "stat.blunders_help"],
+      ["errors", "stat.errors", (s) => String(s.errors), "stat.errors_help"],
+      ["doubtful", "stat.doubtful", (s) => String(s.doubtful), "stat.doubtful_help"],
+      ["cube", "stat.cube", (s, who) => t("stat.cube_value", { marked: cubeMarks(who), n: s.cube_decisions }), "stat.cube_help"],
+      ["error", "stat.lost", (s) => s.total_error.toFixed(3), "stat.lost_help"],
+      ["luck", "stat.luck", (s) => signed(s.luck), "stat.luck_help"],
     ];
     for (const [key, label, value, help] of rows) {
+      if (key === "cube" && !(game && game.match.cube)) continue;
       const tr = body.insertRow();
       tr.dataset.stat = key;
-      tr.title = help;
+      tr.title = t(help);
       const th = document.createElement("th");
-      th.textContent = label;
+      th.textContent = t(label);
       tr.appendChild(th);
       for (const who of ["you", "computer"]) {
         const td = tr.insertCell();
@@ -1347,9 +1545,7 @@
     const list = $("analysis-errors");
     list.replaceChildren();
     const marked = markedEntries();
-    $("analysis-count").textContent = marked.length
-      ? `${marked.length} marked decision${marked.length === 1 ? "" : "s"}: click one to see it on the board.`
-      : "No doubtful play, error or blunder.";
+    $("analysis-count").textContent = marked.length ? t("analysis.count", { n: marked.length }) : t("analysis.none");
     for (const e of marked) {
       const li = document.createElement("li");
       const btn = document.createElement("button");
@@ -1358,9 +1554,9 @@
       Object.assign(btn.dataset, { index: d.decisions.indexOf(e), game: e.game, action: e.action, skill: e.skill, who: e.who });
       const part = (cls, content) => { const x = document.createElement("span"); x.className = cls; x.textContent = content; btn.appendChild(x); };
       part(`mark m-${e.skill}`, MARKS[e.skill]);
-      part("where", `${d.games > 1 ? `G${e.game} ` : ""}${e.row ? `#${e.row}` : ""}`);
-      part("who", e.who === "you" ? "You" : "Comp.");
-      part("what", e.kind === "play" ? `${e.roll[0]}${e.roll[1]}: ${e.played || "(no move)"}` : `cube: ${e.done}`);
+      part("where", `${d.games > 1 ? t("analysis.game_short", { game: e.game }) + " " : ""}${e.row ? `#${e.row}` : ""}`);
+      part("who", t(e.who === "you" ? "analysis.you_short" : "analysis.computer_short"));
+      part("what", e.kind === "play" ? `${rollText(e.roll)}: ${noMove(e.played)}` : t("analysis.cube_done", { done: cubeWord(e.done) }));
       part("lost", lost(e.error));
       btn.title = describe(e);
       btn.addEventListener("click", () => startReview(e));
@@ -1373,19 +1569,20 @@
   // equities (the legend of the arrows), and the way back.
   function fillReview(state, e) {
     const d = analysis.data;
-    const where = `${d.games > 1 ? `Game ${e.game}, ` : ""}move ${e.row || "?"}`;
+    const where = t(d.games > 1 ? "review.where_game" : "review.where", { game: e.game, move: e.row || "?" });
+    const mine = e.who === "you";
     let what;
-    if (e.kind === "play") what = `${whoName(e.who, true)} rolled ${e.roll[0]}-${e.roll[1]}`;
-    else if (e.kind === "cube") what = `${whoName(e.who, true)} to double or roll`;
-    else what = `${whoName(e.who === "you" ? "computer" : "you", true)} doubled: ${e.who === "you" ? "your" : "the computer's"} answer`;
-    $("review-title").textContent = `${where} · ${what}`;
+    if (e.kind === "play") what = t(mine ? "review.you_rolled" : "review.computer_rolled", { dice: rollDash(e.roll) });
+    else if (e.kind === "cube") what = t(mine ? "review.you_double_or_roll" : "review.computer_double_or_roll");
+    else what = t(mine ? "review.your_answer" : "review.computer_answer");
+    $("review-title").textContent = t("review.title", { where, what });
     const mark = $("review-mark");
     mark.className = `mark m-${e.skill || "none"}`;
-    const mwc = e.error_mwc !== null && e.error_mwc !== undefined && d.length && e.error > 0
-      ? `, −${(100 * e.error_mwc).toFixed(1)}% MWC` : "";
-    mark.title = mwc ? "the equity lost, and the match winning chances (MWC) lost" : "the equity lost";
-    mark.textContent = MARKS[e.skill] ? `${MARKS[e.skill]} ${e.skill}: ${lost(e.error)}${mwc}`
-      : e.error > 0 ? `a slip: ${lost(e.error)}` : e.kind === "play" ? "the best play" : "right";
+    const hasMwc = e.error_mwc !== null && e.error_mwc !== undefined && d.length && e.error > 0;
+    mark.title = t(hasMwc ? "review.lost_mwc_title" : "review.lost_title");
+    const lostText = hasMwc ? t("review.lost_mwc", { lost: lost(e.error), mwc: (100 * e.error_mwc).toFixed(1) }) : lost(e.error);
+    mark.textContent = MARKS[e.skill] ? t("review.marked", { mark: MARKS[e.skill], skill: skillWord(e.skill), lost: lostText })
+      : e.error > 0 ? t("review.slip", { lost: lost(e.error) }) : t(e.kind === "play" ? "review.best_play" : "review.right");
     const box = $("review-plays");
     box.replaceChildren();
     const line = (set, label, play, equity) => {
@@ -1402,20 +1599,20 @@
     };
     if (e.kind === "play") {
       const same = samePlay(e);
-      if (!same) line("played", "Played", e.played || "(no move)", signed(e.played_equity));
-      line("best", same ? "Played the best" : "Best", e.best || "(no move)", signed(e.best_equity));
+      if (!same) line("played", t("review.played"), noMove(e.played), signed(e.played_equity));
+      line("best", t(same ? "review.played_best" : "review.best"), noMove(e.best), signed(e.best_equity));
       if (e.candidates && e.candidates.length > 1) {
         const more = document.createElement("details");
         more.className = "candidates";
         const summary = document.createElement("summary");
-        summary.textContent = `The ${e.candidates.length} best plays`;
+        summary.textContent = t("review.candidates", { n: e.candidates.length });
         more.appendChild(summary);
         const table = document.createElement("table");
         for (const c of e.candidates) {
           const tr = table.insertRow();
           if (c.play === e.played) tr.className = "played";
           if (c.play === e.best) tr.className += " best";
-          tr.insertCell().textContent = c.play || "(no move)";
+          tr.insertCell().textContent = noMove(c.play);
           tr.insertCell().textContent = signed(c.equity);
           tr.insertCell().textContent = c.play === e.best ? "" : lost(e.best_equity - c.equity);
         }
@@ -1425,7 +1622,7 @@
     } else {
       const said = document.createElement("p");
       said.className = "cube-line";
-      for (const [cls, label, content] of [["done", "Done: ", e.done], ["proper", "proper: ", e.proper]]) {
+      for (const [cls, label, content] of [["done", t("review.done_label"), cubeWord(e.done)], ["proper", t("review.proper_label"), cubeWord(e.proper)]]) {
         const x = document.createElement("span");
         x.className = cls;
         x.append(label);
@@ -1442,13 +1639,13 @@
       const proper = row(e.proper);
       const table = document.createElement("table");
       table.className = "cube-equities";
-      for (const [k, label] of [["no_double", "No double"], ["double_take", "Double, take"], ["double_pass", "Double, pass"]]) {
+      for (const [k, label] of [["no_double", "cube.no_double"], ["double_take", "cube.double_take"], ["double_pass", "cube.double_pass"]]) {
         const tr = table.insertRow();
         tr.dataset.option = k;
         tr.className = [k === done ? "done" : "", k === proper ? "proper" : ""].join(" ").trim();
-        tr.insertCell().textContent = label;
+        tr.insertCell().textContent = t(label);
         tr.insertCell().textContent = signed(e[k]);
-        tr.insertCell().textContent = k === proper ? "proper" : k === done ? "done" : "";
+        tr.insertCell().textContent = k === proper ? t("review.proper") : k === done ? t("review.done") : "";
       }
       box.appendChild(table);
     }
@@ -1706,19 +1903,30 @@
     }
   }
   function fillLobby() {
+    const opts = matchOptions();
+    const chosen = { level: opts.level, length: opts.length, side: opts.side };
     for (const name of ["level", "length", "side"]) {
-      for (const input of document.querySelectorAll(`#lobby-form input[name=${name}]`)) input.checked = String(settings[name]) === input.value;
+      for (const input of document.querySelectorAll(`#lobby-form input[name=${name}]`)) input.checked = String(chosen[name]) === input.value;
     }
+    $("lobby-cube").checked = opts.cube;
+    // money play and the 3-point match come with the cube
+    for (const label of document.querySelectorAll("#lobby-length [data-cube-only]")) label.hidden = !opts.cube;
+    $("level-note").textContent = t(LEVEL_NOTE_KEYS[opts.level]);
+    $("format-note").textContent = t(opts.cube ? "format.note_cube" : "format.note_cubeless");
     syncSettingInputs();
     const saved = loadSaved();
     const card = $("continue-card");
     if (saved && saved.id && !saved.over) {
       card.hidden = false;
-      const kind = saved.money ? `Money game, game ${saved.game}` : `${saved.length}-point match, game ${saved.game}`;
       const s = saved.score || { you: 0, computer: 0 };
-      const when = saved.savedAt ? new Date(saved.savedAt).toLocaleString() : "";
-      $("continue-desc").textContent = `${kind} · You ${s.you} – ${s.computer} Computer · ${LEVEL_NAMES[saved.level] || saved.level}` +
-        (saved.crawford && !saved.money ? " · Crawford game" : "") + (when ? ` · saved ${when}` : "");
+      const when = saved.savedAt ? new Date(saved.savedAt).toLocaleString(lang) : "";
+      const params = { length: saved.length, game: saved.game, you: s.you, computer: s.computer, when,
+        level: LEVEL_KEYS[saved.level] ? t(LEVEL_KEYS[saved.level]) : "" };
+      const kind = t(formatKey({ money: saved.money, length: saved.length }, "long"), params);
+      const tags = [saved.cube === false ? t("continue.cubeless") : null,
+        saved.crawford && !saved.money && saved.cube !== false ? t("tag.crawford") : null].filter(Boolean);
+      $("continue-desc").textContent = t(when ? "continue.desc_when" : "continue.desc", Object.assign(params, { kind,
+        tags: tags.length ? t("continue.tags", { tags: tags.join(t("list.separator")) }) : "" }));
     } else {
       card.hidden = true;
     }
@@ -1743,10 +1951,46 @@
     if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
     bump();
   }
+  // The guide: the rules, the controls, tips and the glossary, a tab each;
+  // `anchor` (rule-3-4, term-blot) is scrolled to and marked.
+  function showTab(name) {
+    for (const tab of document.querySelectorAll("#help [data-tab]")) {
+      const on = tab.dataset.tab === name;
+      tab.setAttribute("aria-selected", on ? "true" : "false");
+      tab.classList.toggle("on", on);
+    }
+    for (const panel of document.querySelectorAll("#help [data-panel]")) panel.hidden = panel.dataset.panel !== name;
+    document.body.dataset.guide = name;
+    $("guide-body").scrollTop = 0;
+    bump();
+  }
+  function openGuide(tab, anchor) {
+    openOverlay("help");
+    showTab(tab);
+    for (const old of document.querySelectorAll("#help .cited")) old.classList.remove("cited");
+    if (anchor) {
+      const target = document.getElementById(anchor);
+      if (target) {
+        target.classList.add("cited");
+        target.scrollIntoView({ block: "center" });
+        document.body.dataset.guideAnchor = anchor;
+      }
+    } else {
+      delete document.body.dataset.guideAnchor;
+    }
+  }
+  function guideFromHash() {        // #rules, #controls, #tips, #glossary or a rule's or term's anchor
+    const h = decodeURIComponent(location.hash.slice(1));
+    if (!h) return;
+    if (["rules", "controls", "tips", "glossary"].includes(h)) openGuide(h);
+    else if (/^rule-/.test(h) && document.getElementById(h)) openGuide("rules", h);
+    else if (/^term-/.test(h) && document.getElementById(h)) openGuide("glossary", h);
+  }
+
   let confirmAnswer = null;
   function ask(message, yes) {
     $("confirm-text").textContent = message;
-    $("confirm-yes").textContent = yes || "OK";
+    $("confirm-yes").textContent = yes || t("dialog.ok");
     openOverlay("confirm");
     $("confirm-yes").focus();
     return new Promise((resolve) => { confirmAnswer = resolve; });
@@ -1761,7 +2005,7 @@
   async function toLobby() {
     if (pending) return;
     const live = game && !game.match.over;
-    if (live && !(await ask("Back to the lobby? The game is saved as of the start of this turn: continue it from the lobby.", "Save and leave"))) return;
+    if (live && !(await ask(t("confirm.lobby"), t("confirm.lobby_yes")))) return;
     run(async () => {
       if (game && game.moves && game.moves.steps.length) {
         const state = await api("POST", `/api/games/${encodeURIComponent(game.id)}/actions`, { action: "undo", what: "moves" });
@@ -1779,8 +2023,8 @@
   async function restart() {
     if (pending) return;
     const live = game && !game.match.over;
-    if (live && !(await ask("Restart? This game is discarded and a new one starts with the same settings.", "Discard and restart"))) return;
-    const opts = game ? { length: game.match.length, level: game.level, side: game.you } : matchOptions();
+    if (live && !(await ask(t("confirm.restart"), t("confirm.restart_yes")))) return;
+    const opts = game ? { length: game.match.length, cube: game.match.cube, level: game.level, side: game.you } : matchOptions();
     run(async () => {
       writeSaved(null);
       await newMatch(opts);
@@ -1803,7 +2047,7 @@
     const tag = ev.target && ev.target.tagName;
     const typing = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
     if (typing && ev.key !== "Escape") return;
-    if (ev.key === "?") { ev.preventDefault(); openOverlay("help"); return; }
+    if (ev.key === "?") { ev.preventDefault(); openGuide(screen() === "game" ? "controls" : "rules"); return; }
     if (screen() !== "game" || !game) return;
     if ((ev.key === "Enter" || ev.key === " ") && (tag === "BUTTON" || tag === "A" || tag === "SUMMARY")) return;   // the focused control's own key
     const logLine = ev.target && ev.target.closest && ev.target.closest(".line.analysed");
@@ -1862,7 +2106,7 @@
       if (ev.detail > 0 && target && target.blur) target.blur();
     });
     $("resign-level").addEventListener("change", () => $("resign-level").blur());
-    $("btn-newmatch").addEventListener("click", () => run(() => newMatch({ length: game.match.length, level: game.level, side: game.you })));
+    $("btn-newmatch").addEventListener("click", () => run(() => newMatch({ length: game.match.length, cube: game.match.cube, level: game.level, side: game.you })));
     $("btn-analyse").addEventListener("click", analyse);
     $("analysis-again").addEventListener("click", analyse);
     $("analysis-hide").addEventListener("click", () => { forgetAnalysis(); render(); bump(); });
@@ -1883,7 +2127,7 @@
     });
     $("btn-lobby").addEventListener("click", (ev) => { if (ev.detail > 0) ev.currentTarget.blur(); toLobby(); });
     $("btn-restart").addEventListener("click", (ev) => { if (ev.detail > 0) ev.currentTarget.blur(); restart(); });
-    $("btn-help").addEventListener("click", () => openOverlay("help"));
+    $("btn-help").addEventListener("click", () => openGuide(screen() === "game" ? "controls" : "rules"));
     $("btn-settings").addEventListener("click", () => { syncSettingInputs(); openOverlay("settings"); });
     $("help-close").addEventListener("click", closeOverlay);
     $("settings-close").addEventListener("click", closeOverlay);
@@ -1908,15 +2152,31 @@
       input.addEventListener("change", () => {
         settings[input.name] = input.name === "level" ? input.value : Number(input.value);
         saveSettings();
+        fillLobby();
         bump();
       });
+    }
+    $("lobby-cube").addEventListener("change", () => {
+      settings.cube = $("lobby-cube").checked;
+      saveSettings();
+      fillLobby();
+      bump();
+    });
+    for (const select of document.querySelectorAll("[data-setting-lang]")) {
+      select.addEventListener("change", () => { select.blur(); switchLang(select.value); });
+    }
+    for (const link of document.querySelectorAll("[data-guide]")) {
+      link.addEventListener("click", (ev) => { ev.preventDefault(); openGuide(link.dataset.guide); });
+    }
+    for (const tab of document.querySelectorAll("#help [data-tab]")) {
+      tab.addEventListener("click", () => showTab(tab.dataset.tab));
     }
     $("lobby-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       if (pending) return;
       const saved = loadSaved();
       if (saved && saved.id && !saved.over &&
-          !(await ask("Start a new game? The unfinished one is discarded.", "Start a new game"))) return;
+          !(await ask(t("confirm.new"), t("confirm.new_yes")))) return;
       run(async () => {
         writeSaved(null);
         await newMatch(matchOptions());
@@ -1929,7 +2189,7 @@
         if (!(await openGame(saved.id, saved))) {
           writeSaved(null);
           fillLobby();
-          throw new Error("That game is gone from the server and no copy of it was saved.");
+          throw refusal("page_game_lost", {});
         }
       });
     });
@@ -1937,11 +2197,11 @@
       const file = ev.target.files && ev.target.files[0];
       if (!file) return;
       run(async () => {
-        if (file.size > 190000) throw new Error("that file is too large for a saved game");
+        if (file.size > 190000) throw refusal("page_file_too_large", {});
         const content = await file.text();
         const format = /\.sgf$/i.test(file.name) ? "sgf" : "mat";
         writeSaved(null);
-        await newMatch({ level: settings.level, side: Number(settings.side), resume: { format, text: content } });
+        await newMatch({ level: matchOptions().level, side: Number(settings.side), resume: { format, text: content } });
         ev.target.value = "";
       });
     });
@@ -1976,8 +2236,17 @@
   }
 
   async function start() {
+    try {
+      await loadLang(chosenLang());
+    } catch (e) {               // no catalog: the page's own English stays
+      console.error(e);
+    }
+    translatePage();
+    document.body.dataset.i18nReady = "1";
     addLobbyError();
     wire();
+    window.addEventListener("hashchange", guideFromHash);
+    guideFromHash();
     const tab = sessionStorage.getItem(TAB_KEY);
     if (tab) {
       await run(async () => {
