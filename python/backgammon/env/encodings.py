@@ -118,7 +118,9 @@ class Encoding:
         # has no inputs for them, so they get the raw units alone.
         tabled = np.flatnonzero(classes < 2)
         if len(tabled):
-            _env.net_raw_units(np.ascontiguousarray(b[tabled]), inputs[tabled])
+            raw = np.zeros((len(tabled), NET_INPUTS), dtype=np.float32)
+            _env.net_raw_units(np.ascontiguousarray(b[tabled]), raw)
+            inputs[tabled] = raw
         out[:, :NET_INPUTS] = inputs
         out[:, NET_INPUTS:NET_INPUTS + NET_CLASSES] = 0.0
         out[np.arange(n), NET_INPUTS + classes.astype(np.int64)] = 1.0

@@ -153,8 +153,6 @@ class BackgammonEnv(gymnasium.Env):
                 raise ValueError("options['position']: starting positions are for cubeless money play")
             return self._reset_played(seed)
         self._games = OneGame(self.opponent, self.np_random)
-        if hasattr(self.opponent, "new_games"):
-            self.opponent.new_games(np.zeros(1, dtype=np.int64))
         if board is None:
             self._games.restart()
         else:
@@ -221,6 +219,8 @@ class BackgammonEnv(gymnasium.Env):
             core.start(seq)
         else:
             core.next_game()      # money play after a finished game: the session goes on, one game an episode
+        if hasattr(self.opponent, "new_games"):     # a league draws the episode's opponent
+            self.opponent.new_games(np.zeros(1, dtype=np.int64))
         self._played_opponent()
         return self._observe_played()
 
