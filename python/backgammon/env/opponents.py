@@ -79,34 +79,54 @@ class PolicyPlayer(Player):
         return actions
 
 
-def _sb3_policy(model, deterministic: bool):
-    # A frozen copy of an SB3 model's policy network, called on batches.
-    import torch
-    policy = copy.deepcopy(model.policy if hasattr(model, "policy") else model)
-    policy.set_training_mode(False)
-    maskable = "action_masks" in policy.predict.__code__.co_varnames
+class _SB3Act:
+    # A frozen copy of an SB3 model's policy, called on batches (a class,
+    # not a closure, so that environments holding it pickle).
+    def __init__(self, model, deterministic: bool):
+        source = model.policy if hasattr(model, "policy") else model
+        # A new policy with the same weights (a deepcopy would also copy the
+        # distribution of the last forward pass, tensors in a graph).
+        self.policy = type(source)(**source._get_constructor_parameters())
+        self.policy.load_state_dict(source.state_dict())
+        self.policy.set_training_mode(False)
+        self.deterministic = deterministic
+        self.maskable = "action_masks" in self.policy.predict.__code__.co_varnames
 
-    def act(obs):
+    def __call__(self, obs):
+        import torch
         with torch.no_grad():
-            if maskable:
-                return policy.predict(obs, deterministic=deterministic, action_masks=obs["action_mask"])[0]
-            return policy.predict(obs, deterministic=deterministic)[0]
-    return act
+            if self.maskable:
+                return self.policy.predict(obs, deterministic=self.deterministic, action_masks=obs["action_mask"])[0]
+            return self.policy.predict(obs, deterministic=self.deterministic)[0]
 
 
-def _module_policy(module, deterministic: bool, seed):
-    import torch
-    net = copy.deepcopy(module).eval()
-    gen = torch.Generator().manual_seed(int(generator(seed).integers(2 ** 62)))
+class _ModuleAct:
+    # A frozen copy of a torch module mapping observations to logits.
+    def __init__(self, module, deterministic: bool, seed):
+        import torch
+        self.net = copy.deepcopy(module).eval()
+        self.deterministic = deterministic
+        self.generator = torch.Generator().manual_seed(int(generator(seed).integers(2 ** 62)))
 
-    def act(obs):
+    def __call__(self, obs):
+        import torch
         with torch.no_grad():
-            out = net({k: torch.as_tensor(v) for k, v in obs.items()})
+            out = self.net({k: torch.as_tensor(v) for k, v in obs.items()})
             logits = out[0] if isinstance(out, tuple) else out
-            if deterministic:
+            if self.deterministic:
                 return logits.argmax(dim=1).numpy()
-            return torch.multinomial(torch.softmax(logits, dim=1), 1, generator=gen)[:, 0].numpy()
-    return act
+            return torch.multinomial(torch.softmax(logits, dim=1), 1, generator=self.generator)[:, 0].numpy()
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["generator"] = self.generator.get_state()
+        return state
+
+    def __setstate__(self, state):
+        import torch
+        self.__dict__.update(state)
+        self.generator = torch.Generator()
+        self.generator.set_state(state["generator"])
 
 
 def frozen(source, *, observation: str | None = None, afterstates: bool | None = None, max_plays: int | None = None,
@@ -135,9 +155,9 @@ def frozen(source, *, observation: str | None = None, afterstates: bool | None =
         if value is not None:
             options[key] = value
     if hasattr(model, "policy") or type(model).__name__.endswith("Policy"):
-        act = _sb3_policy(model, deterministic)
+        act = _SB3Act(model, deterministic)
     elif _is_module(model):
-        act = _module_policy(model, deterministic, seed)
+        act = _ModuleAct(model, deterministic, seed)
     elif callable(model):
         act = model
     else:
