@@ -6,7 +6,8 @@ their Tesauro encodings); a network scores them all in one batch, every
 game plays the afterstate worst for its opponent, and the afterstate the
 same side chose a turn earlier learns toward the value of the one it
 reaches now (TD(0); the game's points when it ends).  One hidden layer of
-sigmoid units, one linear output: the expected points of the side on roll.
+sigmoid units, one linear output: the expected points of the side on roll,
+trained by Adam on each step's batch of TD errors.
 
     python examples/td0_vectorgames.py --minutes 30 --eval-games 20000
 
@@ -23,34 +24,41 @@ import time
 import numpy as np
 
 import backgammon as bg
-from backgammon import _board
 from backgammon.batch import legal_positions
+from backgammon.env import final_points
 from backgammon.lockstep import VectorGames
 from backgammon.players import Player
 from backgammon.pubeval import tesauro_inputs
 
 
 class Net:
-    """198 inputs, ``hidden`` sigmoid units, one linear output."""
+    """198 inputs, ``hidden`` sigmoid units, one linear output; Adam steps."""
 
     def __init__(self, hidden: int, rng):
-        self.w1 = rng.uniform(-0.1, 0.1, (198, hidden)).astype(np.float32)
-        self.b1 = np.zeros(hidden, np.float32)
-        self.w2 = rng.uniform(-0.1, 0.1, hidden).astype(np.float32)
-        self.b2 = np.float32(0.0)
+        self.params = [rng.uniform(-0.1, 0.1, (198, hidden)).astype(np.float32), np.zeros(hidden, np.float32),
+                       rng.uniform(-0.1, 0.1, hidden).astype(np.float32), np.zeros(1, np.float32)]
+        self.m = [np.zeros_like(p) for p in self.params]
+        self.v = [np.zeros_like(p) for p in self.params]
+        self.t = 0
 
     def __call__(self, x):
-        return 1 / (1 + np.exp(-(x @ self.w1 + self.b1))) @ self.w2 + self.b2
+        w1, b1, w2, b2 = self.params
+        return 1 / (1 + np.exp(-(x @ w1 + b1))) @ w2 + b2[0]
 
-    def learn(self, x, target, alpha):
-        """One gradient step on the squared error of a batch."""
-        h = 1 / (1 + np.exp(-(x @ self.w1 + self.b1)))
-        err = (target - (h @ self.w2 + self.b2)) * (alpha / len(x))
-        dh = np.outer(err, self.w2) * h * (1 - h)
-        self.w2 += h.T @ err
-        self.b2 += err.sum()
-        self.w1 += x.T @ dh
-        self.b1 += dh.sum(axis=0)
+    def learn(self, x, target, lr, beta1=0.9, beta2=0.999):
+        """One Adam step on the mean squared error of a batch."""
+        w1, b1, w2, b2 = self.params
+        h = 1 / (1 + np.exp(-(x @ w1 + b1)))
+        err = (h @ w2 + b2[0]) - target                     # d(loss)/d(output), loss = err^2 / 2
+        dh = np.outer(err, w2) * h * (1 - h)
+        grads = [x.T @ dh / len(x), dh.mean(axis=0), h.T @ err / len(x), np.array([err.mean()], np.float32)]
+        self.t += 1
+        for p, g, m, v in zip(self.params, grads, self.m, self.v):
+            m *= beta1
+            m += (1 - beta1) * g
+            v *= beta2
+            v += (1 - beta2) * g * g
+            p -= lr * (m / (1 - beta1 ** self.t)) / (np.sqrt(v / (1 - beta2 ** self.t)) + 1e-8)
 
 
 class NetPlayer(Player):
@@ -65,9 +73,10 @@ class NetPlayer(Player):
 
 
 def best(values, children, offsets):
-    """Each game's choice: the afterstate worst for the side that moves next."""
-    winner, kind = _board.results(np.ascontiguousarray(children))
-    values = np.where(winner == 0, -kind, values)       # the mover bore off: the next mover lost `kind`
+    """Each game's choice: the afterstate worst for the side that moves next
+    (a play that ends the game: the points the next mover lost)."""
+    points = final_points(children)
+    values = np.where(points != 0, points, values)
     game = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     order = np.lexsort((values, game))                  # by game, then value
     return order[offsets[:-1]] - offsets[:-1]
@@ -78,7 +87,7 @@ def main(argv=None):
     ap.add_argument("--minutes", type=float, default=30.0, help="CPU minutes of training")
     ap.add_argument("--games", type=int, default=128, help="games in lockstep")
     ap.add_argument("--hidden", type=int, default=80)
-    ap.add_argument("--alpha", type=float, default=0.1)
+    ap.add_argument("--lr", type=float, default=1e-3, help="Adam's step size")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval-games", type=int, default=20_000)
     args = ap.parse_args(argv)
@@ -92,13 +101,13 @@ def main(argv=None):
         offsets, children, x = vg.candidates(encode=True)
         choice = best(net(x), children, offsets)
         picked = offsets[:-1] + choice
-        winner, kind = _board.results(np.ascontiguousarray(children[picked]))
+        points = final_points(children[picked])
         # The side to move now is the one on roll in its previous afterstate:
         # that afterstate's value is what this side gets from here, minus
         # the value of its chosen afterstate for the opponent (or the points won).
-        value_now = np.where(winner == 0, kind, -net(x[picked]))
+        value_now = np.where(points != 0, -points, -net(x[picked]))
         if has_prev.any():
-            net.learn(prev[has_prev], value_now[has_prev].astype(np.float32), args.alpha)
+            net.learn(prev[has_prev], value_now[has_prev].astype(np.float32), args.lr)
         prev[:] = x[picked]
         ended, _ = vg.advance(choice)
         has_prev[:] = True

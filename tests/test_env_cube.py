@@ -255,3 +255,50 @@ def test_cube_units_say_the_cube_the_decision_and_the_score():
         obs, r, done, _, info = e.step(int(legal[-1]))             # double when it may
         if done:
             break
+
+
+def test_cube_envs_pickle_and_copy_mid_game_and_go_on_alike():
+    import copy
+    import pickle
+    for make in (lambda: BackgammonEnv(opponent="net", cube=True, match_length=5, afterstates=True, max_plays=64),
+                 lambda: BackgammonEnv(opponent="random", cube=True)):
+        e = make()
+        obs, info = e.reset(seed=2)
+        rng = np.random.default_rng(0)
+        for _ in range(15):
+            obs, r, done, _, info = e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if done:
+                obs, info = e.reset()
+        copies = [pickle.loads(pickle.dumps(e)), copy.deepcopy(e)]
+        runs = []
+        for env in [e] + copies:
+            local = np.random.default_rng(1)
+            o, trace = obs, []
+            for _ in range(40):
+                a = int(local.choice(np.flatnonzero(o["action_mask"])))
+                o, r, done, _, i = env.step(a)
+                trace.append((a, r, i["decision"], i["score"]))
+                if done:
+                    break
+            runs.append(trace)
+        assert runs[0] == runs[1] == runs[2]
+
+
+def test_gymnasiums_sync_and_async_vector_envs_over_the_cube_env():
+    import gymnasium
+    kwargs = dict(opponent="pubeval", cube=True, match_length=3, max_plays=128)
+    sync = gymnasium.make_vec(bgenv.ENV_ID, num_envs=2, vectorization_mode="sync", **kwargs)
+    asyn = gymnasium.make_vec(bgenv.ENV_ID, num_envs=2, vectorization_mode="async", **kwargs)
+    try:
+        o1, i1 = sync.reset(seed=3)
+        o2, i2 = asyn.reset(seed=3)
+        rng = np.random.default_rng(0)
+        for _ in range(60):
+            assert all(np.array_equal(o1[k], o2[k]) for k in o1)
+            a = np.array([int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in o1["action_mask"]])
+            o1, r1, t1, _, _ = sync.step(a)
+            o2, r2, t2, _, _ = asyn.step(a)
+            assert np.array_equal(r1, r2) and np.array_equal(t1, t2)
+    finally:
+        sync.close()
+        asyn.close()

@@ -28,10 +28,10 @@ See docs/environments.md for the action and observation design.
 """
 from __future__ import annotations
 
-from ._core import NUM_ACTIONS, OBS_SIZE, Afterstates, encode, sample_legal
+from ._core import NUM_ACTIONS, OBS_SIZE, Afterstates, encode, final_points, sample_legal
 
 __all__ = ["env", "raw_env", "ENV_ID", "NUM_ACTIONS", "OBS_SIZE", "encode", "register", "sample_legal",
-           "Afterstates"]
+           "Afterstates", "final_points"]
 
 ENV_ID = "backgammon/Backgammon-v0"
 """The Gymnasium id of the single-agent (and vector) environment.

@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from .. import _chain, _env
+from .. import _board, _chain, _env
 from .._choice import Policy
 from .._env import EnvAction, EnvStage
 from .._parallel import run_shared
@@ -194,6 +194,24 @@ def sample_legal(mask_or_num_plays, rng=None) -> np.ndarray | int:
         raise TypeError("mask_or_num_plays must be numbers of plays (integers) or action masks (bool or int8), "
                         f"not {x.dtype}")
     return int(out) if out.ndim == 0 else out
+
+
+def final_points(boards) -> np.ndarray:
+    """The points the side on roll (row 1) of each board (n, 2, 25) has won
+    (positive) or lost (negative) when the game is over, 0 while it goes on
+    (RULES 6: 1, 2 or 3): for afterstates (the next mover on roll), the
+    plays that end the game score minus the points the mover wins.
+
+    >>> import backgammon as bg
+    >>> a = np.zeros((2, 25), dtype=np.uint8)
+    >>> a[1, 0], a[0, 12] = 1, 15            # our last checker on the ace; all of theirs on their 13-point
+    >>> final_points(bg.Position.from_array(a).legal_plays("61").positions).tolist()   # a gammon won
+    [-2]
+    >>> int(final_points(bg.Position.initial().array[None])[0])
+    0
+    """
+    winner, kind = _board.results(np.ascontiguousarray(boards, dtype=np.uint8))
+    return np.where(winner < 0, 0, np.where(winner == 1, kind, -kind)).astype(np.int64)
 
 
 def check_action(action, count: int, name: str = "action") -> int:

@@ -120,10 +120,10 @@ class BackgammonVecEnv(VecEnv):
             raise ValueError(f"actions must have shape ({self.num_envs},)")
         if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
             actions = actions.astype(np.int64)      # SB3 hands discrete actions over as ints already
-        actions = np.ascontiguousarray(actions, dtype=np.int64)
-        if self.options.max_plays < NUM_ACTIONS:
-            actions = np.where(actions >= self.options.max_plays, NUM_ACTIONS, actions)
-        actions = np.where(actions < 0, NUM_ACTIONS, actions)
+        actions = np.array(actions, dtype=np.int64, order="C")
+        bad = (actions < 0) | (actions >= self.options.max_plays)
+        if bad.any():
+            actions[bad] = NUM_ACTIONS          # not a play: the kernel ends the game as illegal
         reward, terminated, illegal = g.step(actions, self.illegal_reward)
         obs, _ = self._observe()
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
@@ -136,11 +136,11 @@ class BackgammonVecEnv(VecEnv):
             for j, i in enumerate(ended.tolist()):
                 infos[i]["terminal_observation"] = {k: v[j] for k, v in final.items()}
                 infos[i]["TimeLimit.truncated"] = False
-        for i in np.flatnonzero(illegal).tolist():
-            infos[i]["illegal_action"] = True
+        if illegal.any():
+            for i in np.flatnonzero(illegal).tolist():
+                infos[i]["illegal_action"] = True
         self._actions = None
-        rewards = self.options.win_reward(reward).astype(np.float32)
-        return obs, rewards, terminated, infos
+        return obs, self.options.win_reward(reward), terminated, infos
 
     def _observe(self):
         g = self._games
