@@ -17,6 +17,7 @@ agents.  Every game keeps its ``history``, which ``Game.apply`` replays.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -62,7 +63,7 @@ class MatchCore:
         self.decision: str | None = None
         self.over = True
         self.results: list = []
-        self._state = None          # the match state the doubler decided from (the taker's decision uses it)
+        self._state: Any = None     # the match state the doubler decided from (the taker's decision uses it)
 
     # -- starting -----------------------------------------------------------------------
     def start(self, seed) -> None:
@@ -91,6 +92,11 @@ class MatchCore:
     def g(self) -> Game:
         assert self.game is not None
         return self.game
+
+    @property
+    def m(self) -> Match:
+        assert self.match is not None
+        return self.match
 
     def plays(self):
         """The legal plays of a play decision (``Position.legal_plays``)."""
@@ -202,11 +208,11 @@ class MatchCore:
             phase = g.phase
             if phase is Phase.OVER:
                 self._ended()
-                if self.match.is_over() or not self.length:
+                if self.m.is_over() or not self.length:
                     self.over = True
                     self.who = self.decision = None
                     return
-                self.game = self.match.new_game()
+                self.game = self.m.new_game()
                 continue
             if phase is Phase.OPENING:
                 g.roll()
@@ -258,7 +264,7 @@ class MatchCore:
         if kind == "win" and self.results and self.over:
             outcome = self.results[-1][0]
             if self.length:
-                total = 1.0 if self.match.winner == side else -1.0
+                total = 1.0 if self.m.winner == side else -1.0
             else:
                 total = 1.0 if outcome.winner == side else -1.0
         return total

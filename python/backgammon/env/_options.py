@@ -88,7 +88,8 @@ class Options:
         """Rewards of the cubeless kernels' points in this option's unit."""
         return np.sign(points).astype(np.float32) if self.reward == "win" else points
 
-    def observe(self, boards, rolls, children, offsets, mask, tesauro=None, on_turn=True, cube=None) -> dict:
+    def observe(self, boards, rolls, children, offsets, mask, tesauro=None, on_turn=True,
+                cube=None) -> tuple[dict, np.ndarray]:
         """The observations (n, ...) of n games: boards (n, 2, 25) seen by
         the observer in row 1, its dice, its plays' afterstates in CSR
         layout, its action mask (n, >= max_plays) (the plays' part; the cube

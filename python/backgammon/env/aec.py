@@ -103,7 +103,8 @@ class BackgammonAEC(AECEnv):
                 raise ValueError("options['position']: starting positions are for cubeless money play")
             self._core = MatchCore(self.options.match_length, self.options.cube, self.options.rules)
             self._core.start(seed if seed is not None else starting_seed(self._rng))
-            self._turn = int(self._core.who)
+            assert self._core.who is not None
+            self._turn = self._core.who
             self._over = False
         else:
             self._games = Turns(self._rng)
@@ -184,7 +185,8 @@ class BackgammonAEC(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
             self._over = True
         else:
-            self._turn = int(core.who)
+            assert core.who is not None
+            self._turn = core.who
 
     def _board(self) -> bytes:
         """The 50 bytes with the agent on turn in row 1 (after the game: the

@@ -118,7 +118,7 @@ class AfterstateScorer(nn.Module):
         out = self.net(self.expand(flat[rows]))
         logits = flat.new_full((b, k), NEG)
         values = flat.new_zeros((b, k))
-        score = out[:, 1] * torch.exp(self.log_beta) if self.tied else out[:, 0]
+        score = out[:, 1] * torch.exp(self.log_beta) if self.log_beta is not None else out[:, 0]
         logits[rows] = score.to(logits.dtype)
         values[rows] = out[:, 1].to(values.dtype)
         if self.cube:

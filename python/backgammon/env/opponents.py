@@ -154,6 +154,7 @@ def frozen(source, *, observation: str | None = None, afterstates: bool | None =
     for key, value in (("observation", observation), ("afterstates", afterstates), ("max_plays", max_plays)):
         if value is not None:
             options[key] = value
+    act: Callable[[dict], Any]
     if hasattr(model, "policy") or type(model).__name__.endswith("Policy"):
         act = _SB3Act(model, deterministic)
     elif _is_module(model):

@@ -219,56 +219,66 @@ class _PolicyValue(nn.Module):
         return masked_softmax_value(latent[:, :self.actions], latent[:, self.actions:])
 
 
+def _shape(space) -> tuple[int, ...]:
+    return tuple(int(d) for d in space.shape)
+
+
 class AfterstateExtractor(BaseFeaturesExtractor):
     """The features of an afterstate observation: every action's logit
     and value from :class:`~backgammon.env.afterstate.AfterstateScorer`
     (a shared network over each afterstate's encoding, only the real rows
     evaluated; the cube actions from a head on the state), (B, 2 x
-    actions).  ``hidden``: the shared network's hidden layers."""
+    actions).  ``hidden``: the shared network's hidden layers; ``tied``:
+    logits are the values times a learnt inverse temperature.
+
+    >>> from backgammon.env.single import BackgammonEnv
+    >>> space = BackgammonEnv(afterstates=True, max_plays=32).observation_space
+    >>> AfterstateExtractor(space).features_dim
+    64
+    """
 
     def __init__(self, observation_space: spaces.Dict, actions: int | None = None, hidden=(64,), tied: bool = False):
-        after = observation_space.spaces["afterstates"].shape
+        spaces_ = observation_space.spaces
+        after = _shape(spaces_["afterstates"])
         actions = after[0] if actions is None else actions
         super().__init__(observation_space, 2 * actions)
         self.actions = actions
-        self.scorer = AfterstateScorer(after[1:], after[0], tuple(hidden), observation_space.spaces["observation"].shape,
-                                       actions > after[0],
-                                       observation_space.spaces["cube"].shape[0] if "cube" in observation_space.spaces
-                                       else 14, tied)
+        self.scorer = AfterstateScorer(after[1:], after[0], tuple(hidden), _shape(spaces_["observation"]),
+                                       actions > after[0], _shape(spaces_["cube"])[0] if "cube" in spaces_ else 14,
+                                       tied)
 
     def forward(self, observations) -> torch.Tensor:
         logits, values = self.scorer(observations)
         return torch.cat([logits, values], dim=1)
 
 
-class _AfterstateMixin:
-    # Builds the policy around AfterstateExtractor: the logits are the
-    # scores (no action layer), the value the policy-weighted values.
-    def _afterstate_kwargs(self, observation_space, action_space, kwargs, hidden, tied=False):
-        if "afterstates" not in observation_space.spaces:
-            raise ValueError("observation_space: an afterstate policy needs afterstates=True")
-        kwargs.setdefault("features_extractor_class", AfterstateExtractor)
-        extra = dict(kwargs.pop("features_extractor_kwargs", None) or {})
-        extra.setdefault("actions", int(action_space.n))
-        extra.setdefault("hidden", tuple(hidden))
-        extra.setdefault("tied", tied)
-        kwargs["features_extractor_kwargs"] = extra
-        kwargs["net_arch"] = []
-        kwargs.setdefault("ortho_init", False)
-        kwargs["share_features_extractor"] = True
-        return kwargs
-
-    def _build_mlp_extractor(self) -> None:
-        self.mlp_extractor = _Split(int(self.action_space.n))
-
-    def _build(self, lr_schedule) -> None:
-        super()._build(lr_schedule)
-        self.action_net = nn.Identity()
-        self.value_net = _PolicyValue(int(self.action_space.n))
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+def _afterstate_kwargs(observation_space, action_space, kwargs: dict, hidden, tied: bool) -> dict:
+    # The policy around AfterstateExtractor: the logits are the scores (no
+    # action layer), the value the policy-weighted values (no value layer).
+    if "afterstates" not in observation_space.spaces:
+        raise ValueError("observation_space: an afterstate policy needs afterstates=True")
+    kwargs.setdefault("features_extractor_class", AfterstateExtractor)
+    extra = dict(kwargs.pop("features_extractor_kwargs", None) or {})
+    extra.setdefault("actions", int(action_space.n))
+    extra.setdefault("hidden", tuple(hidden))
+    extra.setdefault("tied", tied)
+    kwargs["features_extractor_kwargs"] = extra
+    kwargs["net_arch"] = []
+    kwargs.setdefault("ortho_init", False)
+    kwargs["share_features_extractor"] = True
+    return kwargs
 
 
-class AfterstatePolicy(_AfterstateMixin, ActorCriticPolicy):
+def _afterstate_heads(policy: Any, lr_schedule) -> None:
+    # After SB3 built its heads: the logits pass through, the value is
+    # computed from the features, and the optimizer sees what is left.
+    actions = int(policy.action_space.n)
+    setattr(policy, "action_net", nn.Identity())
+    setattr(policy, "value_net", _PolicyValue(actions))
+    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=lr_schedule(1), **policy.optimizer_kwargs)
+
+
+class AfterstatePolicy(ActorCriticPolicy):
     """An SB3 actor-critic policy over afterstates (PPO, A2C): each legal
     play's logit is a shared network's score of its afterstate
     (:class:`AfterstateExtractor`), padding and illegal actions get
@@ -277,29 +287,57 @@ class AfterstatePolicy(_AfterstateMixin, ActorCriticPolicy):
     logit is the play's value times a learnt inverse temperature (the
     critic's targets then train the scores the policy plays by).  Needs an
     environment with ``afterstates=True``.
+
+    >>> from stable_baselines3 import PPO
+    >>> venv = BackgammonVecEnv(4, afterstates=True, max_plays=32, seed=0)
+    >>> policy = PPO(AfterstatePolicy, venv, n_steps=8, batch_size=32).policy
+    >>> type(policy.action_net).__name__, sum(p.numel() for p in policy.parameters())
+    ('Identity', 12866)
     """
 
     def __init__(self, observation_space, action_space, lr_schedule, hidden=(64,), tied: bool = False, **kwargs):
-        kwargs = self._afterstate_kwargs(observation_space, action_space, kwargs, hidden, tied)
-        super().__init__(observation_space, action_space, lr_schedule, **kwargs)
+        super().__init__(observation_space, action_space, lr_schedule,
+                         **_afterstate_kwargs(observation_space, action_space, kwargs, hidden, tied))
+
+    def _build_mlp_extractor(self) -> None:
+        setattr(self, "mlp_extractor", _Split(int(getattr(self.action_space, "n"))))
+
+    def _build(self, lr_schedule) -> None:
+        super()._build(lr_schedule)
+        _afterstate_heads(self, lr_schedule)
 
 
+MaskableAfterstatePolicy: Any
 try:
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy as _Maskable
 except ImportError:      # sb3-contrib is optional
-    MaskableActorCriticPolicy = None
-
-if MaskableActorCriticPolicy is not None:
-    class MaskableAfterstatePolicy(_AfterstateMixin, MaskableActorCriticPolicy):
+    MaskableAfterstatePolicy = None
+else:
+    class _MaskableAfterstatePolicy(_Maskable):
         """:class:`AfterstatePolicy` for sb3-contrib's MaskablePPO (which also
-        masks the logits with the environment's ``action_masks()``)."""
+        masks the logits with the environment's ``action_masks()``).
+
+        >>> from sb3_contrib import MaskablePPO
+        >>> venv = BackgammonVecEnv(4, afterstates=True, max_plays=32, seed=0)
+        >>> type(MaskablePPO(MaskableAfterstatePolicy, venv, n_steps=8, batch_size=32).policy).__name__
+        'MaskableAfterstatePolicy'
+        """
 
         def __init__(self, observation_space, action_space, lr_schedule, hidden=(64,), tied: bool = False,
                      **kwargs):
-            kwargs = self._afterstate_kwargs(observation_space, action_space, kwargs, hidden, tied)
-            super().__init__(observation_space, action_space, lr_schedule, **kwargs)
-else:     # pragma: no cover - without sb3-contrib
-    MaskableAfterstatePolicy = None
+            super().__init__(observation_space, action_space, lr_schedule,
+                             **_afterstate_kwargs(observation_space, action_space, kwargs, hidden, tied))
+
+        def _build_mlp_extractor(self) -> None:
+            setattr(self, "mlp_extractor", _Split(int(getattr(self.action_space, "n"))))
+
+        def _build(self, lr_schedule) -> None:
+            super()._build(lr_schedule)
+            _afterstate_heads(self, lr_schedule)
+
+    # Its public name, so that saved models find it again.
+    _MaskableAfterstatePolicy.__name__ = _MaskableAfterstatePolicy.__qualname__ = "MaskableAfterstatePolicy"
+    MaskableAfterstatePolicy = _MaskableAfterstatePolicy
 
 
 class SnapshotCallback(BaseCallback):
