@@ -251,3 +251,57 @@ def test_options_are_checked(bad, error):
         BackgammonEnv(**bad)
     with pytest.raises(error, match=name):
         bgenv.raw_env(**bad)
+
+
+# -- fuzzing the new entry points ----------------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from backgammon import _env  # noqa: E402
+from backgammon.sample import random_positions  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), d1=st.integers(0, 7), d2=st.integers(0, 7))
+def test_encodings_of_any_position_and_any_dice_stay_in_bounds(seed, d1, d2):
+    boards, _ = random_positions(20, seed=seed)
+    rolls = np.tile(np.array([[d1, d2]], dtype=np.uint8), (len(boards), 1))
+    for name in OBSERVATIONS:
+        enc = encoding(name)
+        for on_turn in (True, False):
+            x = enc.states(boards, rolls, on_turn)
+            assert np.isfinite(x).all() and x.min() >= 0 and x.max() <= enc.high
+        a = enc.afterstates(boards)
+        assert a.min() >= 0 and a.max() <= enc.high
+        # dice outside 1-6 are no dice
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            assert np.array_equal(x, enc.states(boards, None, False))
+
+
+def test_encoding_kernels_refuse_wrong_shapes():
+    boards = np.repeat(bg.Position.initial().array[None], 3, axis=0)
+    with pytest.raises(ValueError, match="out"):
+        _env.board_tensors(boards, np.zeros((3, 2), np.uint8), np.zeros((3, 10, 26), np.float32))
+    with pytest.raises(ValueError, match="rolls"):
+        _env.board_tensors(boards, np.zeros((2, 2), np.uint8), np.zeros((3, 15, 26), np.float32))
+    with pytest.raises(ValueError, match="out"):
+        _env.net_raw_units(boards, np.zeros((3, 100), np.float32))
+    with pytest.raises(ValueError, match="boards"):
+        _env.net_raw_units(np.zeros((3, 2, 24), np.uint8), np.zeros((3, 202), np.float32))
+    assert _env.opening_throws(np.array([0.0, 0.5, 0.999999])).tolist() == \
+        _env.opening_throws(np.array([0.0, 0.5, 0.999999])).tolist()
+    throws = _env.opening_throws(np.linspace(0, 1, 3000, endpoint=False))
+    assert (throws[:, 0] != throws[:, 1]).all() and len({tuple(t) for t in throws.tolist()}) == 30
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), actions=st.lists(st.integers(-5, 3100), min_size=1, max_size=80))
+def test_the_cube_env_takes_any_action_sequence(seed, actions):
+    e = BackgammonEnv(opponent="random", cube=True, match_length=3, max_plays=3072)
+    obs, info = e.reset(seed=seed)
+    for a in actions:
+        obs, r, done, trunc, info = e.step(a)
+        assert e.observation_space.contains(obs)
+        if done:
+            assert e.match.is_over()
+            obs, info = e.reset()
