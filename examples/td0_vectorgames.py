@@ -90,6 +90,9 @@ def main(argv=None):
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam's step size")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval-games", type=int, default=20_000)
+    ap.add_argument("--every", type=float, default=0.0,
+                    help="CPU minutes between progress duels against pubeval (not counted; 0: none)")
+    ap.add_argument("--progress-games", type=int, default=2000)
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     net = Net(args.hidden, rng)
@@ -97,6 +100,8 @@ def main(argv=None):
     prev = np.zeros((args.games, 198), np.float32)     # each game's last afterstate, from its next mover's side
     has_prev = np.zeros(args.games, bool)
     t0, moves, games = time.process_time(), 0, 0
+    curve = []
+    next_duel = args.every * 60 if args.every else float("inf")
     while time.process_time() - t0 < args.minutes * 60:
         offsets, children, x = vg.candidates(encode=True)
         choice = best(net(x), children, offsets)
@@ -114,6 +119,13 @@ def main(argv=None):
         has_prev[ended] = False
         moves += args.games
         games += len(ended)
+        cpu = time.process_time() - t0
+        if cpu >= next_duel:
+            r = bg.duel(NetPlayer(net), "pubeval", games=args.progress_games, seed=1, workers=1)
+            curve.append((round(cpu / 60, 1), games, round(r.ppg, 3), round(r.ppg_se, 3)))
+            print(f"cpu {cpu / 60:5.1f} min  {games} games  vs pubeval {r.ppg:+.3f} +- {r.ppg_se:.3f}", flush=True)
+            next_duel += args.every * 60
+            t0 += time.process_time() - t0 - cpu       # the duel is not training time
     cpu = time.process_time() - t0
     print(f"trained {games} games ({moves} moves) in {cpu / 60:.1f} CPU minutes")
     results = {}
@@ -121,7 +133,8 @@ def main(argv=None):
         r = bg.duel(NetPlayer(net), opp, games=args.eval_games, seed=12345, workers=1)
         results[opp] = (round(r.ppg, 3), round(r.ppg_se, 3))
         print(f"against {opp}: {r.ppg:+.3f} +- {r.ppg_se:.3f} points a game ({r.games} games)")
-    print(json.dumps({"games": games, "cpu_seconds": round(cpu), "results": results, "args": vars(args)}))
+    print(json.dumps({"games": games, "cpu_seconds": round(cpu), "results": results, "curve": curve,
+                      "args": vars(args)}))
 
 
 if __name__ == "__main__":
