@@ -119,3 +119,64 @@ def test_vector_env_steps(benchmark, copy, opponent, threads):
     benchmark.extra_info["items"] = n * steps
     benchmark.extra_info["num_envs"] = n
     benchmark.extra_info["threads"] = threads
+
+
+# -- Stable-Baselines3: the VecEnv over the lockstep games against SB3's DummyVecEnv over
+# the Gymnasium environment (gymnasium.make's wrappers and SB3's Monitor, as make_vec_env
+# builds it), N games each, random legal actions from the masks as MaskablePPO reads them.
+SB3_STEPS = 6_000
+
+
+def _sb3_steps(venv, n, steps):
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        masks = np.stack(venv.env_method("action_masks"))
+        venv.step(bgenv.sample_legal(masks, rng))
+
+
+@pytest.mark.benchmark(group="env-sb3")
+@pytest.mark.parametrize("n", [16, 64, 256])
+@pytest.mark.parametrize("kind", ["dummy_vec_env", "lockstep"])
+def test_sb3_vec_env_steps(benchmark, kind, n):
+    pytest.importorskip("stable_baselines3")
+    import gymnasium
+    from stable_baselines3.common.env_util import make_vec_env
+    from backgammon.env.sb3 import BackgammonVecEnv
+    if kind == "lockstep":
+        venv = BackgammonVecEnv(n, opponent="random", seed=0)
+        steps = max(SB3_STEPS * 4 // n, 20)
+    else:
+        venv = make_vec_env(lambda: gymnasium.make("backgammon/Backgammon-v0", opponent="random"), n_envs=n, seed=0)
+        steps = max(SB3_STEPS // n, 5)
+    venv.reset()
+    _sb3_steps(venv, n, 5)
+    benchmark.pedantic(_sb3_steps, args=(venv, n, steps), rounds=3, iterations=1)
+    benchmark.extra_info["items"] = n * steps
+    benchmark.extra_info["num_envs"] = n
+    _rates[(kind, n)] = n * steps / benchmark.stats.stats.min
+    other = ("dummy_vec_env", n)
+    if kind == "lockstep" and other in _rates:
+        benchmark.extra_info["ratio_to_dummy_vec_env"] = round(_rates[(kind, n)] / _rates[other], 1)
+
+
+@pytest.mark.benchmark(group="env-options")
+@pytest.mark.parametrize("options", [{"observation": "net"}, {"observation": "board"},
+                                     {"afterstates": True, "observation": "raw", "max_plays": 512}],
+                         ids=["net", "board", "afterstates-raw-512"])
+def test_vector_env_steps_with_options(benchmark, options):
+    # N = 256 games, one thread: what each option costs over the default encoding.
+    n, steps = 256, 20
+    envs = BackgammonVectorEnv(n, opponent="random", copy=True, threads=1, **options)
+    rng = np.random.default_rng(0)
+    obs, info = envs.reset(seed=0)
+    state = {"info": info}
+
+    def run():
+        info = state["info"]
+        for _ in range(steps):
+            obs, reward, term, trunc, info = envs.step((rng.random(n) * info["num_plays"]).astype(np.int64))
+        state["info"] = info
+
+    run()
+    benchmark.pedantic(run, rounds=3, iterations=1)
+    benchmark.extra_info["items"] = n * steps

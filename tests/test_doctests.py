@@ -19,13 +19,25 @@ def test_docstring_examples(name):
     try:
         module = importlib.import_module(name)
     except ImportError as e:          # an optional extra that is not installed
+        if e.name in ("torch", "stable_baselines3", "sb3_contrib"):
+            pytest.skip(f"{name} needs {e.name}, which the test extra leaves out (.ci/run installs it where it can)")
         pytest.fail(f"{name} does not import: {e}")
     result = doctest.testmod(module)
     assert result.failed == 0
 
 
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ImportError as e:
+        if e.name in ("torch", "stable_baselines3", "sb3_contrib"):
+            return False
+        raise
+    return True
+
+
 def test_most_modules_have_examples():
-    with_examples = [n for n in MODULES if doctest.testmod(importlib.import_module(n)).attempted]
+    with_examples = [n for n in MODULES if _importable(n) and doctest.testmod(importlib.import_module(n)).attempted]
     assert len(with_examples) >= 0.6 * len(MODULES)
 
 

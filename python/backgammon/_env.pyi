@@ -47,6 +47,7 @@ class EnvState:
         illegal: npt.NDArray[np.uint8],
         u: npt.NDArray[np.float64],
         counts: npt.NDArray[np.int64],
+        last: npt.NDArray[np.uint8] | None = None,
     ) -> None: ...
 
 
@@ -58,6 +59,7 @@ def env_play(
     generator: np.random.Generator,
     illegal_reward: float,
     autoreset: bool = False,
+    restart: bool = False,
 ) -> None:
     """The agent's half of a step in each of the games of ``st``."""
 
@@ -73,6 +75,8 @@ def env_answer(
     children: npt.NDArray[np.uint8],
     chain: Chain,
     nets: Networks | None = None,
+    restart: bool = False,
+    given_opening: npt.NDArray[np.int64] | None = None,
 ) -> int:
     """This thread's share of the opponent's half of a step; 0, or 1 when ``children`` is too small."""
 
@@ -87,3 +91,16 @@ def turn(
     children: npt.NDArray[np.uint8],
 ) -> tuple[float, bool, bool, int]:
     """A turn of two agents in game 0 of ``st``: (reward, terminated, passed, plays)."""
+
+
+def opening_throws(u0: npt.NDArray[np.float64]) -> npt.NDArray[np.uint8]:
+    """The opening throws (mine, theirs) (k, 2) the step kernels draw from the uniforms ``u0``."""
+
+
+def board_tensors(boards: npt.NDArray[np.uint8], rolls: npt.NDArray[np.uint8], out: npt.NDArray[np.float32],
+                  on_turn: bool = True) -> None:
+    """The board tensors (n, 15, 26), or (n, 9, 26) without dice planes, of boards seen by row 1, into ``out``."""
+
+
+def net_raw_units(boards: npt.NDArray[np.uint8], out: npt.NDArray[np.float32]) -> None:
+    """The networks' 202 raw units of boards into ``out[:, :202]``."""

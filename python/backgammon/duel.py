@@ -180,7 +180,8 @@ def play_match(players, length: int, *, seed=None, games: int | None = None, rul
             state = g.match_state()
             if g.can_double() and sides[me].cube_action(g.position, state, g.rules).should_double:
                 g.double()
-                if sides[1 - me].cube_action(g.position, state, g.rules).take:
+                # ``take`` is "take", "pass" or "beaver" (no beavers here: a beaver takes).
+                if sides[1 - me].cube_action(g.position, state, g.rules).take != "pass":
                     g.take()
                 else:
                     g.drop()

@@ -22,7 +22,7 @@ from typing import IO
 import numpy as np
 
 from .dice import to_dice
-from .errors import BackgammonError, InvalidIdError
+from .errors import BackgammonError
 from .formats.codes import read_position
 from .matchid import GameState, MatchState
 from .players import SPECS, Player, player

@@ -6,10 +6,11 @@ from libc.stdint cimport uint8_t, int8_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
+import numpy as np
 from numpy.random cimport bitgen_t
 
 from backgammon._dice cimport bitgen_of, OPENING_THROWS, opening_throw
-from backgammon._board cimport SLOTS, BOARD_OK, check_board, loss_kind, starting_position
+from backgammon._board cimport SLOTS, BAR, BOARD_OK, check_board, loss_kind, starting_position
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._chain cimport Chain, run_chained
 from backgammon._net cimport Networks, Evaluator, Work
@@ -99,7 +100,9 @@ cdef class EnvState:
     row by row): the agent's boards (n, 2, 25) and dice (n, 2), done,
     after (n, 2, 25) and opp_rolls (n, 2) for the opponent, stage, reward
     (float32), terminated, illegal, the step's uniforms u (n, 4) float64
-    and counts (n,) int64, the number of plays each mask row shows."""
+    and counts (n,) int64, the number of plays each mask row shows; and
+    optionally ``last`` (n, 2, 25), where a game that ends and restarts at
+    once (``restart``) leaves its final board, agent in row 1."""
 
     cdef uint8_t[:, :, ::1] boards
     cdef uint8_t[:, ::1] rolls
@@ -112,6 +115,8 @@ cdef class EnvState:
     cdef uint8_t[::1] illegal
     cdef double[:, ::1] u
     cdef int64_t[::1] counts
+    cdef uint8_t* last               # (n, 2, 25): each game's final board when it restarts at once, or NULL
+    cdef object _last                 # keeps ``last`` alive
     cdef readonly Py_ssize_t n
     cdef Generator* g                 # scratch of turn() (one thread per state)
     cdef uint8_t* kids
@@ -119,7 +124,8 @@ cdef class EnvState:
 
     def __init__(self, uint8_t[:, :, ::1] boards, uint8_t[:, ::1] rolls, uint8_t[::1] done,
                  uint8_t[:, :, ::1] after, uint8_t[:, ::1] opp_rolls, uint8_t[::1] stage, float[::1] reward,
-                 uint8_t[::1] terminated, uint8_t[::1] illegal, double[:, ::1] u, int64_t[::1] counts):
+                 uint8_t[::1] terminated, uint8_t[::1] illegal, double[:, ::1] u, int64_t[::1] counts,
+                 uint8_t[:, :, ::1] last=None):
         cdef Py_ssize_t n = boards.shape[0]
         need_boards("boards", boards)
         need_boards("after", after)
@@ -135,6 +141,13 @@ cdef class EnvState:
         self.boards, self.rolls, self.done, self.after, self.opp_rolls = boards, rolls, done, after, opp_rolls
         self.stage, self.reward, self.terminated, self.illegal, self.u = stage, reward, terminated, illegal, u
         self.counts = counts
+        self.last = NULL
+        if last is not None:
+            need_boards("last", last)
+            need_rows("last", last.shape[0], n)
+            self._last = last
+            if n:
+                self.last = &last[0, 0, 0]
         self.g = new_generator()
         self.kids = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
         self.work = <Work*>malloc(sizeof(Work))
@@ -148,7 +161,8 @@ cdef class EnvState:
 
 
 def env_play(EnvState st not None, const int64_t[::1] offsets, const uint8_t[:, :, ::1] children,
-             const int64_t[::1] actions, generator, float illegal_reward, bint autoreset=False):
+             const int64_t[::1] actions, generator, float illegal_reward, bint autoreset=False,
+             bint restart=False):
     """The agent's half of a step in each of the n games of ``st`` (boards
     from the agent's view, agent in row 1; its plays
     ``children[offsets[i]:offsets[i + 1]]`` as ``legal_positions`` gives
@@ -158,7 +172,10 @@ def env_play(EnvState st not None, const int64_t[::1] offsets, const uint8_t[:, 
     finished game restarts whatever its action and a negative action is an
     illegal play.  An index outside the plays ends the game with
     ``illegal_reward``.  Fills ``stage`` (EnvStage), ``after``/``opp_rolls``
-    for the opponent, rewards and flags of games that end.  Returns None."""
+    for the opponent, rewards and flags of games that end.  With
+    ``restart`` (``st`` has ``last``) a game that ends leaves its final
+    board in ``last`` and starts again at once: the opening throw from the
+    same uniforms (Stable-Baselines3's autoreset).  Returns None."""
     cdef Py_ssize_t i, n = st.n, total = children.shape[0]
     cdef int64_t a
     cdef int j
@@ -170,7 +187,10 @@ def env_play(EnvState st not None, const int64_t[::1] offsets, const uint8_t[:, 
     need_offsets("offsets", offsets, n, total)
     cdef _Rows rows
     cdef const uint8_t* kids = &children[0, 0, 0] if total else NULL
+    if restart and st.last == NULL:
+        raise ValueError("restart needs an EnvState with a last array")
     _rows_of(st, &rows)
+    rows.restart = restart
     with nogil:
         for i in range(n):
             for j in range(4):
@@ -197,6 +217,8 @@ ctypedef struct _Rows:
     uint8_t* terminated
     uint8_t* illegal
     double* u
+    uint8_t* last
+    bint restart               # a game that ends starts again at once
 
 
 cdef void _rows_of(EnvState st, _Rows* r):
@@ -210,13 +232,40 @@ cdef void _rows_of(EnvState st, _Rows* r):
     r.terminated = &st.terminated[0]
     r.illegal = &st.illegal[0]
     r.u = &st.u[0, 0]
+    r.last = st.last
+    r.restart = False
+
+
+cdef inline void _open_row(uint8_t* board, uint8_t* roll, uint8_t* after, uint8_t* opp_roll, double u0,
+                           uint8_t* stage) noexcept nogil:
+    # RULES 2.2: each side throws one die; the higher moves first with both
+    # dice (agent's die first in the throw).
+    cdef int mine, theirs
+    opening_throw(_share(u0, OPENING_THROWS), &mine, &theirs)
+    starting_position(after)
+    stage[0] = STAGE_AGENT
+    if mine > theirs:
+        starting_position(board)
+        roll[0] = <uint8_t>mine
+        roll[1] = <uint8_t>theirs
+    else:
+        opp_roll[0] = <uint8_t>theirs
+        opp_roll[1] = <uint8_t>mine
+        stage[0] = STAGE_OPPONENT
+
+
+cdef inline double _after_opening(double u0) noexcept nogil:
+    # What is left of u0 once it chose one of the 30 opening throws: a
+    # uniform of its own (for the restarted game's first random choice).
+    cdef double x = u0 * OPENING_THROWS
+    return x - <int>x if u0 > 0.0 else 0.0
 
 
 cdef void _play_row(_Rows* r, Py_ssize_t i, int64_t a, const int64_t* offsets, const uint8_t* children,
                     float illegal_reward) noexcept nogil:
     # Game i's agent half of a step (env_play), its action ``a`` decided.
     cdef int64_t first, count
-    cdef int j, left, mine, theirs
+    cdef int j, left
     cdef const uint8_t* child
     cdef uint8_t* board = r.boards + i * BOARD_BYTES
     cdef uint8_t* roll = r.rolls + 2 * i
@@ -234,19 +283,8 @@ cdef void _play_row(_Rows* r, Py_ssize_t i, int64_t a, const int64_t* offsets, c
         _dice_of(u[3], roll)
         return
     if a == ENV_RESTART or r.done[i]:
-        # RULES 2.2: each side throws one die; the higher moves first
-        # with both dice (agent's die first in the throw).
         r.done[i] = 0
-        opening_throw(_share(u[0], OPENING_THROWS), &mine, &theirs)
-        starting_position(r.after + i * BOARD_BYTES)
-        if mine > theirs:
-            starting_position(board)
-            roll[0] = <uint8_t>mine
-            roll[1] = <uint8_t>theirs
-        else:
-            r.opp_rolls[2 * i] = <uint8_t>theirs
-            r.opp_rolls[2 * i + 1] = <uint8_t>mine
-            r.stage[i] = STAGE_OPPONENT
+        _open_row(board, roll, r.after + i * BOARD_BYTES, r.opp_rolls + 2 * i, u[0], r.stage + i)
         return
     first = offsets[i]
     count = offsets[i + 1] - first
@@ -254,6 +292,10 @@ cdef void _play_row(_Rows* r, Py_ssize_t i, int64_t a, const int64_t* offsets, c
         r.illegal[i] = 1
         r.terminated[i] = 1
         r.reward[i] = illegal_reward
+        if r.restart:
+            memcpy(r.last + i * BOARD_BYTES, board, BOARD_BYTES)
+            _open_row(board, roll, r.after + i * BOARD_BYTES, r.opp_rolls + 2 * i, u[0], r.stage + i)
+            return
         r.done[i] = 1
         roll[0] = 0
         roll[1] = 0
@@ -267,6 +309,11 @@ cdef void _play_row(_Rows* r, Py_ssize_t i, int64_t a, const int64_t* offsets, c
         # RULES 6: the agent bore off its last checker.
         r.reward[i] = loss_kind(child + SLOTS)
         r.terminated[i] = 1
+        if r.restart:
+            memcpy(r.last + i * BOARD_BYTES, child + SLOTS, SLOTS)
+            memcpy(r.last + i * BOARD_BYTES + SLOTS, child, SLOTS)
+            _open_row(board, roll, r.after + i * BOARD_BYTES, r.opp_rolls + 2 * i, u[0], r.stage + i)
+            return
         r.done[i] = 1
         memcpy(board, child + SLOTS, SLOTS)
         memcpy(board + SLOTS, child, SLOTS)
@@ -287,6 +334,9 @@ ctypedef struct _Answer:
     int policy
     bint full_mask
     const int64_t* given
+    const int64_t* given_opening   # with restart and POLICY_GIVEN: the opponent's opening choices
+    uint8_t* last                  # with restart: where a game that ends leaves its final board
+    bint restart
     const uint8_t* stage
     const uint8_t* after
     const uint8_t* opp_rolls
@@ -301,6 +351,29 @@ ctypedef struct _Answer:
     int64_t* counts
     Py_ssize_t mask_width
     Py_ssize_t bad             # a row whose input was not valid, else -1
+
+
+cdef void _reopen_row(_Answer* e, Py_ssize_t i, uint8_t* board, uint8_t* roll) noexcept nogil:
+    # A game the opponent has just won starts again at once: the opening
+    # throw from u[0], the opponent's opening play when it starts (its random
+    # choice from what u[0] left), the agent's dice from u[3].
+    cdef uint8_t start[BOARD_BYTES]
+    cdef uint8_t stage
+    cdef uint8_t opp[2]
+    cdef int m, k
+    _open_row(board, roll, start, opp, e.u[4 * i], &stage)
+    if stage == STAGE_AGENT:
+        return
+    m = generate(e.g, start, opp[0], opp[1], e.kids, NULL, True)
+    if e.policy == POLICY_GIVEN:
+        k = <int>e.given_opening[i]
+        k = k if 0 <= k < m else 0
+    elif e.policy == POLICY_RANDOM:
+        k = _share(_after_opening(e.u[4 * i]), m)
+    else:
+        k = choose(e.policy, NULL, start, e.kids, m, e.ev, e.work)
+    memcpy(board, e.kids + k * BOARD_BYTES, BOARD_BYTES)
+    _dice_of(e.u[4 * i + 3], roll)
 
 
 cdef int _answer_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) noexcept nogil:
@@ -335,9 +408,13 @@ cdef int _answer_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) 
             # RULES 6: the opponent bore off its last checker.
             e.reward[i] = -loss_kind(board + SLOTS)
             e.terminated[i] = 1
-            e.done[i] = 1
-            roll[0] = 0
-            roll[1] = 0
+            if e.restart:
+                memcpy(e.last + i * BOARD_BYTES, board, BOARD_BYTES)
+                _reopen_row(e, i, board, roll)
+            else:
+                e.done[i] = 1
+                roll[0] = 0
+                roll[1] = 0
         else:
             _dice_of(e.u[4 * i + 3], roll)
     elif check_board(board) != BOARD_OK:
@@ -363,7 +440,7 @@ cdef int _answer_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) 
 
 def env_answer(EnvState st not None, int policy, const int64_t[::1] given, float[:, ::1] obs,
                int8_t[:, ::1] mask, bint full_mask, int64_t[::1] offsets, uint8_t[:, :, ::1] children,
-               Chain chain not None, Networks nets=None):
+               Chain chain not None, Networks nets=None, bint restart=False, const int64_t[::1] given_opening=None):
     """This thread's share of the opponent's half of a step (after
     ``env_play``) in the games of ``st``, other threads calling it with the
     same arrays and ``chain``: the opponent answers in STAGE_OPPONENT games
@@ -374,7 +451,10 @@ def env_answer(EnvState st not None, int policy, const int64_t[::1] given, float
     ``full_mask``, else changed only where ``st.counts`` (the counts it
     shows; updated) says.  Returns 0, or 1 when ``children`` is too small;
     a game whose board or dice are not valid gets no plays, and ValueError
-    names it once the rest are done.  Runs without the GIL."""
+    names it once the rest are done.  With ``restart`` (``st`` has ``last``)
+    a game the opponent wins leaves its final board in ``last`` and starts
+    again at once (the opponent's opening play, with POLICY_GIVEN, is
+    ``given_opening[i]``).  Runs without the GIL."""
     cdef Py_ssize_t i, n = st.n
     cdef _Answer e
     cdef int status
@@ -387,6 +467,13 @@ def env_answer(EnvState st not None, int policy, const int64_t[::1] given, float
     need_policy(policy, nets, True, True)
     if policy == POLICY_GIVEN:
         need_rows("given", given.shape[0], n)
+    if restart:
+        if st.last == NULL:
+            raise ValueError("restart needs an EnvState with a last array")
+        if policy == POLICY_GIVEN:
+            if given_opening is None:
+                raise ValueError("given_opening: restart with POLICY_GIVEN needs the opening choices")
+            need_rows("given_opening", given_opening.shape[0], n)
     if n == 0:
         return 0
     if children.shape[0] == 0:
@@ -401,6 +488,9 @@ def env_answer(EnvState st not None, int policy, const int64_t[::1] given, float
     e.policy = policy
     e.full_mask = full_mask
     e.given = &given[0] if policy == POLICY_GIVEN else NULL
+    e.given_opening = &given_opening[0] if restart and policy == POLICY_GIVEN else NULL
+    e.last = st.last
+    e.restart = restart
     e.stage = &st.stage[0]
     e.after = &st.after[0, 0, 0]
     e.opp_rolls = &st.opp_rolls[0, 0]
@@ -458,6 +548,9 @@ def turn(EnvState st not None, int64_t action, generator, float[:, ::1] obs, int
     e.policy = POLICY_GIVEN
     e.full_mask = False
     e.given = NULL
+    e.given_opening = NULL
+    e.last = NULL
+    e.restart = False
     e.stage = rows.stage
     e.after = rows.after
     e.opp_rolls = rows.opp_rolls
@@ -492,3 +585,125 @@ def turn(EnvState st not None, int64_t action, generator, float[:, ::1] obs, int
     if e.bad >= 0:
         raise ValueError("the game's board or dice are not valid")
     return float(rows.reward[0]), bool(rows.terminated[0]), bool(passed), count
+
+
+def opening_throws(const double[::1] u0):
+    """The opening throws (mine, theirs) (k, 2) uint8 that the step kernels
+    draw from the uniforms ``u0`` (k,) (a game's ``u[:, 0]``), for a caller
+    that must know ahead who opens a game restarted at once."""
+    cdef Py_ssize_t i, k = u0.shape[0]
+    cdef int mine, theirs
+    out = np.zeros((k, 2), dtype=np.uint8)
+    cdef uint8_t[:, ::1] o = out
+    with nogil:
+        for i in range(k):
+            opening_throw(_share(u0[i], OPENING_THROWS), &mine, &theirs)
+            o[i, 0] = <uint8_t>mine
+            o[i, 1] = <uint8_t>theirs
+    return out
+
+
+cdef enum:
+    PLACES = 26                # the board tensor's locations: 0 and 25 the ends, 1-24 the points
+    CHECKER_PLANES = 9         # the board tensor's planes without dice
+    BOARD_PLANES = 15          # with the six dice planes
+
+
+cdef inline void _planes(const uint8_t* board, const uint8_t* roll, bint on_turn, int planes,
+                         float* o) noexcept nogil:
+    # The board tensor (planes, 26) of the side in row 1 (docs/environments.md):
+    # place p is its point p (1-24), its bar at 25 and its tray at 0; the
+    # other side's point q is place 25 - q, its bar at 0 and its tray at 25.
+    cdef int side, s, place, c, total, d
+    cdef const uint8_t* row
+    cdef float* plane
+    memset(o, 0, planes * PLACES * sizeof(float))
+    for side in range(2):
+        row = board + (1 - side) * SLOTS
+        plane = o + 4 * side * PLACES
+        total = 0
+        for s in range(SLOTS):
+            c = row[s]
+            total += c
+            if s == BAR:
+                place = PLACES - 1 if side == 0 else 0
+            else:
+                place = s + 1 if side == 0 else PLACES - 2 - s
+            _units(c, plane, place)
+        _units(15 - total, plane, 0 if side == 0 else PLACES - 1)
+    if on_turn:
+        for place in range(PLACES):
+            o[8 * PLACES + place] = 1.0
+    if planes == BOARD_PLANES and 1 <= roll[0] <= 6 and 1 <= roll[1] <= 6:
+        for d in range(2):
+            plane = o + (CHECKER_PLANES + roll[d] - 1) * PLACES
+            for place in range(PLACES):
+                plane[place] += 1.0
+
+
+cdef inline void _units(int c, float* plane, int place) noexcept nogil:
+    # Tesauro's four units of c checkers, one plane each.
+    if c >= 1:
+        plane[place] = 1.0
+    if c >= 2:
+        plane[PLACES + place] = 1.0
+    if c >= 3:
+        plane[2 * PLACES + place] = 1.0
+    if c > 3:
+        plane[3 * PLACES + place] = (c - 3) / 2.0
+
+
+def board_tensors(const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls, float[:, :, ::1] out,
+                  bint on_turn=True):
+    """The board tensors of boards (n, 2, 25) seen by the side in row 1 into
+    ``out`` (n, 15, 26) with the dice planes of ``rolls`` (n, 2) ((0, 0):
+    none), or (n, 9, 26) without dice planes (``rolls`` then unused);
+    ``on_turn`` sets plane 8 (the side in row 1 is on roll)."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef int planes = out.shape[1]
+    need_boards("boards", boards)
+    need_shape("out", out.shape[0] == n and out.shape[2] == PLACES
+               and (planes == CHECKER_PLANES or planes == BOARD_PLANES), "(n, 15, 26) or (n, 9, 26)")
+    if planes == BOARD_PLANES:
+        need_shape("rolls", rolls.shape[0] == n and rolls.shape[1] == 2, "(n, 2)")
+    with nogil:
+        for i in range(n):
+            _planes(&boards[i, 0, 0], &rolls[i, 0] if planes == BOARD_PLANES else NULL, on_turn, planes,
+                    &out[i, 0, 0])
+
+
+cdef enum:
+    NET_RAW_UNITS = 202        # the networks' raw units: 101 a side (docs/evaluation.md)
+
+
+def net_raw_units(const uint8_t[:, :, ::1] boards, float[:, ::1] out):
+    """The networks' 202 raw units (docs/evaluation.md, "Inputs": for each
+    side, the side on roll first, four units a slot, exactly one, exactly
+    two, three or more, (n - 3) / 2, then borne off / 15) of boards (n, 2,
+    25) into ``out[:, :202]`` (n, >= 202): for the positions the bear-off
+    tables answer, to which ``_net.encode_boards`` gives no inputs."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef int side, s, c, total
+    cdef const uint8_t* row
+    cdef float* o
+    need_boards("boards", boards)
+    need_shape("out", out.shape[0] == n and out.shape[1] >= NET_RAW_UNITS, "(n, >= 202)")
+    with nogil:
+        for i in range(n):
+            o = &out[i, 0]
+            memset(o, 0, NET_RAW_UNITS * sizeof(float))
+            for side in range(2):
+                row = &boards[i, 1 - side, 0]
+                total = 0
+                for s in range(SLOTS):
+                    c = row[s]
+                    total += c
+                    if c == 1:
+                        o[101 * side + 4 * s] = 1.0
+                    elif c == 2:
+                        o[101 * side + 4 * s + 1] = 1.0
+                    elif c >= 3:
+                        o[101 * side + 4 * s + 2] = 1.0
+                        if c > 3:
+                            o[101 * side + 4 * s + 3] = (c - 3) / 2.0
+                o[101 * side + 100] = (15 - total) / 15.0

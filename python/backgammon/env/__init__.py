@@ -28,10 +28,10 @@ See docs/environments.md for the action and observation design.
 """
 from __future__ import annotations
 
-from ._core import NUM_ACTIONS, OBS_SIZE, Afterstates, encode, sample_legal
+from ._core import NUM_ACTIONS, OBS_SIZE, Afterstates, encode, final_points, sample_legal
 
 __all__ = ["env", "raw_env", "ENV_ID", "NUM_ACTIONS", "OBS_SIZE", "encode", "register", "sample_legal",
-           "Afterstates"]
+           "Afterstates", "final_points"]
 
 ENV_ID = "backgammon/Backgammon-v0"
 """The Gymnasium id of the single-agent (and vector) environment.
@@ -42,8 +42,10 @@ True
 """
 
 
-def raw_env(render_mode: str | None = None):
-    """The PettingZoo AEC environment without wrappers (see ``aec.BackgammonAEC``).
+def raw_env(render_mode: str | None = None, **options):
+    """The PettingZoo AEC environment without wrappers (see ``aec.BackgammonAEC``);
+    ``options`` are its keywords (``observation``, ``afterstates``,
+    ``max_plays``, ``cube``, ``match_length``, ``reward``, ``rules``).
 
     >>> e = raw_env()
     >>> e.reset(seed=0)
@@ -51,15 +53,16 @@ def raw_env(render_mode: str | None = None):
     (True, (3072,))
     """
     from .aec import BackgammonAEC
-    return BackgammonAEC(render_mode=render_mode)
+    return BackgammonAEC(render_mode=render_mode, **options)
 
 
-def env(render_mode: str | None = None, illegal_reward: float | None = None):
+def env(render_mode: str | None = None, illegal_reward: float | None = None, **options):
     """The PettingZoo AEC environment with PettingZoo's usual wrappers
     (out-of-bounds assertion, order enforcing).  An illegal action raises
     ``IllegalPlayError``; with ``illegal_reward`` (say -1) it ends the game
     instead, giving that reward to the agent that made it (PettingZoo's
     ``TerminateIllegalWrapper``, as its chess environment does).
+    ``options`` as for ``raw_env``.
 
     >>> e = env()
     >>> e.reset(seed=0)
@@ -69,7 +72,7 @@ def env(render_mode: str | None = None, illegal_reward: float | None = None):
     0
     """
     from pettingzoo.utils import wrappers
-    e = raw_env(render_mode=render_mode)
+    e = raw_env(render_mode=render_mode, **options)
     if illegal_reward is not None:
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)

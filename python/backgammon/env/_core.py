@@ -11,12 +11,12 @@ import weakref
 
 import numpy as np
 
-from .. import _chain, _env
+from .. import _board, _chain, _env
 from .._choice import Policy
 from .._env import EnvAction, EnvStage
 from .._parallel import run_shared
 from .. import _pool
-from ..batch import MAX_PLAYS
+from ..batch import MAX_PLAYS, legal_positions
 from ..dice import generator
 from ..errors import IllegalPlayError
 from ..players import Player, player
@@ -196,6 +196,24 @@ def sample_legal(mask_or_num_plays, rng=None) -> np.ndarray | int:
     return int(out) if out.ndim == 0 else out
 
 
+def final_points(boards) -> np.ndarray:
+    """The points the side on roll (row 1) of each board (n, 2, 25) has won
+    (positive) or lost (negative) when the game is over, 0 while it goes on
+    (RULES 6: 1, 2 or 3): for afterstates (the next mover on roll), the
+    plays that end the game score minus the points the mover wins.
+
+    >>> import backgammon as bg
+    >>> a = np.zeros((2, 25), dtype=np.uint8)
+    >>> a[1, 0], a[0, 12] = 1, 15            # our last checker on the ace; all of theirs on their 13-point
+    >>> final_points(bg.Position.from_array(a).legal_plays("61").positions).tolist()   # a gammon won
+    [-2]
+    >>> int(final_points(bg.Position.initial().array[None])[0])
+    0
+    """
+    winner, kind = _board.results(np.ascontiguousarray(boards, dtype=np.uint8))
+    return np.where(winner < 0, 0, np.where(winner == 1, kind, -kind)).astype(np.int64)
+
+
 def check_action(action, count: int, name: str = "action") -> int:
     """``action`` as an int if it names one of ``count`` legal plays."""
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
@@ -288,6 +306,9 @@ def kernel_policy(opponent: Player | None):
 _GIVEN = int(Policy.POLICY_GIVEN)
 _OPPONENT = int(EnvStage.STAGE_OPPONENT)
 _AGENT = int(EnvStage.STAGE_AGENT)
+ENV_RESTART = int(EnvAction.ENV_RESTART)
+ENV_KEEP = int(EnvAction.ENV_KEEP)
+ENV_ROLL = int(EnvAction.ENV_ROLL)
 
 #: Games per chunk of a threaded step (about 70 microseconds of work).
 ENV_CHUNK = 64
@@ -299,7 +320,7 @@ def _kernel_state(g) -> _env.EnvState:
     # Both kernel halves work on these arrays (changed in place, never
     # replaced); the kernel's object is rebuilt over them after unpickling.
     return _env.EnvState(g.boards, g.rolls, g.done, g._after, g._opp_rolls, g._stage, g._reward, g._terminated,
-                         g._illegal, g._u, g.counts)
+                         g._illegal, g._u, g.counts, getattr(g, "last", None))
 
 
 class _Pickles:
@@ -333,10 +354,16 @@ class Games(_Pickles):
 
     ``fresh``: every step writes new observation and mask arrays (else the
     same two, the mask changed only where the counts change).
+
+    ``restart``: a game that ends starts again in the same step (the
+    autoreset of Stable-Baselines3's vector environments), leaving its final
+    board, agent in row 1, in ``last``; ``done`` is then never set after the
+    first step.  An opponent with ``new_games(rows)`` (a league) hears of
+    every game that starts, before choosing in it.
     """
 
     def __init__(self, n: int, opponent: Player | None, rng: np.random.Generator, threads: int = 1,
-                 fresh: bool = True):
+                 fresh: bool = True, restart: bool = False):
         self.n = n
         self.opponent = opponent
         self.rng = rng
@@ -359,6 +386,9 @@ class Games(_Pickles):
         self._illegal = np.zeros(n, dtype=np.uint8)
         self._given = np.zeros(n, dtype=np.int64)
         self._u = np.zeros((n, 4))                  # the step's uniforms
+        self.restart = restart
+        self.last = np.zeros((n, 2, 25), dtype=np.uint8) if restart else None
+        self._given_opening = np.zeros(n, dtype=np.int64)
         self._state = _kernel_state(self)
         self._capacity = 24 * n + MAX_PLAYS
         self._buffer: np.ndarray | None = None     # the plays' memory, kept between steps unless fresh
@@ -372,14 +402,63 @@ class Games(_Pickles):
         opponent answers and the agent rolls.  Returns rewards (n,)
         float32, terminated and illegal (n,) bool (new arrays)."""
         u = self._u
-        _env.env_play(self._state, self.offsets, self.children, actions, self.rng, illegal_reward, autoreset)
+        hears = getattr(self.opponent, "new_games", None)
+        restart = getattr(self, "restart", False)
+        if hears is not None:
+            done = self.done.astype(bool)
+            if autoreset:
+                starting = done
+            else:
+                starting = (actions == ENV_RESTART) | (actions == ENV_ROLL) | (done & (actions != ENV_KEEP))
+        _env.env_play(self._state, self.offsets, self.children, actions, self.rng, illegal_reward, autoreset,
+                      restart)
+        if hears is not None:
+            if restart:
+                starting = starting | self._terminated.astype(bool)
+            rows = np.flatnonzero(starting)
+            if len(rows):
+                hears(rows)
         if self.policy == _GIVEN:
             rows = np.flatnonzero(self._stage == _OPPONENT)
             if len(rows):
                 assert self.opponent is not None      # POLICY_GIVEN with no opponent never has such rows
-                self._given[rows] = self.opponent.choose_indices(self._after[rows], self._opp_rolls[rows])
+                self._given[rows] = self._choose(rows, self._after[rows], self._opp_rolls[rows])
+                if restart:
+                    self._openings(rows, hears)
         self._answer(u)
         return self._reward.copy(), self._terminated.astype(bool), self._illegal.astype(bool)
+
+    def _choose(self, rows: np.ndarray, boards: np.ndarray, rolls: np.ndarray) -> np.ndarray:
+        # The opponent's choices in games ``rows``: by game for an opponent
+        # that tells games apart (a league), else by position.
+        opponent = self.opponent
+        by_game = getattr(opponent, "choose_rows", None)
+        if by_game is not None:
+            return by_game(rows, boards, rolls)
+        assert opponent is not None
+        return opponent.choose_indices(boards, rolls)
+
+    def _openings(self, rows: np.ndarray, hears) -> None:
+        # With restart, the games the opponent's choice ends start again in
+        # the kernel's answer; where the opponent opens one, its opening
+        # choice is made here first (the kernel cannot call Python).
+        offsets, children = legal_positions(self._after[rows], self._opp_rolls[rows], validate=False, threads=1)
+        counts = np.diff(offsets)
+        given = self._given[rows]
+        given = np.where((given >= 0) & (given < counts), given, 0)
+        chosen = children[offsets[:-1] + given]
+        ended = rows[chosen[:, 0].sum(axis=1) == 0]        # row 0: the opponent, who just played
+        if not len(ended):
+            return
+        if hears is not None:
+            hears(ended)
+        throws = _env.opening_throws(np.ascontiguousarray(self._u[ended, 0]))
+        first = throws[:, 1] > throws[:, 0]
+        opening = ended[first]
+        if len(opening):
+            boards = np.repeat(INITIAL[None], len(opening), axis=0)
+            rolls = np.ascontiguousarray(throws[first][:, ::-1])
+            self._given_opening[opening] = self._choose(opening, boards, rolls)
 
     def _answer(self, u: np.ndarray) -> None:
         n = self.n
@@ -403,9 +482,11 @@ class Games(_Pickles):
                 children = self._buffer
             chain = _chain.Chain(n, ENV_CHUNK)
 
-            def task(t: int, offsets=offsets, children=children, chain=chain) -> int:
+            restart = getattr(self, "restart", False)
+
+            def task(t: int, offsets=offsets, children=children, chain=chain, restart=restart) -> int:
                 return _env.env_answer(self._state, self.policy, self._given, obs, mask, self.fresh, offsets,
-                                       children, chain, self.nets)
+                                       children, chain, self.nets, restart, self._given_opening)
 
             status = run_shared(task, self.threads)
             if status is None:          # the threads are busy: alone

@@ -23,8 +23,8 @@ from ..errors import IllegalPlayError
 from ..position import Position
 from .._env import EnvAction
 from .._parallel import cores
-from ._core import Games, opponent_player, portable, sample_legal, start_position  # noqa: F401
-from .single import action_space, observation_space
+from ._core import NUM_ACTIONS, Games, opponent_player, portable, sample_legal, start_position  # noqa: F401
+from ._options import Options
 
 __all__ = ["BackgammonVectorEnv"]
 
@@ -76,11 +76,19 @@ class BackgammonVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 1, opponent="random", render_mode: str | None = None,
                  copy: bool = True, illegal_reward: float | None = -3.0, threads: int | None = None,
-                 max_episode_steps: int | None = None, mask_in_observation: bool = True):
+                 max_episode_steps: int | None = None, mask_in_observation: bool = True, *,
+                 observation: str = "tesauro", afterstates: bool = False, max_plays: int | None = None,
+                 cube: bool = False, match_length: int = 0, reward: str = "points", rules=None):
         self.illegal_reward = None if illegal_reward is None else number("illegal_reward", illegal_reward)
         self.max_episode_steps = None if max_episode_steps is None else integer("max_episode_steps",
                                                                                max_episode_steps, low=1)
-        self.mask_in_observation = flag("mask_in_observation", mask_in_observation)
+        self.options = Options.of(observation, afterstates, max_plays, cube, match_length, reward, rules,
+                                  mask_in_observation)
+        if self.options.played:
+            raise ValueError("cube, match_length: the lockstep environment plays cubeless money games; "
+                             "for the cube or match play vectorise the single-agent environment "
+                             "(gymnasium.make_vec(..., vectorization_mode='sync' or 'async'))")
+        self.mask_in_observation = self.options.mask_in_observation
         self.num_envs = integer("num_envs", num_envs, low=1)
         if render_mode is not None:
             one_of("render_mode", render_mode, self.metadata["render_modes"])
@@ -88,8 +96,8 @@ class BackgammonVectorEnv(VectorEnv):
         self.copy = flag("copy", copy)
         self.threads = cores() if threads is None else integer("threads", threads, low=1)
         self.opponent = opponent_player(opponent)
-        self.single_observation_space = observation_space(self.mask_in_observation)
-        self.single_action_space = action_space()
+        self.single_observation_space = self.options.observation_space()
+        self.single_action_space = self.options.action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._games: Games | None = None
@@ -136,8 +144,10 @@ class BackgammonVectorEnv(VectorEnv):
         if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
             raise TypeError(f"actions must be an array of ints, not of {actions.dtype}")
         actions = np.ascontiguousarray(actions, dtype=np.int64)
+        if self.options.max_plays < NUM_ACTIONS:
+            actions = np.where(actions >= self.options.max_plays, NUM_ACTIONS, actions)
         if self.illegal_reward is None:
-            bad = ((actions < 0) | (actions >= g.counts)) & (g.done == 0)
+            bad = ((actions < 0) | (actions >= np.minimum(g.counts, self.options.max_plays))) & (g.done == 0)
             if bad.any():
                 i = int(np.argmax(bad))
                 k = int(g.counts[i])
@@ -157,7 +167,7 @@ class BackgammonVectorEnv(VectorEnv):
         obs, info = self._observe()
         if illegal.any():
             info["illegal_action"] = illegal
-        return obs, reward, terminated, truncated, info
+        return obs, self.options.win_reward(reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game as (num_envs, 3072) bools (a view
@@ -169,17 +179,28 @@ class BackgammonVectorEnv(VectorEnv):
         g = self._games
         if g is None:
             raise RuntimeError("call reset() before action_masks()")
+        if self.options.max_plays < NUM_ACTIONS:
+            return np.ascontiguousarray(g.mask[:, :self.options.max_plays]).view(np.bool_)
         return g.mask.view(np.bool_)
 
     def _observe(self):
         g = self._games
         assert g is not None
-        obs, mask = g.obs, g.mask
-        info = {"action_mask": mask, "num_plays": g.counts.copy(), "roll": g.rolls.copy(),
+        o = self.options
+        if o.observation == "tesauro" and not o.afterstates and o.max_plays == NUM_ACTIONS:
+            obs, mask = g.obs, g.mask
+            info = {"action_mask": mask, "num_plays": g.counts.copy(), "roll": g.rolls.copy(),
+                    "afterstates": g.children, "afterstate_offsets": g.offsets}
+            if self.mask_in_observation:
+                return {"observation": obs, "action_mask": mask}, info
+            return {"observation": obs}, info
+        observed, mask = o.observe(g.boards, g.rolls, g.children, g.offsets, g.mask, g.obs)
+        counts = np.maximum(g.counts, 0)
+        info = {"action_mask": mask, "num_plays": np.minimum(counts, o.max_plays), "roll": g.rolls.copy(),
                 "afterstates": g.children, "afterstate_offsets": g.offsets}
-        if self.mask_in_observation:
-            return {"observation": obs, "action_mask": mask}, info
-        return {"observation": obs}, info
+        if (counts > o.max_plays).any():
+            info["plays_cut"] = np.maximum(counts - o.max_plays, 0)
+        return observed, info
 
     def render(self):
         if self.render_mode is None:
