@@ -27,7 +27,7 @@ LAYERS = {
     "values and rules": ["position", "play", "dice", "batch", "perft", "bearoff", "rules", "game", "match",
                          "matchid", "met", "chouette", "sample", "ogid", "position_types", "scoring", "doubling", "turn"],
     "players and evaluators": ["evaluator", "evaluation", "network", "pubeval", "hint", "cube", "resignation",
-                               "players", "noisy", "peers", "duel", "rollouts", "lockstep", "train", "janowski", "cube_search"],
+                               "players", "peers", "duel", "rollouts", "lockstep", "train", "janowski", "cube_search"],
     "formats": ["formats", "mat", "sgf", "xgid", "fibs"],
     "analysis": ["analysis", "statistics", "luck"],
     "services": ["cli", "__main__", "ubgi", "web", "env"],
@@ -72,7 +72,8 @@ def _imports(path: Path, name: list[str]):
 def _is_module(parts: list[str]) -> bool:
     base = PACKAGE.joinpath(*parts[1:])
     return base.with_suffix(".py").exists() or (base / "__init__.py").exists() or any(
-        PACKAGE.glob("/".join(parts[1:]) + ".*.so")) or base.with_suffix(".pyi").exists()
+        PACKAGE.glob("/".join(parts[1:]) + ".*.so")) or base.with_suffix(".pyi").exists() or (
+        len(parts) == 2 and (ROOT / "src" / "backgammon" / (parts[1] + ".pyx")).exists())   # a kernel, built elsewhere
 
 
 def _layer(parts: list[str]) -> int | None:

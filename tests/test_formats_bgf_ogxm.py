@@ -182,7 +182,7 @@ def test_ogxm_carries_our_analysis():
 def _state_ogids(record):
     """(ours, the reference codec's) OGID before every roll's play, the
     games replayed in one Match as the record's reader replays them."""
-    from backgammon.formats.record import _match
+    from backgammon.formats.replay import match_at as _match
     data = write_ogxm(record)
     doc = ogxm.binary_to_json(data)
     first = record.games[0]

@@ -27,7 +27,7 @@ LANGS = ("en", "zh-Hans", "zh-Hant")
 CATALOGS = {lang: json.loads((STATIC / f"lang-{lang}.json").read_text(encoding="utf-8")) for lang in LANGS}
 HTML = (STATIC / "index.html").read_text(encoding="utf-8")
 JS = (STATIC / "app.js").read_text(encoding="utf-8")
-SOURCES = [ROOT / "python" / "backgammon" / name for name in ("game.py", "match.py")] + \
+SOURCES = [ROOT / "python" / "backgammon" / name for name in ("game.py", "match.py", "doubling.py", "turn.py")] + \
     sorted((ROOT / "python" / "backgammon" / "web").glob("*.py"))
 
 # the seed's 13 terms (seed 004's glossary) and the other terms the issue names, in each script
@@ -53,6 +53,11 @@ def _server_codes(family: str) -> set[str]:
             for head in heads:
                 codes |= set(re.findall(head + literal + r'\)?,\s*\\?\s*"([a-z0-9_]+)"', text, re.S))
             codes |= set(re.findall(r'\b\d{3}: "([a-z0-9_]+)"', text))            # the HTTP errors' codes
+            codes |= set(re.findall(r'Verdict\(False, reason, "([a-z0-9_]+)"\)', text))   # doubling.verdict
+            for table in re.findall(r'^CODES = \{(.*?)\}', text, re.M | re.S):        # doubling.CODES
+                codes |= set(re.findall(r': "([a-z0-9_]+)"', table))
+            # turn.Turn's refusals: (message, "code", {params}) returned to the raise
+            codes |= set(re.findall(r'\(RULES [0-9.-]+\)"?\)?,\s*"([a-z0-9_]+)",\s*\{', text))
             codes |= set(re.findall(r'status_code, "([a-z0-9_]+)"|\bor "([a-z0-9_]+)"', text) and
                          [c for pair in re.findall(r'status_code, "([a-z0-9_]+)"|\bor "([a-z0-9_]+)"', text) for c in pair if c])
             codes |= set(re.findall(r'_error\(\d+, (?:str\(exc\)|f"[^"]*"), "([a-z0-9_]+)"', text))

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from .errors import FormatError, InvalidIdError, InvalidPositionError  # noqa: F401  (documented error types)
+from .errors import BackgammonError, FormatError, InvalidIdError, InvalidPositionError  # noqa: F401  (documented error types)
 from .formats.codes import read_position
 from .perft import perft
 from .position import Position
@@ -36,7 +36,7 @@ INITIAL_ID = "4HPwATDgc/ABMA"
 USAGE, FAILURE = 2, 1
 
 
-class CommandError(Exception):
+class CommandError(BackgammonError):
     """A failure to report in one line, with its exit status."""
 
     def __init__(self, message: str, status: int = FAILURE):

@@ -24,15 +24,17 @@ its cube, dice, turn, game state and score, in colon-separated fields.
 
 Player 0 is White, player 1 Black (as in OGXM files written here).
 
-It sits with the positions (``Position.to_ogid`` / ``from_ogid`` use it);
-:mod:`backgammon.formats.ogid` registers it among the formats.
+This module is the codec over board arrays, below the positions:
+``Position.to_ogid`` / ``from_ogid`` call it, and
+:mod:`backgammon.formats.ogid` gives the same over positions
+(``read_ogid``, ``write_ogid``) and registers it among the formats.
 
 >>> from backgammon import Position, MatchState
->>> write_ogid(Position.initial(), MatchState(on_roll=1, dice=(6, 5), match_length=9))
+>>> encode_ogid(Position.initial().array, MatchState(on_roll=1, dice=(6, 5), match_length=9), opening=True)
 '11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0'
->>> pos, state = read_ogid("11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0")
->>> pos == Position.initial(), state.on_roll, state.dice, state.match_length
-(True, 1, (6, 5), 9)
+>>> rows, state, move = decode_ogid("11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0")
+>>> rows[1, :8].tolist(), state.on_roll, state.dice, state.match_length
+([0, 0, 0, 0, 0, 5, 0, 3], 1, (6, 5), 9)
 """
 from __future__ import annotations
 
@@ -41,11 +43,10 @@ import re
 import numpy as np
 
 from ._validate import instance, integer
-from .errors import FormatError, InvalidPositionError
+from .errors import FormatError
 from .matchid import GameState, InvalidMatchStateError, MatchState
-from .position import Position
 
-__all__ = ["InvalidOgidError", "read_ogid", "write_ogid", "WHITE", "BLACK"]
+__all__ = ["InvalidOgidError", "decode_ogid", "encode_ogid", "WHITE", "BLACK"]
 
 #: MatchState players: White and Black.
 WHITE, BLACK = 0, 1
@@ -96,9 +97,10 @@ def _number(parts: list, k: int, name: str, default: int, high: int) -> int:
     return value
 
 
-def parse_ogid(text: str) -> tuple[Position, MatchState, int]:
-    """The position (side on roll in row 1), match state and move counter of
-    an OGID (an ``OGID=`` prefix allowed)."""
+def decode_ogid(text: str) -> tuple[np.ndarray, MatchState, int]:
+    """The board (2, 25) uint8 (side on roll in row 1, not yet checked as a
+    position: ``Position.from_ogid`` checks it), match state and move
+    counter of an OGID (an ``OGID=`` prefix allowed)."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     s = text.strip()
@@ -139,11 +141,7 @@ def parse_ogid(text: str) -> tuple[Position, MatchState, int]:
         raise _bad("field 11 (checkers per side)", f"{checkers}: only the standard 15 are played here (RULES 1)")
     offered = action == "O"
     on_roll = (1 - to_act) if offered else to_act        # the doubler is on roll, the doubled side decides
-    rows = np.stack([black, white] if on_roll == WHITE else [white, black])
-    try:
-        position = Position.from_array(rows.astype(np.uint8))
-    except InvalidPositionError as e:
-        raise _bad("fields 1-2 (the checkers)", str(e)) from None
+    rows = np.stack([black, white] if on_roll == WHITE else [white, black]).astype(np.uint8)
     owner = {"N": None, "D": None, "?": None, "W": WHITE, "B": BLACK}[owner_ch]
     game_state = GameState.OVER if state in ("G", "F") else GameState.PLAYING
     try:
@@ -152,19 +150,19 @@ def parse_ogid(text: str) -> tuple[Position, MatchState, int]:
                         crawford=crawford and bool(length), game_state=game_state)
     except InvalidMatchStateError as e:
         raise _bad("the state", str(e)) from None
-    return position, st, move
+    return rows, st, move
 
 
-def read_ogid(text: str) -> tuple[Position, MatchState]:
-    """The position (side on roll in row 1) and match state of an OGID."""
-    position, state, _ = parse_ogid(text)
-    return position, state
+def bad_checkers(why: str) -> InvalidOgidError:
+    """The error for fields 1-2 that are not a position (``why`` says so)."""
+    return _bad("fields 1-2 (the checkers)", why)
 
 
-def write_ogid(position, state: MatchState | None = None, *, move_id: int = 0, cube_action: str | None = None,
-               last_game: bool = False) -> str:
-    """The OGID of ``position`` (side on roll in row 1) in ``state`` (default:
-    money play, White on roll, not rolled), White being player 0; the
+def encode_ogid(array, state: MatchState | None = None, *, opening: bool = False, move_id: int = 0,
+                cube_action: str | None = None, last_game: bool = False) -> str:
+    """The OGID of a board ``array`` (2, 25) (side on roll in row 1) in
+    ``state`` (default: money play, White on roll, not rolled), White being
+    player 0; ``opening``: the array is the starting position; the
     characters in ascending order, as the reference codec writes them.
     ``move_id`` is field 10, the number of actions before the position;
     ``cube_action`` (``T`` or ``P``) marks a double just taken or passed,
@@ -172,13 +170,12 @@ def write_ogid(position, state: MatchState | None = None, *, move_id: int = 0, c
     on the doubler's first roll after the take); ``last_game`` marks the last
     game of a match or session (``L`` after the length), which it does
     not hold either."""
-    instance("position", position, Position)
     state = MatchState() if state is None else state
     instance("state", state, MatchState)
     move_id = integer("move_id", move_id, low=0, high=1 << 20)
     if state.resignation:
         raise InvalidOgidError("an OGID holds no resignation offer: this state cannot be written")
-    a = position.array
+    a = np.asarray(array)
     rows = {state.on_roll: a[1], 1 - state.on_roll: a[0]}
     white = sorted(([0] * int(rows[WHITE][24])) + [24 - i for i in range(24) for _ in range(int(rows[WHITE][i]))])
     black = sorted([i + 1 for i in range(24) for _ in range(int(rows[BLACK][i]))] + [25] * int(rows[BLACK][24]))
@@ -195,7 +192,7 @@ def write_ogid(position, state: MatchState | None = None, *, move_id: int = 0, c
     else:
         colour = 1 - state.on_roll
         code = "G" if over else ("R" if dice else "C")
-        if not over and position == Position.initial() and state.cube_owner is None:
+        if not over and opening and state.cube_owner is None:
             code = "IB" if dice else "IW"                 # the opening: both dice rolled, or waiting
             if not dice:
                 colour = BLACK

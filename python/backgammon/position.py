@@ -19,6 +19,7 @@ import numpy as np
 from . import _board
 from . import play as _play
 from ._board import BoardProblem
+from . import ogid
 from .errors import InvalidPositionError, InvalidPositionIdError
 
 if TYPE_CHECKING:                       # play.py imports this module: the types only, for the signatures
@@ -499,8 +500,7 @@ class Position:
         >>> Position.initial().to_ogid()
         '11ccccchhhjjjjj:66666888dddddoo:N0N::B:IW:0:0:0:0'
         """
-        from .ogid import write_ogid
-        return write_ogid(self, state, **options)
+        return ogid.encode_ogid(self.array, state, opening=self == Position.initial(), **options)
 
     @classmethod
     def from_ogid(cls, text: str) -> tuple:
@@ -510,8 +510,11 @@ class Position:
         >>> pos == Position.initial(), state.on_roll, state.dice
         (True, 1, (6, 5))
         """
-        from .ogid import read_ogid
-        return read_ogid(text)
+        rows, state, _ = ogid.decode_ogid(text)
+        try:
+            return cls.from_array(rows), state
+        except InvalidPositionError as e:
+            raise ogid.bad_checkers(str(e)) from None
 
 
 def _diagram(pos: Position) -> str:

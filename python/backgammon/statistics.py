@@ -570,9 +570,9 @@ def statistics(analysis, marks=GNUBG_MARKS, luck_marks=LUCK_MARKS, met=None) -> 
     gnubg 1.07's 0.03, 0.06, 0.12) and ``luck_marks`` (lucky, very lucky);
     ``met`` the match equity table of the actual results (default
     Kazaross-XG2, gnubg's)."""
-    from .analysis import MatchAnalysis
-    from ._validate import instance
-    instance("analysis", analysis, MatchAnalysis, "backgammon.analysis.MatchAnalysis")
+    # analysis imports this module, so the type is checked by name (no import circle)
+    if not any(c.__name__ == "MatchAnalysis" for c in type(analysis).__mro__):
+        raise TypeError(f"analysis must be a backgammon.analysis.MatchAnalysis, not {type(analysis).__name__}")
     marks = tuple(float(m) for m in marks)
     luck_marks = tuple(float(m) for m in luck_marks)
     if len(marks) != 3 or not 0 <= marks[0] <= marks[1] <= marks[2]:

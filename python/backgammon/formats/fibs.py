@@ -69,6 +69,7 @@ from .._validate import instance, integer
 from ..errors import FormatError, InvalidIdError, InvalidPositionError
 from ..matchid import MAX_CUBE, MAX_FIELD, GameState, InvalidMatchStateError, MatchState
 from ..position import Position
+from .registry import Format
 
 __all__ = ["FibsBoard", "InvalidFibsBoardError", "read_fibs_board", "write_fibs_board",
            "UNLIMITED", "DEFAULT_PLAYER"]
@@ -488,7 +489,5 @@ def write_fibs_board(position, state: MatchState | None = None,
                                     direction=direction, can_move=can_move, forced_move=forced_move,
                                     redoubles=redoubles))
 
-
-from . import Format  # noqa: E402  (the package index reads FORMAT)
 
 FORMAT = Format("fibs", (), "position", read_fibs_board, write_fibs_board, InvalidFibsBoardError)

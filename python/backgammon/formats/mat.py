@@ -113,6 +113,7 @@ from ..position import Position
 from ..rules import MAX_CUBE, Rules
 from .record import MONEY_RULES, GameItems, MatchFileError, MatchRecord, RecordBuilder, duel_records, record_items
 from .source import reads_source
+from .registry import Format
 
 __all__ = ["MatFileError", "read_mat", "write_mat", "save_duel"]
 
@@ -658,7 +659,5 @@ def save_duel(path, duel_result, players=None) -> None:
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
 
-
-from . import Format  # noqa: E402  (the package index reads FORMAT)
 
 FORMAT = Format("mat", (".mat", ".txt"), "match", read_mat, write_mat, MatFileError)

@@ -51,10 +51,12 @@ from dataclasses import dataclass
 from typing import IO, NoReturn, cast
 
 from .. import _validate
+from ..position import Position
 from ..rules import Rules
 from ..scoring import equity
 from .record import MONEY_RULES, GameItems, MatchFileError, MatchRecord, RecordBuilder, play_steps, record_items
 from .source import reads_source
+from .registry import Format
 
 __all__ = ["SgfFileError", "read_sgf", "write_sgf"]
 
@@ -100,8 +102,7 @@ _IDENT = re.compile(r"[A-Z]+")
 
 
 def _parse(text: str) -> list:
-    """The game trees of an SGF collection: a list of node lists; each
-    node records its line and its properties (name -> list of values)."""
+    """An SGF collection's game trees: lists of nodes (line, name -> values)."""
     trees: list = []
     i, n, line = 0, len(text), 1
 
@@ -384,11 +385,9 @@ def _action(builder: RecordBuilder, node: _Node, number: int) -> None:
 
 # -- gnubg's analysis in SGF --------------------------------------------------------------------
 #
-# docs/formats.md, "SGF analysis": a checker play's node may hold A (the
-# candidate plays, best first, and the index of the one played), DA (the
-# cube decision before the roll), LU (the roll's luck), GB/GW (its mark),
-# DO/BM (the play's skill mark) and DC/BC (the skill of not doubling); a
-# double, take or drop node DA and DO/BM.
+# docs/formats.md, "SGF analysis": a play's node may hold A (the candidate plays, best first, and the
+# one played), DA (the cube decision before the roll), LU (the roll's luck), GB/GW (its mark), DO/BM
+# (the play's skill mark) and DC/BC (not doubling's); a double, take or drop node DA and DO/BM.
 
 _SKILL_OF_MARK = {("DO", ""): "doubtful", ("BM", "1"): "error", ("BM", "2"): "blunder"}
 _CUBE_SKILL_OF_MARK = {("DC", ""): "doubtful", ("BC", "1"): "error", ("BC", "2"): "blunder"}
@@ -565,7 +564,7 @@ def _node(item) -> str:
 
 
 def _tree(record: MatchRecord, index: int, game: GameItems, notes: dict | None = None) -> str:
-    from .. import __version__
+    from .. import __version__          # the package root imports this module
     w, b = record.players
     root = [f"(;FF[4]GM[6]CA[UTF-8]AP[backgammon:{__version__}]",
             f"MI[length:{record.length}][game:{index}][ws:{game.score[0]}][bs:{game.score[1]}]",
@@ -625,7 +624,6 @@ def _analysis_notes(record: MatchRecord, analysis) -> list:
     """The properties each node of each game gets from ``analysis`` (a
     ``backgammon.analysis.MatchAnalysis`` of the same match), as gnubg
     writes them: {(group, ordinal): text}."""
-    from ..position import Position
     out = []
     for k, rec in enumerate(record.games):
         notes: dict = {}
@@ -697,7 +695,5 @@ def write_sgf(source, players=None, *, analysis=None) -> str:
     notes = _analysis_notes(record, analysis) if analysis is not None else [None] * len(games)
     return "".join(_tree(record, i, game, notes[i]) for i, game in enumerate(games))
 
-
-from . import Format  # noqa: E402  (the package index reads FORMAT)
 
 FORMAT = Format("sgf", (".sgf",), "match", read_sgf, write_sgf, SgfFileError)

@@ -45,6 +45,7 @@ from .. import _validate
 from ..rules import MAX_CUBE, Rules
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder
 from .source import reads_source
+from .registry import Format
 
 __all__ = ["XgFileError", "read_xg", "available"]
 
@@ -235,7 +236,5 @@ def _read_game(builder: RecordBuilder, number: int, start: dict, game: dict, whi
         builder.wins(won, points, at, written=f"XG's result: player {won} wins {points}")
     builder.end(at, last, partial)
 
-
-from . import Format  # noqa: E402  (the package index reads FORMAT)
 
 FORMAT = Format("xg", (".xg",), "match", read_xg, None, XgFileError, binary=True)

@@ -65,6 +65,7 @@ from .._validate import flag, instance, integer
 from ..errors import FormatError, InvalidIdError, InvalidPositionError
 from ..matchid import MAX_CUBE, MAX_FIELD, GameState, InvalidMatchStateError, MatchState
 from ..position import Position
+from .registry import Format
 
 __all__ = ["Xgid", "InvalidXgidError", "read_xgid", "parse_xgid", "write_xgid",
            "BOTTOM_PLAYER", "TOP_PLAYER", "DEFAULT_MAX_CUBE"]
@@ -391,7 +392,5 @@ def write_xgid(position, state: MatchState | None = None, *, beavers: bool | Non
     instance("state", state, MatchState)
     return _format(Xgid(position, state, beavers=beavers, max_cube=max_cube, dice_order=dice_order))
 
-
-from . import Format  # noqa: E402  (the package index reads FORMAT)
 
 FORMAT = Format("xgid", (), "position", read_xgid, write_xgid, InvalidXgidError)
