@@ -30,6 +30,7 @@ tree, every public exception of the package (its module, if not this one):
       ``formats.sgf.SgfFileError``, ``formats.xg.XgFileError``
     - ``formats.xgid.InvalidXgidError``, ``formats.fibs.InvalidFibsBoardError``
   - ``ubgi.UbgiError``: an external engine that breaks the protocol
+  - ``cli.CommandError``: a command that fails, with its exit status
 
 Ctrl-C during a rollout or a duel raises ``rollouts.RolloutInterrupted`` or
 ``duel.DuelInterrupted`` with the games finished so far: they are
