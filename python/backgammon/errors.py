@@ -27,8 +27,17 @@ tree, every public exception of the package (its module, if not this one):
 
     - ``BearoffFileError``: a bear-off ``.bd`` file
     - ``MatchFileError``: a match file or record; ``formats.mat.MatFileError``,
-      ``formats.sgf.SgfFileError``, ``formats.xg.XgFileError``
+      ``formats.sgf.SgfFileError``, ``formats.xg.XgFileError``,
+      ``formats.bgf.BgfFileError``, ``formats.ogxm.OgxmFileError``,
+      ``formats.gam.GamFileError`` (``formats.empire.EmpireFileError``
+      under it), ``formats.oldmoves.OldmovesFileError``,
+      ``formats.sgg.SggFileError``, ``formats.tmg.TmgFileError``,
+      ``formats.party.PartyFileError``, ``formats.bgroom.BgroomFileError``
+    - position codes: ``ogid.InvalidOgidError``,
+      ``formats.snowietxt.SnowieTxtError``, ``formats.pos.JellyfishPositionError``,
+      ``formats.codes.InvalidPositionCodeError`` (also ``InvalidIdError``)
     - ``formats.xgid.InvalidXgidError``, ``formats.fibs.InvalidFibsBoardError``
+    - ``formats.smile.SmileError``: bytes that are not Smile (BGBlitz ``.bgf``)
   - ``ubgi.UbgiError``: an external engine that breaks the protocol
   - ``cli.CommandError``: a command that fails, with its exit status
 

@@ -18,13 +18,15 @@ from __future__ import annotations
 import struct
 from typing import Any, NoReturn
 
+from ..errors import FormatError
+
 __all__ = ["SmileError", "decode"]
 
 _MAX_DEPTH = 500
 _SHARED_MAX = 1024
 
 
-class SmileError(ValueError):
+class SmileError(FormatError):
     """Bytes that are not a Smile document."""
 
 
