@@ -72,7 +72,7 @@ def sgg(record) -> str:
     names = rec.players
     out = [f"{names[0]} vs. {names[1]}", "Sunday, January 1, 2006", "Crawford: Yes",
            f"Jacoby: {'Yes' if rec.rules.jacoby else 'No'}",
-           f"Match Length: {rec.length}" if rec.length else "Doubling Cube: Yes", "Variant: Backgammon", ""]
+           f"Match Length: {rec.length}" if rec.length else "Doubling Cube: Yes", "Variant: Backgammon"]
     for k, g in enumerate(games, 1):
         s0 = f"{g.score[0]}{'*' if g.crawford and g.score[0] == rec.length - 1 else ''}"
         s1 = f"{g.score[1]}{'*' if g.crawford and g.score[1] == rec.length - 1 else ''}"

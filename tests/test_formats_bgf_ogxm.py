@@ -83,8 +83,23 @@ def test_bgf_refuses_the_real_file_holding_an_illegal_play():
         read_bgf(GV / "bgf" / f"{ILLEGAL}.bgf")
     assert "game 1, record 20: '14/10 13/12' moves 5 pips; 3-1 gives only 4" in str(e.value)
     assert str(e.value).startswith(str(GV / "bgf" / f"{ILLEGAL}.bgf"))
+    assert "(RULES 3.1)" in str(e.value)
     with pytest.raises(bg.formats.mat.MatFileError, match="1-3 gives only 4"):   # as its .mat export
         bg.read_mat((GV / "mat" / f"{ILLEGAL}.mat").read_bytes())
+
+
+def test_gammonview_reads_the_illegal_play_as_played_and_flags_it():
+    # The one .bgf that does not read as gammonview reads it (tests/data/README): gammonview plays
+    # the illegal 3-1 (its board advanced by the steps as written: 4 pips and 1, from its points 11
+    # and 12, White's 14 and 13) and flags that ply illegal_move; the other plies and games read on.
+    gv = gv_bgf.convert_bgf(GV / "bgf" / f"{ILLEGAL}.bgf")
+    flagged = [(k, n, p) for k, g in enumerate(gv["games"], 1) for n, p in enumerate(g["plies"], 1)
+               if (p.get("analysis") or {}).get("illegal_move")]
+    assert [(k, n) for k, n, _ in flagged] == [(1, 20)]                  # our refusal's game 1, record 20
+    ply = flagged[0][2]
+    assert sorted((ply["d1"], ply["d2"])) == [1, 3]
+    assert [(m["from"], m["pips"]) for m in ply["moves"]] == [(11, 4), (12, 1)]
+    assert len(gv["games"]) == 6
 
 
 def test_bgf_refusals_name_what_is_wrong():

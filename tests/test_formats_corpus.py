@@ -10,20 +10,31 @@ test_xgid.py, test_fibs.py, test_xg.py) are the coverage.
 * FIBS (/work/corpus/fibs): board lines read and write back byte for byte.
 * .mat (/work/corpus/mat): a sample of the 2,181 files against gnubg's
   stored reading (/work/corpus/measure_mat.py measures all of them).
+
+The formats of issue 44 have their corpora in the repository, so their
+figures are checked without skipping: the eleven real BGBlitz .bgf files
+(tests/data/gammonview) here, against their .mat exports, gammonview and
+gnubg's import of the exports; .gam, oldmoves and .tmg in
+test_formats_legacy.py; OGXM and OGID in test_formats_bgf_ogxm.py.
 """
 from __future__ import annotations
 
 import csv
 import json
 import os
+from pathlib import Path
 
 import pytest
 
+import backgammon as bg
+import gnubg_import
+from backgammon.formats.bgf import BgfFileError, read_bgf
 from backgammon.formats.fibs import InvalidFibsBoardError, read_fibs_board, write_fibs_board
 from backgammon.formats.mat import MatFileError, read_mat
 from backgammon.formats.xgid import InvalidXgidError, parse_xgid, write_xgid
 
 ROOT = "/work/corpus"
+GV = Path(__file__).parent / "data" / "gammonview"
 
 
 def corpus(sub: str) -> str:
@@ -130,3 +141,48 @@ def test_mat_corpus_sample_reads_as_gnubg():
     share = agree / judged
     print(f"{agree}/{judged} sampled files agree; refused {len(refused)}, differ {len(differ)}")
     assert share >= 0.98, (share, refused, differ)
+
+
+def _bgf_games(record) -> list:
+    """Score, result and events of each game, a roll's dice in either order
+    (a .mat export writes them high first)."""
+    return [(tuple(g.score), g.winner, g.points,
+             [(e.kind, e.player, tuple(sorted(e.value)) if e.kind == "roll" else e.value) for e in g.events])
+            for g in record.games]
+
+
+def test_bgf_figures_on_the_eleven_real_files(tmp_path):
+    """tests/data/README: of the 11 real BGBlitz files, 10 read as their
+    .mat exports and as gammonview read them; 9 as gnubg imports the .mat
+    exports.  The rest, explained: 5nqfGw9bWG3deTaU holds an illegal play
+    (refused here; gammonview keeps it as played, flagged; gnubg drops it
+    and its export of the game no longer reads), and uwvEbd63 game 9 is
+    given up before its opening roll, a result gnubg drops."""
+    import gvformat.bgf as gv_bgf
+    assert gnubg_import.have_gnubg(), "gnubg is needed: apt-get install gnubg"
+    stems = sorted(p.stem for p in (GV / "bgf").glob("*.bgf"))
+    assert len(stems) == 11
+    gnubg = gnubg_import.gnubg_readings([str(GV / "mat" / f"{s}.mat") for s in stems], "mat", tmp_path)
+    refused, as_mat, as_gammonview, as_gnubg, differ = [], 0, 0, 0, {}
+    for stem in stems:
+        try:
+            ours = read_bgf(GV / "bgf" / f"{stem}.bgf", partial=True)
+        except BgfFileError as e:
+            assert e.game and e.line and "RULES" in str(e), str(e)
+            refused.append(stem)
+            continue
+        mat = bg.read_mat((GV / "mat" / f"{stem}.mat").read_bytes(), partial=True)
+        as_mat += _bgf_games(ours) == _bgf_games(mat)
+        gv = gv_bgf.convert_bgf(GV / "bgf" / f"{stem}.bgf")
+        white = 0 if gv["player_white"] == ours.players[0] else 1
+        as_gammonview += [(None if g.winner is None else int(g.winner != white), g.points) for g in ours.games] == \
+            [(g.get("winner") if g.get("points_won") else None, g.get("points_won") or 0) for g in gv["games"]]
+        theirs = gnubg[str(GV / "mat" / f"{stem}.mat")]
+        diffs = gnubg_import.compare(ours, theirs) if not isinstance(theirs, str) else [theirs]
+        as_gnubg += not diffs
+        if diffs:
+            differ[stem] = diffs
+    assert refused == ["5nqfGw9bWG3deTaU"]
+    assert (as_mat, as_gammonview, as_gnubg) == (10, 10, 9), (as_mat, as_gammonview, as_gnubg)
+    assert differ == {"uwvEbd63UvdX7SDin5o_Iw": ["game 9: winner/points (0, 1) here, (None, 0) there"]}
+    assert "does not read" in gnubg[str(GV / "mat" / "5nqfGw9bWG3deTaU.mat")]

@@ -177,7 +177,7 @@ class IllegalPlayError(RulesError, IllegalMoveError):
     ...     g.play("24/1")
     ... except IllegalPlayError as e:
     ...     print(isinstance(e, RulesError), isinstance(e, IllegalMoveError), e)
-    True True '24/1' moves 23 pips; 4-3 gives only 7
+    True True '24/1' moves 23 pips; 4-3 gives only 7 (RULES 3.1)
     """
 
 

@@ -474,7 +474,7 @@ class _Replay:
         if used is None:
             pips = sum(path[0] - path[-1] for path in self.paths)
             if pips > sum(self.dice) and all(path[-1] != _OFF for path in self.paths):
-                return f"{text!r} moves {pips} pips; {roll} gives only {sum(self.dice)}"
+                return f"{text!r} moves {pips} pips; {roll} gives only {sum(self.dice)} (RULES 3.1)"
             sums = {sum(c) for k in range(1, len(self.dice) + 1) for c in itertools.combinations(self.dice, k)}
             for path in self.paths:
                 for a, b in zip(path, path[1:]):

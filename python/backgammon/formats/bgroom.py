@@ -9,8 +9,10 @@ blank line ends the game; ``Win the Match`` ends the file.  As gnubg reads
 it (it converts the file to ``.mat``; here no file is written): the player
 listed first is player 0 unless it is marked ``(0)``; the game's result
 is the stake, won by the side that moved last (who bore off, or whose
-double was dropped); gnubg writes every result in player 0's column, so
-it reads a game left in play as won by player 0.
+double was dropped, or whose opponent gave up: a game that just stops).
+gnubg's converter means the same, but after a play of X's it writes the
+result on that play's row, where its ``.mat`` reader gives the game to O
+(tests/data/README); here the last mover wins.
 
 >>> text = "BGF version 1.2\\n\\nGame 1 - ann (X) vs. bob (0)\\nSingle game\\n1.X:(3 1) 8/5 6/5\\n2.0:Double\\n\\nWin the Match\\n"
 >>> rec = read_bgroom(text)
