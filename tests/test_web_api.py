@@ -444,11 +444,17 @@ def test_fuzzed_new_game_bodies_never_500(client, body):
         assert r.json()["error"]
 
 
+XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+OGID = "11ccccchhhjjjjj:66666888dddddoo:N0N::B:IW:0:0:0:0"
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(["/api/move", "/api/evaluate"]),
        params=st.dictionaries(st.sampled_from(["position", "dice", "player", "limit", "match", "ply", "x"]),
                               st.text(max_size=16) | st.sampled_from(["4HPwATDgc/ABMA", "31", "66", "net:2",
-                                                                      "MAGgAAAAAAAE", "0", "3"]), max_size=5))
+                                                                      "MAGgAAAAAAAE", "0", "3", XGID, XGID[:40],
+                                                                      "4HPwATDgc/ABMA:cIkFAAAAAAAE", OGID,
+                                                                      "board:You:x:3:0:0"]), max_size=5))
 def test_fuzzed_query_strings_never_500(client, path, params):
     r = client.get(path, params=params)
     assert r.status_code < 500, r.text
