@@ -332,6 +332,64 @@ def test_stateless_move_and_evaluate(client):
     assert r.status_code == 422 and "Match ID" in r.json()["error"]
 
 
+def test_stateless_calls_read_every_position_code(client):
+    """/api/move and /api/evaluate read any code ``formats.codes.read_position``
+    reads (Position ID, Position ID:Match ID, XGID, FIBS board line, OGID),
+    the dice and the match state from the code where it carries them."""
+    pos = bg.Position.initial().legal_plays("31")[0].position.swapped()     # after a play: not symmetric
+    state = bg.MatchState(on_roll=1, dice=(6, 2), match_length=5, score=(1, 3))
+    xgid = bg.write_xgid(pos, state)
+    fibs = bg.write_fibs_board(pos, state)
+    assert len(xgid) > 40 and len(fibs) > 100      # longer than the 40 characters once allowed
+    want = client.get("/api/move", params={"position": pos.to_id(), "dice": "62", "player": "net"}).json()
+    ogid = pos.to_ogid(state)
+    for code in (xgid, xgid.removeprefix("XGID="), fibs, ogid, f"{pos.to_id()}:{state.to_match_id()}"):
+        r = client.get("/api/move", params={"position": code, "player": "net"})     # the dice from the code
+        assert r.status_code == 200, (code, r.text)
+        got = r.json()
+        assert got["position"] == pos.to_id() and got["dice"] == [6, 2], code
+        assert [p["play"] for p in got["plays"]] == [p["play"] for p in want["plays"]], code
+        assert got["choice"] == want["choice"]
+        r = client.get("/api/evaluate", params={"position": code})                 # the match state from the code
+        assert r.status_code == 200, (code, r.text)
+        assert r.json()["match"] == bg.MatchState.from_match_id(r.json()["match"]).to_match_id()
+        assert bg.MatchState.from_match_id(r.json()["match"]).score == (1, 3), code
+        r = client.get("/api/evaluate", params={"position": code, "match": "cIkFAAAAAAAE"})
+        assert r.status_code == 422 and r.json()["code"] == "match_given_twice", r.text
+    # a bare Position ID carries no roll: the dice must be given
+    r = client.get("/api/move", params={"position": pos.to_id()})
+    assert r.status_code == 422 and r.json()["code"] == "dice_missing" and "dice" in r.json()["error"]
+    # the code's own error, naming the field or listing the forms
+    bad_xgid = xgid.replace(":62:", ":72:")
+    for code, says in ((bad_xgid, "dice"), ("XGID-...", "is not a position code"), ("nope", "GNU Position ID")):
+        r = client.get("/api/move", params={"position": code, "dice": "31"})
+        err = r.json()
+        assert r.status_code == 422 and err["code"] == "invalid_position" and err["params"] == {"parameter": "position"}
+        assert err["error"].startswith("position: ") and says in err["error"], (code, err)
+        try:
+            bg.read_position(code)
+        except ValueError as e:
+            assert err["error"] == f"position: {e}"
+        else:
+            raise AssertionError(f"{code!r} was read")
+
+
+def test_stateless_move_asks_the_player(client):
+    """The ranking is searched as deep as the player searches (its ``ply``)
+    and ``choice`` is the player's own play: no table of specs in the web."""
+    start = bg.Position.initial()
+    for spec in ("pubeval", "net", "net:1", "noisy:0.15", "random"):
+        chooser = bg.players.player(spec, seed=0)
+        r = client.get("/api/move", params={"position": start.to_id(), "dice": "43", "player": spec})
+        assert r.status_code == 200, (spec, r.text)
+        data = r.json()
+        assert data["player"] == chooser.spec
+        assert data["plays"][0]["ply"] == chooser.ply, spec     # the best searched at its depth (the rest filtered)
+        assert [p["play"] for p in data["plays"]] == [str(h.play) for h in bg.hint(start, "43", chooser.ply)]
+        if spec != "random":     # deterministic players: the same play as the player chooses
+            assert data["choice"] == str(chooser.choose(start, "43")), spec
+
+
 def test_limits(app, client):
     r = client.post("/api/games", content=b"{" + b" " * (MAX_BODY + 10) + b"}",
                     headers={"content-type": "application/json"})
@@ -386,11 +444,17 @@ def test_fuzzed_new_game_bodies_never_500(client, body):
         assert r.json()["error"]
 
 
+XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+OGID = "11ccccchhhjjjjj:66666888dddddoo:N0N::B:IW:0:0:0:0"
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(["/api/move", "/api/evaluate"]),
        params=st.dictionaries(st.sampled_from(["position", "dice", "player", "limit", "match", "ply", "x"]),
                               st.text(max_size=16) | st.sampled_from(["4HPwATDgc/ABMA", "31", "66", "net:2",
-                                                                      "MAGgAAAAAAAE", "0", "3"]), max_size=5))
+                                                                      "MAGgAAAAAAAE", "0", "3", XGID, XGID[:40],
+                                                                      "4HPwATDgc/ABMA:cIkFAAAAAAAE", OGID,
+                                                                      "board:You:x:3:0:0"]), max_size=5))
 def test_fuzzed_query_strings_never_500(client, path, params):
     r = client.get(path, params=params)
     assert r.status_code < 500, r.text

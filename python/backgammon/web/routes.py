@@ -29,10 +29,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..cube import cube_decision
 from ..errors import RulesError
 from ..evaluation import evaluate
+from ..formats.codes import read_position
 from ..hint import hint
 from ..match import Match
 from ..matchid import MatchState
-from ..position import Position
 from . import session as play
 from .computer import computer_for, computer_turns
 from .middleware import MAX_BODY, BodyLimit
@@ -41,7 +41,10 @@ from .store import MAX_BYTES, MAX_GAMES, GameStore, Session
 
 __all__ = ["create_app", "is_loopback"]
 
-_PLY = {"pubeval": 0, "net": 0, "net:0": 0, "net:1": 1, "net:2": 2}
+#: the longest position code read (a FIBS board line is about 150 characters)
+MAX_CODE = 300
+_CODE = ("a position code, the side on roll: a GNU Position ID, Position ID:Match ID, an XGID, "
+         "a FIBS board line, an OGID or a Snowie text position")
 _STATIC = {"app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8",
            "favicon.svg": "image/svg+xml", "docs.js": "text/javascript; charset=utf-8",
            # the page's words, one catalog per language (app.js: LANGS)
@@ -64,6 +67,16 @@ def _error(status: int, message: str, code: str, params: dict | None = None, det
 def _told(said: list[dict]) -> dict:
     """What was said, as English lines (``said``) and as codes (``notes``)."""
     return {"said": [s["text"] for s in said], "notes": [{"code": s["code"], "params": s["params"]} for s in said]}
+
+
+def _position(code: str):
+    """The position and match state (or None) of a position code, any form
+    ``formats.codes.read_position`` reads; a code it refuses answers 422
+    with its message, which lists the forms."""
+    try:
+        return read_position(code)
+    except ValueError as e:
+        raise ApiError(422, f"position: {e}", "invalid_position", {"parameter": "position"}) from None
 
 
 def _version() -> str:
@@ -140,39 +153,51 @@ def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_bo
 
     # -- stateless engine calls ----------------------------------------------------------
     @app.get("/api/move", summary="The ranked plays of a roll", response_model=MoveAnswer, responses=_ERRORS)
-    def api_move(position: Annotated[str, Query(max_length=40, description="GNU Position ID, side on roll")],
-                 dice: Annotated[str, Query(max_length=8, description="the roll, e.g. 31 or 3-1")],
+    def api_move(position: Annotated[str, Query(max_length=MAX_CODE, description=_CODE)],
+                 dice: Annotated[str | None, Query(max_length=8, description="the roll, e.g. 31 or 3-1 "
+                                                   "(default: the roll the position code carries)")] = None,
                  player: Annotated[str, Query(max_length=80, description="a player spec: pubeval, net (= net:0), "
                                               "net:1, net:2 or any registered player")] = "net:1",
                  limit: Annotated[int, Query(ge=1, le=1000)] = 1000):
         """Every legal play of ``dice`` from ``position``, best first by the
-        network searched to the player's depth, with the mover's chances
-        after each play and its cubeless equity; ``choice`` is the play the
-        ``player`` makes (the ranking is the network's, at the player's
-        depth for net:K)."""
+        network searched as deep as the ``player`` searches (its ``ply``),
+        with the mover's chances after each play and its cubeless equity;
+        ``choice`` is the play the ``player`` makes."""
         chooser = computer_for("normal", player, 0)
-        pos = Position.from_id(position)
+        pos, state = _position(position)
         if pos.is_game_over():
             raise ApiError(422, "position: the game is over, there is no play", "position_over")
-        ranked = hint(pos, dice, _PLY.get(player, 0))
-        choice = ranked[0].play if player in _PLY and player != "pubeval" else chooser.choose(pos, dice)
-        return JSONResponse({"position": pos.to_id(), "dice": list(pos.legal_plays(dice).roll), "player": player,
-                             "choice": str(choice), "count": len(ranked),
+        if dice is None:
+            if state is None or state.dice is None:
+                raise ApiError(422, "dice: give the roll (the position code carries none)", "dice_missing",
+                               {"parameter": "dice"})
+            dice = "".join(str(d) for d in state.dice)
+        ranked = hint(pos, dice, chooser.ply)
+        choice = chooser.choose(pos, dice)
+        return JSONResponse({"position": pos.to_id(), "dice": list(pos.legal_plays(dice).roll),
+                             "player": chooser.spec, "choice": str(choice), "count": len(ranked),
                              "plays": [play.ranked_json(r) for r in ranked[:limit]]})
 
     @app.get("/api/evaluate", summary="Chances, equity and the cube decision", response_model=EvaluateAnswer,
              responses=_ERRORS)
-    def api_evaluate(position: Annotated[str, Query(max_length=40, description="GNU Position ID, side on roll")],
-                     match: Annotated[str | None, Query(max_length=40, description="GNU Match ID (default: money, centred cube)")] = None,
+    def api_evaluate(position: Annotated[str, Query(max_length=MAX_CODE, description=_CODE)],
+                     match: Annotated[str | None, Query(max_length=40, description="GNU Match ID (default: the "
+                                                        "state the position code carries, else money with the "
+                                                        "cube centred)")] = None,
                      ply: Annotated[int, Query(ge=0, le=2)] = 0):
         """The chances of the side on roll (gammons include backgammons),
-        its cubeless equity and the cube decision before it rolls."""
-        pos = Position.from_id(position)
+        its cubeless equity and the cube decision before it rolls (searched
+        as ``cube.cube_decision`` searches at ``ply``)."""
+        pos, state = _position(position)
         if pos.is_game_over():
             raise ApiError(422, "position: the game is over, there is nothing to evaluate", "position_over")
-        state = MatchState.from_match_id(match) if match else None
+        if match:
+            if state is not None:
+                raise ApiError(422, "match: the position code carries a match state already; give one of them",
+                               "match_given_twice", {"parameter": "match"})
+            state = MatchState.from_match_id(match)
         e = evaluate(pos, ply)
-        d = cube_decision(pos, state, None, ply=min(ply, 1))
+        d = cube_decision(pos, state, None, ply=ply)
         return JSONResponse({"position": pos.to_id(), "match": state.to_match_id() if state else None, "ply": ply,
                              "probabilities": play.chances_json(e), "equity": e.equity, "cube": play.cube_json(d)})
 

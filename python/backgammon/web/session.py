@@ -382,8 +382,8 @@ def _hint(session: Session, ply: int) -> dict:
         return {"kind": "play", "ply": ply, "plays": [ranked_json(r) for r in ranked[:5]],
                 "count": len(ranked)}
     if game.phase in (Phase.TURN, Phase.DOUBLED, Phase.BEAVERED):
-        d = cube_decision(game.position, game.match_state(), game.rules, ply=min(ply, 1))
-        return {"kind": "take" if game.phase is not Phase.TURN else "cube", "ply": min(ply, 1), **cube_json(d),
+        d = cube_decision(game.position, game.match_state(), game.rules, ply=ply)
+        return {"kind": "take" if game.phase is not Phase.TURN else "cube", "ply": ply, **cube_json(d),
                 "reason_code": game.can_double().code}
     raise RulesError(f"no hint in this phase ({game.phase.value})", code="no_hint", params={"phase": game.phase.value})
 
