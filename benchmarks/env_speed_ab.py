@@ -66,13 +66,13 @@ def main(argv=None):
             for side in ("ab" if r % 2 == 0 else "ba"):
                 python = args.a if side == "a" else args.b
                 best[c, side] = max(best[c, side], rate(python, c, args.reps, args.clock))
-        print(f"# round {r + 1} of {args.rounds} done", flush=True)
-    print(f"steps a second of {args.clock} time, the fastest of {args.rounds} x {args.reps} rounds")
-    print("| copy | opponent | threads | A steps/s | B steps/s | B / A |")
-    print("| --- | --- | ---: | ---: | ---: | ---: |")
-    for c in CONFIGS:
-        a, b = best[c, "a"], best[c, "b"]
-        print(f"| {c[0]} | {c[1]} | {c[2]} | {a:,.0f} | {b:,.0f} | {b / a:.3f} |")
+        # The table so far after every alternation: a long run can be cut short.
+        print(f"steps a second of {args.clock} time, the fastest of {r + 1} x {args.reps} rounds")
+        print("| copy | opponent | threads | A steps/s | B steps/s | B / A |")
+        print("| --- | --- | ---: | ---: | ---: | ---: |")
+        for c in CONFIGS:
+            a, b = best[c, "a"], best[c, "b"]
+            print(f"| {c[0]} | {c[1]} | {c[2]} | {a:,.0f} | {b:,.0f} | {b / a:.3f} |", flush=True)
 
 
 if __name__ == "__main__":
