@@ -31,14 +31,14 @@ import time
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import numpy as np  # noqa: E402
-
-import backgammon as bg  # noqa: E402
+import numpy as np
 from backgammon.batch import legal_positions
-from backgammon.env import final_points  # noqa: E402
-from backgammon.lockstep import VectorGames  # noqa: E402
-from backgammon.players import Player  # noqa: E402
-from backgammon.pubeval import tesauro_inputs  # noqa: E402
+from backgammon.env import final_points
+from backgammon.lockstep import VectorGames
+from backgammon.players import Player
+from backgammon.pubeval import tesauro_inputs
+
+import backgammon as bg
 
 
 class Net:
