@@ -3,8 +3,8 @@ play and against pubeval, in cubeless money duels with duplicate dice
 (``backgammon.duel``: every dice sequence played twice, once with each
 player first), with the standard error over the pairs.
 
-    python benchmarks/env_baselines.py random pubeval net --games 20000
-    python benchmarks/env_baselines.py net:1 gnubg bgsage --games 4000
+    python benchmarks/env_baselines.py random pubeval net gnubg bgsage --games 4000 --workers 1
+    python benchmarks/env_baselines.py net:1 --games 2000 --workers 1
 
 Prints one Markdown row a player (the same rows as ``backgammon duel A B
 --games N --seed 46``) and the CPU time of each duel.  The trained agents
@@ -35,7 +35,7 @@ def main(argv=None):
             print(f"# {spec} vs {opponent}: {r.ppg:+.4f} +- {r.ppg_se:.4f}, wins {r.a_wins:.3f}, "
                   f"{r.games} games, {cpu:.0f} s CPU", flush=True)
         print(f"| {spec} | {cells[0]} | {cells[1]} | {args.games:,} | "
-              f"`backgammon duel {spec} random --games {args.games} --seed {args.seed}` |", flush=True)
+              f"`backgammon duel {spec} pubeval --games {args.games} --seed {args.seed}` |", flush=True)
 
 
 if __name__ == "__main__":
