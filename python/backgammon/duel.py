@@ -175,7 +175,7 @@ def play_match(players, length: int, *, seed=None, games: int | None = None, rul
                 continue
             me = int(g.on_roll or 0)             # someone is on roll once the opening is rolled
             if g.phase is Phase.PLAY:
-                g.play(sides[me].choose_at(g.position, g.dice, g.match_state(), g.rules))
+                g.play(sides[me].choose(g.position, g.dice))
                 continue
             state = g.match_state()
             if g.can_double() and sides[me].cube_action(g.position, state, g.rules).should_double:
