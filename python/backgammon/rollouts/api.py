@@ -185,18 +185,17 @@ def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: 
     values = [game_values(m, p.play.reduce, cube, mover_state) for m in merged]
     means = [float(v.mean()) for v in values]
     best = int(np.argmax(means))
-    match = None if mover_state is None or not mover_state.match_length else MatchValues.of_state(mover_state,
-                                                                                                   side=0)
+    match = None
+    if mover_state is not None and mover_state.match_length:
+        match = (MatchValues.of_state(mover_state, side=0), mover_state.cube_value)
     out = []
     for k, play in enumerate(candidates):
         diff = values[k] - values[best]
         mwc = None
         if match is not None:
-            mwc = summaries[k].mwc if cube else float(match.mwc(np.array([[summaries[k].win, summaries[k].win_gammon,
-                                                                           summaries[k].win_backgammon,
-                                                                           summaries[k].lose_gammon,
-                                                                           summaries[k].lose_backgammon]]),
-                                                                mover_state.cube_value)[0])
+            r = summaries[k]
+            chances = np.array([[r.win, r.win_gammon, r.win_backgammon, r.lose_gammon, r.lose_backgammon]])
+            mwc = r.mwc if cube else float(match[0].mwc(chances, match[1])[0])
         out.append(PlayRollout(play, summaries[k], means[k], standard_error(values[k]), float(diff.mean()),
                                standard_error(diff), mwc))
     out.sort(key=lambda r: -r.difference)
