@@ -22,10 +22,11 @@ Run (about 25 minutes on one core; workers and games are options)::
         --workers 1 --out benchmarks/results/published_rollouts.json
 
 ``--only cube`` or ``--only checker`` run one kind; ``--ids a,b`` some
-positions; ``--report FILE...`` prints the table of saved results.  Rules come from the XGID: in money play its Jacoby and beaver
-bits are passed as ``Rules(jacoby=..., beavers=...)`` (today's rollouts and
-cube decisions read them there, not from ``MatchState.jacoby``); rollouts
-of checker plays are cubeless unless ``--cubeful-plays``.
+positions; ``--report FILE...`` prints the table of saved results.  Rules come from the XGID's state
+(``MatchState.game_rules``: its Jacoby and beaver bits in money play).
+Checker plays at a match score are rolled out as the API does by default
+there, cubefully and ranked by match equity (the 2-ply answer too); money
+checker plays cubeless unless ``--cubeful-plays``.
 """
 from __future__ import annotations
 
@@ -54,11 +55,10 @@ def load(path: Path = DATA) -> list[dict]:
 
 
 def setting(entry: dict):
-    """(Xgid, Rules) of an entry: money options from the XGID's rules field."""
+    """(Xgid, Rules) of an entry: the rules its state holds (money options
+    from the XGID's rules field)."""
     x = parse_xgid(entry["xgid"])
-    money = not x.state.match_length
-    rules = bg.Rules(jacoby=money and x.state.jacoby, beavers=1 if money and x.beavers else 0)
-    return x, rules
+    return x, x.state.game_rules()
 
 
 def group(entry: dict) -> str:
@@ -90,12 +90,15 @@ def run_checker(entry: dict, args) -> dict:
     dice = x.state.dice
     plays = [x.position.parse_play(t, dice) for t in texts]
     kw = dict(games=args.games, seed=args.seed, workers=args.workers, variance_reduction=True)
+    match = x.state if x.state.match_length else None
     if args.cubeful_plays:
         kw.update(cube=True, state=x.state, rules=rules)
+    elif match is not None:
+        kw.update(state=match)               # at a score: cubeful, by match equity (the API's default)
     ranked = rollout_plays(x.position, dice, plays, **kw)
     by_play = {str(r.play): r for r in ranked}
     ours = [by_play[str(p)] for p in plays]
-    ply2 = hint(x.position, dice, 2)
+    ply2 = hint(x.position, dice, 2, state=match)
     order2 = [str(r.play) for r in ply2]
     xg_best = max(range(len(plays)), key=lambda k: entry["candidates"][k]["equity"])
     our_best = max(range(len(plays)), key=lambda k: ours[k].equity)
@@ -123,7 +126,7 @@ def run_checker(entry: dict, args) -> dict:
     return dict(id=entry["id"], kind="checker", group=group(entry), xgid=entry["xgid"],
                 best_xg=entry["candidates"][xg_best]["play"], best_ours=entry["candidates"][our_best]["play"],
                 best_2ply=entry["candidates"][best2]["play"], agree=our_best == xg_best, agree_2ply=best2 == xg_best,
-                cubeful=bool(args.cubeful_plays), candidates=cands)
+                cubeful=ours[0].cubeful, candidates=cands)
 
 
 def run_cube(entry: dict, args) -> dict:

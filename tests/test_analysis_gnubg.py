@@ -188,7 +188,7 @@ def _valued_unlike_gnubg(theirs, ours):
         if n.kind != "play" or p is None or len(n.candidates) < 2:
             continue
         pos = bg.Position.from_id(p.position_id)
-        state = bg.MatchState.from_match_id(p.match_id)
+        state = bg.MatchState.from_match_id(p.match_id).with_rules(rules)   # a Match ID holds no beavers
         opp = 1 - state.on_roll
         after = state.replace(on_roll=opp, turn=opp, dice=(0, 0))
         for notation, equity, chances, _ in n.candidates:

@@ -71,7 +71,7 @@ def test_the_rules_that_forbid_a_double():
     assert not crawford.can_double and "Crawford" in crawford.reason
     dead = cube_decision(pos, MatchState(match_length=5, score=(4, 0), on_roll=0))
     assert not dead.can_double and "dead cube" in dead.reason
-    limit = cube_decision(pos, MatchState(cube_value=2, cube_owner=0), bg.Rules(cube_limit=2))
+    limit = cube_decision(pos, MatchState(cube_value=2, cube_owner=0, cube_limit=2))   # the state holds its limit
     assert not limit.can_double and "limit" in limit.reason
 
 

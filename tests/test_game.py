@@ -413,10 +413,11 @@ def test_finished_game_match_ids_as_gnubg_writes_them():
     b = start_turn(opened(Rules(beavers=1)))      # a beaver shows as a double offered on cube 2
     b.double()
     b.beaver()
-    assert b.match_state() == MatchState(cube_value=2, cube_owner=0, on_roll=1, turn=1, double_offered=True)
+    assert b.match_state() == MatchState(cube_value=2, cube_owner=0, on_roll=1, turn=1, double_offered=True,
+                                         beavers=True)   # the game's rules ride in its state
     b.drop()
     assert b.match_state() == MatchState(cube_value=2, cube_owner=0, on_roll=1, turn=1,
-                                         game_state=GameState.DROPPED, score=(2, 0))
+                                         game_state=GameState.DROPPED, score=(2, 0), beavers=True)
     w = start_turn(opened())                      # player 1 bears off its last checker
     w._position = make(me={1: 1}, opp={6: 3})
     w.roll((1, 1))

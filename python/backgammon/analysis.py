@@ -379,7 +379,8 @@ def _game_for(task: _GameTask) -> Game:
 
 def _analyse_game(task: _GameTask) -> GameAnalysis:
     """Grade one game (module level: workers run it)."""
-    from .evaluator import as_evaluator, chances, rank
+    from .cube_search import rank_plays
+    from .evaluator import as_evaluator, chances
     ev = as_evaluator(task.evaluator)
     met = default_met()
     g = _game_for(task)
@@ -412,7 +413,7 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
         elif kind == "play" and phase is Phase.PLAY:
             me = g.on_roll
             graded = _grade_play(task.number, number, me, pos, g.dice, state, event.value, ev, task.ply,
-                                 task.rules, met, rank, chances, task.thresholds)
+                                 task.rules, met, rank_plays, chances, task.thresholds)
             if graded is not None:
                 plays.append(graded)
         g.apply(event)
@@ -435,12 +436,16 @@ def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules,
     k = legal.find(played_board) if played_board is not None else -1
     if k < 0:
         raise ValueError(f"game {game}, action {action}: the play {played_text!r} is not legal here")
-    probs, depth = rank(ev, children, ply)            # the mover's chances after each play
+    # Ranked and filtered by the cubeful value at the score (hint's ranking).
+    probs, depth, values, mwc = rank(ev, children, ply, state, rules, met)
     deepest = int(depth.max())
     if depth[k] < deepest:                              # the played play at the depth of the best
         probs[k] = flip(chances(ev, children[k:k + 1], deepest))[0]
+        v, m = values_after_play(children[k:k + 1], flip(probs[k:k + 1]), state, rules, me, met)
+        values[k] = v[0]
+        if mwc is not None:
+            mwc[k] = m[0]
         depth[k] = deepest
-    values, mwc = values_after_play(children, flip(probs), state, rules, me, met)
     top = np.flatnonzero(depth == deepest)
     best = int(top[np.argmax(values[top])])
     if values[k] > values[best]:
@@ -599,7 +604,7 @@ def _by_rollout(game: GameAnalysis, task: _GameTask, settings, threshold: float)
             plays.append(p)
             continue
         pos = Position.from_id(p.position_id)
-        state = MatchState.from_match_id(p.match_id)
+        state = MatchState.from_match_id(p.match_id).with_rules(task.rules)   # a Match ID holds no beavers
         names = [c[0] for c in p.candidates]
         ranked = rollout_plays(pos, p.roll, names, state=state, rules=task.rules, cube=True, **options)
         by_name = {str(r.play): r.equity for r in ranked}
@@ -617,7 +622,7 @@ def _by_rollout(game: GameAnalysis, task: _GameTask, settings, threshold: float)
             cubes.append(c)
             continue
         pos = Position.from_id(c.position_id)
-        state = MatchState.from_match_id(c.match_id)
+        state = MatchState.from_match_id(c.match_id).with_rules(task.rules)
         if c.kind == "take":
             state = state.replace(turn=state.on_roll, double_offered=False)
         d = rollout_cube(pos, state, rules=task.rules, **options)

@@ -129,9 +129,8 @@ def cube_decision(position: Position, state=None, rules: Rules | None = None, pl
 
 
 def _checked(position, state, rules):
-    from .matchid import MatchState
-    state = MatchState() if state is None else instance("state", state, MatchState, "backgammon.MatchState")
-    rules = Rules() if rules is None else instance("rules", rules, Rules, "backgammon.Rules")
+    from .matchid import state_and_rules
+    state, rules = state_and_rules(state, rules)        # one set of rules (MatchState.game_rules)
     if position.is_game_over():
         raise ValueError("position: the game is over, there is no cube decision")
     if state.match_length:

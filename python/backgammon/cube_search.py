@@ -15,12 +15,12 @@ import numpy as np
 
 from . import _board
 from .doubling import may_double
-from .janowski import cube_values, efficiencies, equities, exact_where_known, finished_value
+from .janowski import cube_values, efficiencies, equities, exact_where_known, finished_value, values_after_play
 from .position import Position
 from .rules import Rules
 from .scoring import MatchValues, default_met
 
-__all__ = ["searched"]
+__all__ = ["searched", "rank_plays"]
 
 
 def _turned(state, cube: int):
@@ -159,3 +159,39 @@ def searched(position: Position, state, rules: Rules, ply: int, ev, met):
     match_values = MatchValues.of_state(state, search.met)
     norm = [None if v is None else match_values.normalised(v, state.cube_value) for v in (nd, dt, dp)]
     return norm[0], norm[1], norm[2], (nd, dt, dp)
+
+
+def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, met=None):
+    """The plays of one roll at a cube and score, as gnubg ranks them: by
+    the cubeful value for the side that played (``state.on_roll``) of the
+    position after each (``children``, the next mover's view), the
+    opponent then holding its cube options (``janowski.values_after_play``:
+    normalised match equity in a match, so at double match point a gammon
+    is worth nothing; equity per unit of the cube in money play).  gnubg's
+    move filters on that value: every play at 0-ply, the best
+    ``evaluator.KEEP[0]`` within its margin at 1-ply, the best ``KEEP[1]``
+    of those at 2-ply; at 1 and 2 plies the value is the cube model on the
+    searched chances.  Returns the mover's cubeless chances (m, 5), the
+    ply each play was searched to (m,), the values (m,) and the match
+    winning chances (m,) (None in money play).
+    """
+    from .evaluator import KEEP, chances, flip
+    mover = state.on_roll
+    children = np.ascontiguousarray(children, dtype=np.uint8)
+    probs = flip(chances(evaluator, children, 0))
+    depth = np.zeros(len(children), dtype=np.int64)
+    values, mwc = values_after_play(children, flip(probs), state, rules, mover, met)
+    for level in range(1, ply + 1):
+        here = np.flatnonzero(depth == level - 1)
+        if len(here) <= 1:
+            break
+        order = here[np.argsort(-values[here], kind="stable")]
+        keep, within = KEEP[level - 1]
+        go = np.array([k for k in order[:keep] if values[k] >= values[order[0]] - within], dtype=np.int64)
+        probs[go] = flip(chances(evaluator, np.ascontiguousarray(children[go]), level))
+        v, m = values_after_play(children[go], flip(probs[go]), state, rules, mover, met)
+        values[go] = v
+        if mwc is not None:
+            mwc[go] = m
+        depth[go] = level
+    return probs, depth, values, mwc

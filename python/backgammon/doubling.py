@@ -100,8 +100,9 @@ def double_refusal(me: int, cube_value: int, cube_owner: int | None, score: tupl
 
 def may_double(state, rules: Rules | None = None) -> Verdict:
     """Whether the side on roll of ``state`` may double before it rolls
-    (see :func:`double_refusal`); ``rules`` default to the standard ones."""
-    rules = Rules() if rules is None else rules
+    (see :func:`double_refusal`); ``rules`` default to the state's own
+    (``MatchState.game_rules``)."""
+    rules = state.game_rules() if rules is None else rules
     return verdict(double_refusal(state.on_roll, state.cube_value, state.cube_owner, state.score,
                                   state.match_length, bool(state.crawford), rules))
 

@@ -27,7 +27,7 @@ from .errors import AmbiguousMoveError, IllegalMoveError, IllegalPlayError, Inva
 from .matchid import GameState, MatchState
 from .play import Play
 from .position import OPPONENT, Position
-from .rules import Rules
+from .rules import MAX_CUBE, Rules
 from .scoring import KIND_ENDING, Ending, Outcome, game_multiplier, resignation_multiplier
 from .turn import Step, Turn
 
@@ -654,7 +654,8 @@ class Game:
         """
         fields: dict[str, Any] = dict(cube_value=self.cube_value, cube_owner=self.cube_owner, on_roll=self.on_roll or 0,
                       crawford=self.crawford, match_length=self.length, score=tuple(self.score),
-                      jacoby=self.money and self.rules.jacoby)
+                      jacoby=self.money and self.rules.jacoby, beavers=self.money and self.rules.beavers > 0,
+                      cube_limit=None if self.rules.cube_limit == MAX_CUBE else self.rules.cube_limit)
         phase = self.phase
         if phase is Phase.OPENING:
             return MatchState(game_state=GameState.NONE, turn=0, **fields)

@@ -12,8 +12,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import instance, integer
+from .cube_search import rank_plays
 from .dice import to_dice
 from .evaluation import Evaluation, equity
+from .matchid import state_and_rules
 from .play import Play
 from .position import Position
 
@@ -21,9 +23,14 @@ __all__ = ["hint", "RankedPlay"]
 
 
 class RankedPlay(NamedTuple):
-    """A play with the mover's chances after it, its cubeless equity, how
-    much it loses to the best play (0 for the best, negative otherwise) and
-    the depth it was searched to.
+    """A play with the mover's chances after it, its equity, how much it
+    loses to the best play (0 for the best, negative otherwise) and the
+    depth it was searched to.  ``equity`` is cubeless money equity when
+    the hint had no state; at a cube and score (``cubeful``) it is the
+    cubeful value after the play, the opponent holding its cube options:
+    normalised match equity in a match, with the match winning chance in
+    ``mwc``, equity per unit of the cube in money play.  ``evaluation``
+    holds the cubeless chances either way.
 
     >>> import backgammon as bg
     >>> best = bg.hint(bg.Position.initial(), "31")[0]
@@ -36,16 +43,31 @@ class RankedPlay(NamedTuple):
     equity: float
     difference: float
     ply: int
+    mwc: float | None = None
+    cubeful: bool = False
 
 
 def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None, evaluator=None, networks=None,
-         rollout=None, top: int = 5):
+         rollout=None, top: int = 5, met=None):
     """With ``roll``: all plays ranked best first (:class:`RankedPlay`),
     searched ``ply`` deep with gnubg's move filters (the best plays of each
     depth go one deeper, so deeper plays rank first).  Without: the cube
-    decision of the side on roll (``cube.cube_decision``; ``state`` and
-    ``rules`` as there).  ``evaluator``: as in ``evaluate`` (``networks``
-    is its older name).
+    decision of the side on roll (``cube.cube_decision``; ``state``,
+    ``rules`` and ``met`` as there).  ``evaluator``: as in ``evaluate``
+    (``networks`` is its older name).
+
+    With a ``state`` (a ``MatchState``, the mover on roll) plays are ranked
+    as gnubg ranks them at that cube and score: by the cubeful value after
+    each (``cube_search.rank_plays``), in a match the match equity, so at
+    double match point gammons count nothing.  Without one, by cubeless
+    money equity.  The rules are the state's (``MatchState.game_rules``:
+    a ``rules`` that contradicts the state is refused).
+
+    >>> import backgammon as bg
+    >>> dmp = bg.MatchState(match_length=7, score=(6, 6))
+    >>> best = hint(bg.Position.initial(), "31", state=dmp)[0]
+    >>> str(best.play), best.cubeful, 0.4 < best.mwc < 0.6
+    ('8/5 6/5', True, True)
 
     ``rollout`` (a ``rollouts.RolloutSettings``): the ``top`` plays of that
     ranking are rolled out with the same dice and ranked by the rollout
@@ -62,36 +84,47 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
     instance("position", position, Position, "backgammon.Position")
     ply = integer("ply", ply, low=0, high=2)
     ev = as_evaluator(evaluator, networks=networks)
+    if state is not None:
+        state, rules = state_and_rules(state, rules)
     if rollout is not None:
-        return _by_rollout(position, roll, ply, state, rules, rollout, top, ev)
+        return _by_rollout(position, roll, ply, state, rules, rollout, top, ev, met)
     if roll is None:
         from .cube import cube_decision
-        return cube_decision(position, state, rules, ply=ply, evaluator=ev)
+        return cube_decision(position, state, rules, ply=ply, evaluator=ev, met=met)
     dice = to_dice(roll)
     plays = position.legal_plays(dice)
     if not len(plays):
         raise ValueError("position: the game is over, there is no play to hint")
-    probs, depth = rank(ev, np.ascontiguousarray(plays.positions), ply)
+    children = np.ascontiguousarray(plays.positions)
+    mwc = None
+    if state is None:
+        probs, depth = rank(ev, children, ply)
+        values = equity(probs)
+    else:
+        probs, depth, values, mwc = rank_plays(ev, children, ply, state, rules, met)
     eq = equity(probs)
-    order = ranking(probs, depth)
-    best = eq[order[0]]
-    return [RankedPlay(plays[i], Evaluation._make((*map(float, probs[i]), float(eq[i]))), float(eq[i]),
-                       float(eq[i] - best), int(depth[i])) for i in order]
+    order = sorted(range(len(probs)), key=lambda i: (-int(depth[i]), -values[i], i)) if state is not None \
+        else ranking(probs, depth)
+    best = values[order[0]]
+    return [RankedPlay(plays[i], Evaluation._make((*map(float, probs[i]), float(eq[i]))), float(values[i]),
+                       float(values[i] - best), int(depth[i]), None if mwc is None else float(mwc[i]),
+                       state is not None) for i in order]
 
 
-def _by_rollout(position, roll, ply, state, rules, settings, top, ev):
+def _by_rollout(position, roll, ply, state, rules, settings, top, ev, met):
     from .rollouts import RolloutSettings, rollout_cube, rollout_plays
     instance("rollout", settings, RolloutSettings, "backgammon.rollouts.RolloutSettings")
     options = settings.options()
     if roll is None:
         return rollout_cube(position, state, rules=rules, **options)
     top = integer("top", top, low=1)
-    candidates = [r.play for r in hint(position, roll, ply, evaluator=ev)[:top]]
+    candidates = [r.play for r in hint(position, roll, ply, state=state, rules=rules, evaluator=ev, met=met)[:top]]
     ranked = rollout_plays(position, roll, candidates, state=state, rules=rules, cube=state is not None, **options)
     best = ranked[0].equity
     out = []
     for r in ranked:
         res = r.result
         chances = (res.win, res.win_gammon, res.win_backgammon, res.lose_gammon, res.lose_backgammon)
-        out.append(RankedPlay(r.play, Evaluation._make((*chances, res.equity)), r.equity, r.equity - best, -1))
+        out.append(RankedPlay(r.play, Evaluation._make((*chances, res.equity)), r.equity, r.equity - best, -1,
+                              r.mwc, res.cubeful))
     return out

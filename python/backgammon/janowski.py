@@ -204,9 +204,8 @@ def cube_values(chances, positions, state=None, rules: Rules | None = None, *, m
     >>> round(float(v[0]), 3) == round(cube_decision_from([0.5, 0.1, 0.0, 0.1, 0.0], bg.Position.initial()).no_double, 3)
     True
     """
-    from .matchid import MatchState
-    state = MatchState() if state is None else instance("state", state, MatchState, "backgammon.MatchState")
-    rules = Rules() if rules is None else instance("rules", rules, Rules, "backgammon.Rules")
+    from .matchid import state_and_rules
+    state, rules = state_and_rules(state, rules)
     p = np.asarray(chances, dtype=np.float64).reshape(-1, 5)
     boards = np.asarray(positions, dtype=np.uint8).reshape(-1, 2, 25)
     if len(boards) != len(p):

@@ -22,11 +22,11 @@ import enum
 import operator
 from dataclasses import dataclass
 
-from .errors import InvalidMatchIdError, InvalidMatchStateError
-from .rules import MAX_CUBE
+from .errors import InvalidMatchIdError, InvalidMatchStateError, RulesError
+from .rules import BEAVERS_ON, MAX_CUBE, Rules
 
 __all__ = ["MatchState", "GameState", "InvalidMatchStateError", "InvalidMatchIdError",
-           "MAX_CUBE", "MAX_FIELD"]
+           "MAX_CUBE", "MAX_FIELD", "state_and_rules"]
 
 #: Largest match length or score: 15-bit fields.
 MAX_FIELD = 2 ** 15 - 1
@@ -350,9 +350,83 @@ class MatchState:
             return None
         return self.match_length - self.score[0], self.match_length - self.score[1]
 
+    # -- the rules of the game ----------------------------------------------------
+    def game_rules(self, rules: Rules | None = None) -> Rules:
+        """The rules every decision in this state reads: Jacoby, beavers and
+        the cube limit as this state holds them (Jacoby and beavers only in
+        money play, RULES 8.4; no ``cube_limit``: ``MAX_CUBE``), and the
+        options a state does not hold (automatic doubles, backgammons
+        scored as gammons, the opening reroll, how many beavers) from
+        ``rules``.  A ``rules`` that says otherwise than the state about
+        Jacoby, beavers or the cube limit is refused (``RulesError``, a
+        ValueError, naming both): one game has one set of rules.
+
+        >>> MatchState(jacoby=True, beavers=True).game_rules()
+        Rules(jacoby=True, beavers=16, automatic_doubles=0, cube_limit=32768, backgammon_counts_as_gammon=False, opening_reroll=False)
+        >>> MatchState(jacoby=True).game_rules(Rules())
+        Traceback (most recent call last):
+        ...
+        backgammon.errors.RulesError: the state and rules disagree: jacoby is True in the state but False in rules; give the rules once (in the state), or the same in both
+        """
+        money = self.match_length == 0
+        limit = MAX_CUBE if self.cube_limit is None else self.cube_limit
+        if rules is None:
+            return Rules(jacoby=money and self.jacoby, beavers=BEAVERS_ON if money and self.beavers else 0,
+                         cube_limit=limit)
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a backgammon.Rules, not {type(rules).__name__}")
+        clash = []
+        if money and rules.jacoby != self.jacoby:
+            clash.append(f"jacoby is {self.jacoby} in the state but {rules.jacoby} in rules")
+        if money and bool(rules.beavers) != self.beavers:
+            clash.append(f"beavers are {'allowed' if self.beavers else 'off'} in the state but "
+                         f"{rules.beavers} in rules")
+        if rules.cube_limit != limit:
+            clash.append(f"the cube limit is {limit} in the state but {rules.cube_limit} in rules")
+        if clash:
+            raise RulesError(f"the state and rules disagree: {'; '.join(clash)}; give the rules once "
+                             f"(in the state), or the same in both")
+        if not money:
+            rules.check_match_play()
+        return rules
+
+    def with_rules(self, rules: Rules) -> "MatchState":
+        """This state holding ``rules``' Jacoby, beavers and cube limit (for a
+        state read from a Match ID, which holds only Jacoby, beside the
+        rules of its match).
+
+        >>> MatchState().with_rules(Rules(jacoby=True, cube_limit=64)).game_rules().cube_limit
+        64
+        """
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a backgammon.Rules, not {type(rules).__name__}")
+        money = self.match_length == 0
+        return dataclasses.replace(self, jacoby=self.jacoby if not money else rules.jacoby,
+                                   beavers=money and rules.beavers > 0,
+                                   cube_limit=None if rules.cube_limit == MAX_CUBE else rules.cube_limit)
+
     def replace(self, **changes) -> "MatchState":
         """A copy with some fields changed, validated again (new dice
         drop the old ones' written order)."""
         if "dice" in changes and "dice_order" not in changes:
             changes["dice_order"] = None
         return dataclasses.replace(self, **changes)
+
+
+def state_and_rules(state: MatchState | None, rules: Rules | None) -> tuple[MatchState, Rules]:
+    """The one reading of a decision's ``state`` and ``rules`` (cube
+    decisions, hints, rollouts, analysis): the state (default money, cube
+    centred, holding the rules given) and its rules by
+    :meth:`MatchState.game_rules`, so that two places cannot disagree.
+
+    >>> s, r = state_and_rules(None, Rules(jacoby=True))
+    >>> s.jacoby, r.jacoby
+    (True, True)
+    >>> state_and_rules(MatchState(jacoby=True), None)[1].jacoby
+    True
+    """
+    if state is None:
+        state = MatchState() if rules is None else MatchState().with_rules(rules)
+    elif not isinstance(state, MatchState):
+        raise TypeError(f"state must be a backgammon.MatchState, not {type(state).__name__}")
+    return state, state.game_rules(rules)

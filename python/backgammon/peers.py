@@ -322,12 +322,10 @@ class BgsagePlayer(Player):
     def cube_action(self, position, state=None, rules=None):
         """bgsage's 1-ply cube decision of the side on roll (see the class)."""
         from .cube import CubeDecision, proper_action
-        from .matchid import MatchState
+        from .matchid import state_and_rules
         from .position import Position
-        from .rules import Rules
         instance("position", position, Position, "backgammon.Position")
-        state = MatchState() if state is None else instance("state", state, MatchState, "backgammon.MatchState")
-        rules = Rules() if rules is None else instance("rules", rules, Rules, "backgammon.Rules")
+        state, rules = state_and_rules(state, rules)
         if position.is_game_over():
             raise ValueError("position: the game is over, there is no cube decision")
         cpp = self._cpp

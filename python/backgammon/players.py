@@ -111,6 +111,15 @@ class Player(abc.ABC):
         index = int(self.choose_indices(position.array[None], np.array([dice], dtype=np.uint8))[0])
         return plays[index]
 
+    def choose_at(self, position: Position, roll, state=None, rules=None) -> Play:
+        """The play this player makes with ``roll`` from ``position`` at the
+        cube and score of ``state`` (a MatchState, the mover on roll; its
+        rules as ``MatchState.game_rules`` reads them).  Players that search
+        an evaluator (``EvaluatorPlayer``, ``NetPlayer``) rank a match
+        score's plays by match equity, as gnubg (``hint`` with a state);
+        the others, and money play, choose as :meth:`choose`."""
+        return self.choose(position, roll)
+
     def choose_indices(self, boards: np.ndarray, rolls: np.ndarray) -> np.ndarray:
         """For validated boards (n, 2, 25) and rolls (n, 2): the index of the
         chosen play of each, in the move generator's order (``legal_plays``)."""
@@ -189,6 +198,36 @@ class EvaluatorPlayer(Player):
         from .evaluator import choose
         return choose(self.evaluator, np.ascontiguousarray(boards, dtype=np.uint8),
                       np.ascontiguousarray(rolls, dtype=np.uint8), self.ply, self.threads)
+
+    def choose_at(self, position: Position, roll, state=None, rules=None) -> Play:
+        """At a match score, the best play by match equity (cubeful, the
+        opponent holding its cube options) searched ``ply`` deep with
+        gnubg's filters (``cube_search.rank_plays``): at double match point
+        gammons count nothing.  Money play (and a subclass with its own
+        ``choose_indices``) chooses as :meth:`choose`.
+
+        >>> import backgammon as bg
+        >>> dmp = bg.MatchState(match_length=5, score=(4, 4))
+        >>> str(NetPlayer().choose_at(bg.Position.initial(), "31", dmp))
+        '8/5 6/5'
+        """
+        from .cube_search import rank_plays
+        from .matchid import state_and_rules
+        if state is None or type(self).choose_indices is not EvaluatorPlayer.choose_indices:
+            return self.choose(position, roll)
+        state, rules = state_and_rules(state, rules)
+        if not state.match_length:
+            return self.choose(position, roll)
+        instance("position", position, Position, "backgammon.Position")
+        plays = position.legal_plays(to_dice(roll))
+        if not len(plays):
+            raise ValueError("position: the game is over, there is no play to choose")
+        if len(plays) == 1:
+            return plays[0]
+        _, depth, values, _ = rank_plays(self.evaluator, np.ascontiguousarray(plays.positions), self.ply, state,
+                                         rules)
+        deepest = np.flatnonzero(depth == depth.max())
+        return plays[int(deepest[np.argmax(values[deepest])])]
 
 
 class _KernelPlayer(Player):

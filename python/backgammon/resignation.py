@@ -41,13 +41,11 @@ LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
 
 def _checked(position, level, state, rules):
-    from .matchid import MatchState
-    from .rules import Rules
+    from .matchid import state_and_rules
     instance("position", position, Position, "backgammon.Position")
     if level is not None:
         level = integer("level", level, low=1, high=3)
-    state = MatchState() if state is None else instance("state", state, MatchState, "backgammon.MatchState")
-    rules = Rules() if rules is None else instance("rules", rules, Rules, "backgammon.Rules")
+    state, rules = state_and_rules(state, rules)
     if position.is_game_over():
         raise ValueError("position: the game is over, there is nothing to resign")
     return level, state, rules

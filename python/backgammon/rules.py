@@ -9,15 +9,23 @@ from dataclasses import dataclass
 
 from .errors import RulesError
 
-__all__ = ["Rules", "MAX_CUBE"]
+__all__ = ["Rules", "MAX_CUBE", "BEAVERS_ON"]
 
 #: The highest cube a GNU Match ID can hold (4 bits of log2).
 MAX_CUBE = 2 ** 15
+#: Beavers and raccoons per double where a state or file says only "beavers allowed" (XGID, most files).
+BEAVERS_ON = 16
 
 
 @dataclass(frozen=True)
 class Rules:
     """Options of a game.  The defaults are the standard (USBGF) rules.
+
+    Jacoby, beavers and the cube limit are also held by a
+    :class:`~backgammon.MatchState` (read from an XGID, a file or the web):
+    every decision reads them through ``MatchState.game_rules``, which takes
+    them from the state and refuses a ``Rules`` that says otherwise
+    (docs/design.md, "Where each rule lives").
 
     - ``jacoby``: gammons count single until a double has been taken (money).
     - ``beavers``: how many beavers and raccoons one double may draw (money).

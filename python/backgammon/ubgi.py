@@ -21,6 +21,7 @@ from typing import IO
 
 import numpy as np
 
+from ._validate import instance
 from .dice import to_dice
 from .errors import BackgammonError
 from .formats.codes import read_position
@@ -135,7 +136,8 @@ class _Engine:
             return "error bad_state missing.dice"
         if self.position.is_game_over():
             return "error bad_state game.over"
-        return "bestmove " + format_move(self.player.choose(self.position, self.dice))
+        # At a match score the player ranks by match equity (Player.choose_at).
+        return "bestmove " + format_move(self.player.choose_at(self.position, self.dice, self.state))
 
     def _best_cube(self) -> str:
         if self.position.is_game_over():
@@ -238,11 +240,20 @@ class UbgiPlayer(Player):
                 raise UbgiError(f"the engine {self.name!r} answered {line!r} with {reply!r}")
 
     def choose(self, position: Position, roll):
+        return self.choose_at(position, roll)
+
+    def choose_at(self, position: Position, roll, state=None, rules=None):
+        """The engine's play; with ``state`` the engine is told the cube and
+        score (the Match ID of ``position gnubgid``), so it can play for them."""
         d1, d2 = to_dice(roll)
         plays = position.legal_plays((d1, d2))
         if not len(plays):
             raise ValueError("position: the game is over, there is no play to choose")
-        state = MatchState(game_state=GameState.PLAYING, dice=(d1, d2))
+        if state is None:
+            state = MatchState(game_state=GameState.PLAYING, dice=(d1, d2))
+        else:
+            state = instance("state", state, MatchState, "backgammon.MatchState").replace(
+                game_state=GameState.PLAYING, dice=(d1, d2), turn=state.on_roll, double_offered=False, resignation=0)
         self._send(f"position gnubgid {position.to_id()}:{state.to_match_id()}")
         self._send(f"dice {d1} {d2}")
         answer = self._ask("go", until="bestmove")[-1][len("bestmove"):].strip()

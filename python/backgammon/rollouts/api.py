@@ -13,8 +13,9 @@ from .._validate import instance, integer
 from ..cube import proper_action
 from ..dice import to_dice
 from ..doubling import beavers_allowed, may_double
+from ..cube_search import rank_plays
 from ..evaluator import as_evaluator, rank, ranking
-from ..matchid import MatchState
+from ..matchid import MatchState, state_and_rules
 from ..position import Position
 from ..rules import Rules
 from ..scoring import MatchValues
@@ -27,7 +28,7 @@ __all__ = ["rollout", "rollout_plays", "rollout_cube", "PlayRollout", "CubeRollo
 
 def rollout(position: Position | None = None, *, games: int = 1296, policy="net", cube_policy=None, seed=None,
             stratify: bool = True, truncate: int | None = None, bearoff: bool = False,
-            variance_reduction: bool = True, cube: bool = False, state: MatchState | None = None,
+            variance_reduction: bool = True, cube: bool | None = None, state: MatchState | None = None,
             rules: Rules | None = None, workers: int | None = None, executor: Executor | None = None,
             progress: bool = False, scorer=None, evaluator=None, chunk_size: int = CHUNK) -> RolloutResult:
     """Play ``position`` (default: the opening, side on roll to play)
@@ -42,7 +43,10 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="net"
     ``cube``: each side doubles, takes, passes and beavers as its player
     decides (``cube_action``), from ``state`` (a MatchState of player 0,
     the side on roll, and player 1: cube, owner, score, match length,
-    Crawford; default money with a centred cube) under ``rules``.
+    Crawford; default money with a centred cube) under its rules
+    (``MatchState.game_rules``: ``rules`` may add what a state does not
+    hold, never contradict it).  ``cube`` None (the default): cubeful at a
+    match score, cubeless otherwise; the result's ``cubeful`` says which ran.
     ``variance_reduction``: subtract each roll's luck (see the module).
     ``truncate=k``: stop each game after k plies and score it with the
     side to roll's evaluator at its ply; ``bearoff``: stop as soon as both
@@ -60,12 +64,24 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="net"
     DeprecationWarning.)
     """
     position = checked_position(position)
-    state = checked_state(state, cube)
+    state, rules, cube = _state_rules_cube(state, rules, cube)
     p = plan(games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, workers, executor,
              progress, chunk_size, cube, rules, scorer=scorer, evaluator=evaluator)
     start = Start(position.to_bytes(), True, as_player0(state) if cube else None)
     parts, seconds = p.roll([start])
     return p.summary(merge(parts, 0), seconds, start.state)
+
+
+def _state_rules_cube(state, rules, cube):
+    """A rollout's state (None for a cubeless one), its rules (the state's,
+    ``MatchState.game_rules``) and whether it is cubeful: by default at a
+    match score, never silently cubeless there."""
+    if state is not None:
+        instance("state", state, MatchState, "backgammon.MatchState")
+    if cube is None:
+        cube = state is not None and state.match_length > 0
+    full, rules = state_and_rules(state, rules)
+    return checked_state(full if cube else state, cube), rules, cube
 
 
 def as_player0(state: MatchState | None) -> MatchState:
@@ -82,8 +98,11 @@ class PlayRollout:
     """One candidate play of ``rollout_plays``: the play, its rollout (the
     mover's chances and equity), its equity and how much it loses to the
     best (``difference``, 0 for the best), and the standard error of that
-    difference (the candidates share their dice, so it is far smaller
-    than either equity's)."""
+    difference (the per-game difference over the same dice: with variance
+    reduction about the two equities' errors combined, without it
+    markedly smaller).  ``equity`` is cubeful when the rollout was
+    (``cubeful``); at a match score it is normalised match equity, with the
+    match winning chance in ``mwc``, cubeful or (asked for) cubeless."""
 
     play: Any
     result: RolloutResult
@@ -91,26 +110,35 @@ class PlayRollout:
     equity_se: float
     difference: float
     difference_se: float
+    mwc: float | None = None
+
+    @property
+    def cubeful(self) -> bool:
+        """Whether this was a cubeful rollout (the cube in play)."""
+        return self.result.cubeful
 
     def to_dict(self) -> dict:
         return {"play": str(self.play), "equity": self.equity, "equity_se": self.equity_se,
-                "difference": self.difference, "difference_se": self.difference_se,
-                "result": self.result.to_dict()}
+                "difference": self.difference, "difference_se": self.difference_se, "mwc": self.mwc,
+                "cubeful": self.cubeful, "result": self.result.to_dict()}
 
 
 def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: int = 1296, policy="net",
                   cube_policy=None, seed=None, stratify: bool = True, truncate: int | None = None,
-                  bearoff: bool = False, variance_reduction: bool = True, cube: bool = False,
+                  bearoff: bool = False, variance_reduction: bool = True, cube: bool | None = None,
                   state: MatchState | None = None, rules: Rules | None = None, ply: int = 0,
                   workers: int | None = None, executor: Executor | None = None, progress: bool = False,
                   chunk_size: int = CHUNK) -> list[PlayRollout]:
     """Roll out candidate plays of ``roll`` from ``position`` with the same
     dice for each: ``plays`` (Plays or notation; ``hint(..., rollout=...)``
     rolls out a hint's best), or else the ``top`` plays of the networks'
-    ranking at ``ply`` (``evaluator.rank``).  Returns the candidates best first, each with its equity
-    for the mover (cubeful with ``cube``), its difference from the best and
-    the standard error of that difference.  Other options as in
-    :func:`rollout`.
+    ranking at ``ply`` (``evaluator.rank``; at a cube and score in ``state``
+    the cubeful ranking of ``hint``).  Returns the candidates best first,
+    each with its equity for the mover (cubeful with ``cube``), its
+    difference from the best and the standard error of that difference.
+    At a match score (``state``) the rollout is cubeful unless ``cube`` is
+    False, and the candidates are ranked by match equity either way.
+    Other options as in :func:`rollout`.
 
     >>> import backgammon as bg
     >>> ranked = rollout_plays(bg.Position.initial(), "31", top=2, games=72, seed=1, workers=1)
@@ -121,10 +149,17 @@ def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: 
     dice = to_dice(roll)
     top = integer("top", top, low=1)
     legal = position.legal_plays(dice)
+    state, rules, cube = _state_rules_cube(state, rules, cube)
     if plays is None:
         ply = integer("ply", ply, low=0, high=2)
-        probs, depth = rank(as_evaluator(None), np.ascontiguousarray(legal.positions), ply)
-        candidates = [legal[i] for i in ranking(probs, depth)[:top]]
+        children = np.ascontiguousarray(legal.positions)
+        if state is None:
+            probs, depth = rank(as_evaluator(None), children, ply)
+            order = ranking(probs, depth)
+        else:
+            _, depth, value, _ = rank_plays(as_evaluator(None), children, ply, state, rules)
+            order = sorted(range(len(children)), key=lambda i: (-int(depth[i]), -value[i], i))
+        candidates = [legal[i] for i in order[:top]]
     else:
         if isinstance(plays, (str, bytes)) or not hasattr(plays, "__iter__"):
             raise TypeError(f"plays must be a list of plays or notation, not {type(plays).__name__}")
@@ -134,7 +169,6 @@ def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: 
             candidates.append(position.parse_play(text, dice))
         if not candidates:
             raise ValueError("plays: give at least one play")
-    state = checked_state(state, cube)
     p = plan(games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, workers, executor,
              progress, chunk_size, cube, rules)
     # After a play the opponent is on roll: it is player 0 of the start.
@@ -146,16 +180,24 @@ def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: 
     starts = [Start(c.position.to_bytes(), False, after_state) for c in candidates]
     parts, seconds = p.turned().roll(starts)
     merged = [merge(parts, k) for k in range(len(starts))]
-    mover_state = as_player0(state) if cube else None      # the arrays are the mover's
-    summaries = [p.summary(m, seconds, mover_state) for m in merged]
+    mover_state = None if state is None else as_player0(state)      # the arrays are the mover's
+    summaries = [p.summary(m, seconds, mover_state if cube else None) for m in merged]
     values = [game_values(m, p.play.reduce, cube, mover_state) for m in merged]
     means = [float(v.mean()) for v in values]
     best = int(np.argmax(means))
+    match = None
+    if mover_state is not None and mover_state.match_length:
+        match = (MatchValues.of_state(mover_state, side=0), mover_state.cube_value)
     out = []
     for k, play in enumerate(candidates):
         diff = values[k] - values[best]
+        mwc = None
+        if match is not None:
+            r = summaries[k]
+            chances = np.array([[r.win, r.win_gammon, r.win_backgammon, r.lose_gammon, r.lose_backgammon]])
+            mwc = r.mwc if cube else float(match[0].mwc(chances, match[1])[0])
         out.append(PlayRollout(play, summaries[k], means[k], standard_error(values[k]), float(diff.mean()),
-                               standard_error(diff)))
+                               standard_error(diff), mwc))
     out.sort(key=lambda r: -r.difference)
     return out
 
@@ -207,10 +249,12 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
     ('take', 1.0, 36)
     """
     position = checked_position(position)
-    state = as_player0(checked_state(state, True))
+    if state is not None:
+        instance("state", state, MatchState, "backgammon.MatchState")
+    state, rules = state_and_rules(state, rules)
+    state = as_player0(state)
     p = plan(games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, workers, executor,
              progress, chunk_size, True, rules)
-    rules = p.play.rules
     v = state.cube_value
     verdict = may_double(state, rules)
     if not verdict:

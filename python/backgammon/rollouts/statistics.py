@@ -90,9 +90,15 @@ def _corrected(part: dict, reduce: bool, cubeful: bool) -> np.ndarray:
 def game_values(part: dict, reduce: bool, cubeful: bool, state: MatchState | None) -> np.ndarray:
     """Each game's value for "us", variance-reduced when asked: the
     cubeless equity, or cubefully the money equity per starting cube or
-    the normalised match equity (``state``: player 0 is "us")."""
+    the normalised match equity (``state``: player 0 is "us").  A cubeless
+    rollout at a match score is valued by the match winning chances of its
+    outcomes at the state's cube, normalised: gammons count as the score
+    says (nothing at double match point), never by money equity."""
     if not cubeful:
-        return equity(_corrected(part, reduce, False))
+        chances = _corrected(part, reduce, False)
+        if state is not None and state.match_length:
+            return normalised(state, MatchValues.of_state(state, side=0).mwc(chances, state.cube_value))
+        return equity(chances)
     value = _corrected(part, reduce, True)
     return normalised(state, value) if state is not None and state.match_length else value
 

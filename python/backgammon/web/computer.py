@@ -78,7 +78,7 @@ def computer_turns(session: Session, said: list) -> None:
             dice = [e for e in game.history if e.kind == "roll"][-1].value
             d1, d2 = high_low(dice)
             if game.phase is Phase.PLAY:
-                chosen = comp.choose(game.position, game.dice)
+                chosen = comp.choose_at(game.position, game.dice, game.match_state(), game.rules)
                 _played(session, dice, chosen)
                 game.play(chosen)
                 say(said, "computer_played", f"The computer rolled {d1}-{d2} and played {chosen}.",
@@ -89,7 +89,7 @@ def computer_turns(session: Session, said: list) -> None:
         elif phase is Phase.PLAY:                 # the computer won the opening roll
             assert game.dice is not None
             d1, d2 = high_low(game.dice)
-            chosen = comp.choose(game.position, game.dice)
+            chosen = comp.choose_at(game.position, game.dice, game.match_state(), game.rules)
             _played(session, game.dice, chosen)
             game.play(chosen)
             say(said, "computer_opens", f"The computer plays {d1}-{d2}: {chosen}.", dice=[d1, d2], play=str(chosen))
