@@ -112,3 +112,27 @@ def test_the_cube_search_depth_is_decided_where_the_decision_is_made():
     assert player("pubeval").cube_action(pos) == bg.CubeDecision.never()
     with pytest.raises(ValueError, match="ply"):
         cube.cube_action(pos, ply=-1)
+
+
+# The web's two copies go with the web engineer's change of this session
+# (issue 42): drop them from here once it is merged.
+_WEB_COPIES = {"web/routes.py", "web/session.py"}
+
+
+def test_no_caller_caps_the_cube_search_depth():
+    # The cap lives in cube.py (PLAY_PLY, MAX_PLY); a caller passes its own
+    # depth: no min(ply, 1), no MAX_CUBE_PLY (nor Player.cube_ply, above).
+    import re
+    from pathlib import Path
+    root = Path(bg.__file__).parent
+    capped = re.compile(r"min\(\s*[\w.]*ply\s*,\s*1\s*\)|MAX_CUBE_PLY")
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel == "cube.py" or rel in _WEB_COPIES:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if capped.search(line):
+                found.append(f"{rel}:{number}: {line.strip()}")
+    assert not found, "cube search depth capped outside cube.py:\n" + "\n".join(found)
+    assert capped.search("ply=min(ply, 1)") and capped.search("self.MAX_CUBE_PLY")   # the pattern bites
