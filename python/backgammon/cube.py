@@ -40,7 +40,8 @@ from .position import Position
 from .rules import Rules
 from .scoring import MatchValues
 
-__all__ = ["cube_decision", "cube_action", "cube_decision_from", "MAX_PLY", "PLAY_PLY", "cube_values", "values_after_play", "finished_value",
+__all__ = ["cube_decision", "cube_action", "cube_decision_from", "MAX_PLY", "PLAY_PLY", "cube_values",
+           "values_after_play", "finished_value",
            "CubeDecision", "ACTIONS", "cube_efficiency", "MatchValues", "proper_action"]
 
 #: The deepest cube search of :func:`cube_decision` (gnubg's 2-ply
