@@ -201,18 +201,19 @@ def _decision(chances, position, state, rules, met, searched, ply: int) -> CubeD
     exact = bearoff_exact(position, owner) if state.match_length == 0 else None
     if exact is not None:
         nd, dt, dp, mwc = exact[0], exact[1], 1.0, None
+    elif searched is not None and searched[1] is not None:
+        nd, dt, dp, mwc = searched
     else:
         eq = equities(np.array([probs]), np.array([cube_efficiency(position)]), state, rules, met)
         nd, dt, dp = (float(v[0]) for v in eq[:3])
         mwc = None if eq[3] is None else tuple(float(v[0]) for v in eq[3])
         if searched is not None:
-            # The search's values; a double the Crawford game forbids has no
-            # doubled state to search, and keeps the model's double/take.
-            s_nd, s_dt, dp, s_mwc = searched
-            nd, dt = s_nd, dt if s_dt is None else s_dt
+            # A double the Crawford game forbids has no doubled state to
+            # search: the search's no double, the model's double/take.
+            nd, _, dp, s_mwc = searched
             if s_mwc is not None:
                 assert mwc is not None
-                mwc = (s_mwc[0], mwc[1] if s_dt is None else s_mwc[1], s_mwc[2])
+                mwc = (s_mwc[0], mwc[1], s_mwc[2])
     reason = may_double(state, rules).reason
     beavers = beavers_allowed(state.match_length == 0, rules)
     if reason:
