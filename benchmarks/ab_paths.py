@@ -26,14 +26,14 @@ from pathlib import Path
 HERE = Path(__file__).parent
 
 
-def run(python: str, tree: str, out: Path, timer: str) -> dict:
+def run(python: str, tree: str, out: Path, timer: str, select: str | None = None) -> dict:
     env = dict(os.environ, PYTHONPATH=tree)
     found = subprocess.run([python, "-c", "import backgammon; print(backgammon.__file__)"], env=env,
                            capture_output=True, text=True, check=True).stdout.strip()
     if not found.startswith(str(Path(tree).resolve())) and not found.startswith(tree):
         raise SystemExit(f"{tree}: backgammon imported from {found}")
     subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(HERE / "test_game_paths.py"),
-                    f"--benchmark-json={out}", f"--benchmark-timer={timer}"],
+                    f"--benchmark-json={out}", f"--benchmark-timer={timer}", *(["-k", select] if select else [])],
                    env=env, cwd=tempfile.gettempdir(), check=True, stdout=subprocess.DEVNULL)
     data = json.loads(out.read_text())
     return {b["name"]: b["stats"]["min"] for b in data["benchmarks"]}
@@ -46,6 +46,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=4)
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--json", default=None)
+    ap.add_argument("-k", dest="select", default=None, help="only the benchmarks pytest -k selects")
     ap.add_argument("--timer", default="time.process_time",
                     help="pytest-benchmark's timer: the process's CPU time by default, which a busy shared "
                          "machine disturbs far less than wall time (time.perf_counter)")
@@ -56,7 +57,8 @@ def main() -> int:
         for k in range(args.runs):
             order = ("base", "new") if k % 2 == 0 else ("new", "base")
             for side in order:
-                times = run(args.python, getattr(args, side), Path(tmp) / f"{k}-{side}.json", args.timer)
+                times = run(args.python, getattr(args, side), Path(tmp) / f"{k}-{side}.json", args.timer,
+                            args.select)
                 rounds.append({"run": k, "side": side, "min_seconds": times})
                 for name, t in times.items():
                     best[side][name] = min(t, best[side].get(name, float("inf")))
