@@ -11,6 +11,15 @@ not the model applied to searched chances.  Races in the two-sided
 bear-off table take its exact cubeful money equities.  Who may double is
 :mod:`backgammon.doubling`'s rule.
 
+How deep a decision searches is decided here, once: ``cube_decision``
+searches as deep as it is asked, up to :data:`MAX_PLY` (2, gnubg's
+deepest cube search; deeper is refused), and reports the depth in
+``CubeDecision.ply``; a decision made in play (``cube_action``, what every
+``Player.cube_action`` asks) searches at most :data:`PLAY_PLY` (1) deep,
+whatever the player's checker search, since one 2-ply cube search costs
+as much as tens of 2-ply checker plays.  Callers pass their own depth and
+never cap it.
+
 >>> import backgammon as bg
 >>> d = cube_decision(bg.Position.initial())
 >>> d.action, d.double_pass
@@ -31,8 +40,16 @@ from .position import Position
 from .rules import Rules
 from .scoring import MatchValues
 
-__all__ = ["cube_decision", "cube_decision_from", "cube_values", "values_after_play", "finished_value",
+__all__ = ["cube_decision", "cube_action", "cube_decision_from", "MAX_PLY", "PLAY_PLY", "cube_values",
+           "values_after_play", "finished_value",
            "CubeDecision", "ACTIONS", "cube_efficiency", "MatchValues", "proper_action"]
+
+#: The deepest cube search of :func:`cube_decision` (gnubg's 2-ply
+#: cubeful search: a few tenths of a second a decision).
+MAX_PLY = 2
+#: The deepest cube search of a decision made in play (:func:`cube_action`:
+#: players in games, duels and rollouts decide the cube at every turn).
+PLAY_PLY = 1
 
 #: The answers, in gnubg's words.
 ACTIONS = ("no double", "double, take", "double, pass", "too good to double", "double, beaver",
@@ -47,7 +64,7 @@ class CubeDecision:
     play with the match winning chances in ``mwc`` (same order).
     ``can_double`` is False (with ``reason``) where the rules forbid a
     double; ``take`` says what the doubled side should do (``"take"``,
-    ``"pass"`` or ``"beaver"``).
+    ``"pass"`` or ``"beaver"``); ``ply`` is how deep the decision searched.
 
     >>> import backgammon as bg
     >>> d = bg.cube_decision(bg.Position.initial())
@@ -65,6 +82,7 @@ class CubeDecision:
     probabilities: tuple = ()
     mwc: tuple | None = None
     exact: bool = False
+    ply: int = 0
 
     @property
     def should_double(self) -> bool:
@@ -104,9 +122,11 @@ def cube_decision(position: Position, state=None, rules: Rules | None = None, pl
     1 as in the Match ID; the side on roll is ``state.on_roll``), the score,
     the match length (0: money) and the Crawford flag; default: money play
     with the cube centred at 1.  ``rules`` gives the money options (Jacoby,
-    beavers).  ``ply`` is the search depth of the cubeless chances, by
-    ``evaluator`` (as in ``evaluate``; ``networks`` is its older name);
-    ``met`` a ``MatchEquityTable`` (default Kazaross-XG2).
+    beavers).  ``ply`` (0 to :data:`MAX_PLY`) is the search depth, by
+    ``evaluator`` (as in ``evaluate``; ``networks`` is its older name),
+    searched as asked (``CubeDecision.ply``); for the depth a player uses
+    in play, see :func:`cube_action`.  ``met`` is a ``MatchEquityTable``
+    (default Kazaross-XG2).
 
     >>> import backgammon as bg
     >>> cube_decision(bg.Position.initial()).action
@@ -118,14 +138,31 @@ def cube_decision(position: Position, state=None, rules: Rules | None = None, pl
     from .evaluation import evaluate
     from .evaluator import as_evaluator
     instance("position", position, Position, "backgammon.Position")
-    ply = integer("ply", ply, low=0, high=2)
+    ply = integer("ply", ply, low=0, high=MAX_PLY)
     state, rules = _checked(position, state, rules)
     evaluator = as_evaluator(evaluator, networks=networks)
     ev = evaluate(position, ply, evaluator=evaluator)
     searched = None
     if ply > 0 and (state.match_length or bearoff_exact(position, owner_of(state)) is None):
         searched = _search_decision(position, state, rules, ply, evaluator, met)
-    return _decision(ev.probabilities, position, state, rules, met, searched)
+    return _decision(ev.probabilities, position, state, rules, met, searched, ply)
+
+
+def cube_action(position: Position, state=None, rules: Rules | None = None, ply: int = 0, *,
+                evaluator=None, met=None) -> CubeDecision:
+    """The cube decision a player makes in play (``Player.cube_action``):
+    :func:`cube_decision` searched as deep as the player's checker search
+    ``ply``, but at most :data:`PLAY_PLY` (1) deep, the cap on cube
+    searches in play (see the module).  Other arguments as in
+    :func:`cube_decision`.
+
+    >>> import backgammon as bg
+    >>> d = cube_action(bg.Position.initial(), ply=2)
+    >>> d.ply, d == cube_decision(bg.Position.initial(), ply=1)
+    (1, True)
+    """
+    ply = integer("ply", ply, low=0)
+    return cube_decision(position, state, rules, min(ply, PLAY_PLY), evaluator=evaluator, met=met)
 
 
 def _checked(position, state, rules):
@@ -143,7 +180,8 @@ def cube_decision_from(chances, position: Position, state=None, rules: Rules | N
     """The cube decision of :func:`cube_decision` from given cubeless
     ``chances`` of the side on roll (five, as an Evaluation gives them),
     searched however the caller likes: analysis and rollouts grade many
-    positions from chances they already have.
+    positions from chances they already have.  The cube search itself is
+    the model's (``ply`` 0).
 
     >>> import backgammon as bg
     >>> cube_decision_from((0.95, 0.0, 0.0, 0.0, 0.0), bg.Position.initial()).action
@@ -151,10 +189,10 @@ def cube_decision_from(chances, position: Position, state=None, rules: Rules | N
     """
     instance("position", position, Position, "backgammon.Position")
     state, rules = _checked(position, state, rules)
-    return _decision(chances, position, state, rules, met, None)
+    return _decision(chances, position, state, rules, met, None, 0)
 
 
-def _decision(chances, position, state, rules, met, searched) -> CubeDecision:
+def _decision(chances, position, state, rules, met, searched, ply: int) -> CubeDecision:
     probs = tuple(float(v) for v in chances)
     if len(probs) != 5:
         raise ValueError(f"chances must be five numbers, not {len(probs)}")
@@ -162,22 +200,23 @@ def _decision(chances, position, state, rules, met, searched) -> CubeDecision:
     exact = bearoff_exact(position, owner) if state.match_length == 0 else None
     if exact is not None:
         nd, dt, dp, mwc = exact[0], exact[1], 1.0, None
+    elif searched is not None and searched[1] is not None:
+        nd, dt, dp, mwc = searched
     else:
         eq = equities(np.array([probs]), np.array([cube_efficiency(position)]), state, rules, met)
         nd, dt, dp = (float(v[0]) for v in eq[:3])
         mwc = None if eq[3] is None else tuple(float(v[0]) for v in eq[3])
         if searched is not None:
-            # The search's values; a double the Crawford game forbids has no
-            # doubled state to search, and keeps the model's double/take.
-            s_nd, s_dt, dp, s_mwc = searched
-            nd, dt = s_nd, dt if s_dt is None else s_dt
+            # A double the Crawford game forbids has no doubled state to
+            # search: the search's no double, the model's double/take.
+            nd, _, dp, s_mwc = searched
             if s_mwc is not None:
                 assert mwc is not None
-                mwc = (s_mwc[0], mwc[1] if s_dt is None else s_mwc[1], s_mwc[2])
+                mwc = (s_mwc[0], mwc[1], s_mwc[2])
     reason = may_double(state, rules).reason
     beavers = beavers_allowed(state.match_length == 0, rules)
     if reason:
         return CubeDecision("no double", nd, dt, dp, proper_action(nd, dt, dp, beavers)[1], False, reason,
-                            probs, mwc, exact is not None)
+                            probs, mwc, exact is not None, ply)
     action, take = proper_action(nd, dt, dp, beavers)
-    return CubeDecision(action, nd, dt, dp, take, True, "", probs, mwc, exact is not None)
+    return CubeDecision(action, nd, dt, dp, take, True, "", probs, mwc, exact is not None, ply)

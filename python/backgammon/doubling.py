@@ -58,6 +58,9 @@ def _limit(rules: Rules) -> str:
     return f"the cube is at its limit of {rules.cube_limit} (RULES 7.4)"
 
 
+_ALLOWED = Verdict(True)      # a tuple: one will do for every allowed action
+
+
 def verdict(reason: str) -> Verdict:
     """The :class:`Verdict` of a refusal from :func:`double_refusal` or
     :func:`may_redouble` ("" allows), with the refusal's code.
@@ -66,7 +69,7 @@ def verdict(reason: str) -> Verdict:
     ('opponent_owns_cube', True)
     """
     if not reason:
-        return Verdict(True)
+        return _ALLOWED
     if reason in CODES:
         return Verdict(False, reason, CODES[reason])
     if reason.startswith("beavers and raccoons are money-play"):

@@ -287,7 +287,11 @@ class Game:
         return turn
 
     def _moved(self) -> bool:
-        return self.phase is Phase.PLAY and bool(self._this_turn().steps)
+        # A turn of another position or roll has made no step here: no need
+        # to build one to say so (every play asks).
+        turn = self._turn
+        return (self.phase is Phase.PLAY and turn is not None and turn.position is self._position
+                and turn.dice == self.dice and bool(turn.steps))
 
     @property
     def partial_position(self) -> Position:

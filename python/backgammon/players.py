@@ -61,7 +61,7 @@ class Player(abc.ABC):
     A subclass overrides :meth:`choose_indices` (a batch of positions, the
     fast way) or :meth:`choose` (one position), or both; the other comes
     from it.  The cube and resignation decisions default to the project's
-    rules (``cube.cube_decision`` for players with ``has_cube_decisions``,
+    rules (``cube.cube_action`` for players with ``has_cube_decisions``,
     ``resignation.accepts`` and ``resignation.offer``) judged by
     ``evaluator`` (None: the shipped networks).
 
@@ -83,18 +83,10 @@ class Player(abc.ABC):
     has_cube_decisions = False
     #: the evaluator behind this player's judgement (None: the shipped networks)
     evaluator: Any = None
-    #: how many plies deep this player searches its checker plays (0: none)
+    #: how many plies deep this player searches its checker plays (0: none);
+    #: its cube decisions are ``cube.cube_action``'s at this depth (which
+    #: caps the cube search in play)
     ply: int = 0
-    #: the deepest search of a player's cube decisions: a 2-ply cube search
-    #: takes seconds a decision, too slow to play with (analysis goes deeper
-    #: through ``cube.cube_decision``)
-    MAX_CUBE_PLY = 1
-
-    @property
-    def cube_ply(self) -> int:
-        """How deep this player searches its cube decisions: its ``ply``,
-        at most :attr:`MAX_CUBE_PLY`."""
-        return min(self.ply, self.MAX_CUBE_PLY)
 
     def __new__(cls, *args, **kwargs):
         if cls.choose is Player.choose and cls.choose_indices is Player.choose_indices:
@@ -135,13 +127,13 @@ class Player(abc.ABC):
         return out
 
     def cube_action(self, position: Position, state=None, rules=None):
-        """The cube decision of the side on roll (see ``cube.cube_decision``):
-        this player's judgement when it has one (``has_cube_decisions``),
-        else never double, always take."""
-        from .cube import CubeDecision, cube_decision
+        """The cube decision of the side on roll: this player's judgement
+        when it has one (``has_cube_decisions``: ``cube.cube_action`` at its
+        ``ply``, by its ``evaluator``), else never double, always take."""
+        from .cube import CubeDecision, cube_action
         if not self.has_cube_decisions:
             return CubeDecision.never()
-        return cube_decision(position, state, rules, ply=self.cube_ply, evaluator=self.evaluator)
+        return cube_action(position, state, rules, self.ply, evaluator=self.evaluator)
 
     def accept_resignation(self, position: Position, level: int, state=None, rules=None) -> bool:
         """Whether to accept the opponent's offer to resign ``level`` (1-3);

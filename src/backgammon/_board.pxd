@@ -27,6 +27,16 @@ cdef int loss_kind(const uint8_t* loser) noexcept nogil
 cdef void starting_position(uint8_t* board) noexcept nogil
 
 
+cdef inline bint game_over(const uint8_t* board) noexcept nogil:
+    # The game is over once either side has borne off all its checkers
+    # (RULES 6.1): the one test of the kernels' game loops.
+    cdef int i, a = 0, b = 0
+    for i in range(SLOTS):
+        a += board[i]
+        b += board[SLOTS + i]
+    return a == 0 or b == 0
+
+
 ctypedef fused real:
     float
     double

@@ -16,7 +16,7 @@ from cpython.pycapsule cimport PyCapsule_IsValid, PyCapsule_GetPointer
 
 import numpy as np
 
-from backgammon._board cimport SLOTS
+from backgammon._board cimport SLOTS, game_over
 from backgammon._checks cimport need_valid_boards
 from backgammon._movegen cimport MAX_PLAYS, BOARD_BYTES
 from backgammon._forward cimport Networks, OUTPUTS, MAX_PRUNE_KEEP, finished_chances, equity
@@ -73,14 +73,6 @@ cdef void judge_close(Judge* j) noexcept:
     j.index = NULL
 
 
-cdef inline bint _over(const uint8_t* board) noexcept nogil:
-    cdef int i, a = 0, b = 0
-    for i in range(SLOTS):
-        a += board[i]
-        b += board[SLOTS + i]
-    return a == 0 or b == 0
-
-
 cdef int _pruned(Judge* j, int m) noexcept nogil:
     # Keep, in j.boards and j.index, the prune_keep children the pruner
     # ranks lowest (stable), those within prune_within of its best; their
@@ -132,7 +124,7 @@ cdef int native_best(Judge* j, const uint8_t* children, int n, float* best) noex
     cdef const uint8_t* child
     for k in range(n):
         child = children + k * BOARD_BYTES
-        if _over(child):
+        if game_over(child):
             finished_chances(child, p)
             e = equity(p)
             if at < 0 or e < low:
@@ -164,7 +156,7 @@ cdef int native_best(Judge* j, const uint8_t* children, int n, float* best) noex
 
 
 cdef void native_board(Judge* j, const uint8_t* board, float* out) noexcept nogil:
-    if _over(board):
+    if game_over(board):
         finished_chances(board, out)
     elif j.native.evaluate(j.native.context, board, 1, out) != 0:
         j.failed = 1
@@ -182,12 +174,12 @@ def evaluate(evaluator, const uint8_t[:, :, ::1] boards):
     with nogil:
         # Runs of games going on in one call each; finished games exactly.
         while i < n and not j.failed:
-            if _over(&boards[i, 0, 0]):
+            if game_over(&boards[i, 0, 0]):
                 finished_chances(&boards[i, 0, 0], &o[i, 0])
                 i += 1
                 continue
             k = i + 1
-            while k < n and not _over(&boards[k, 0, 0]):
+            while k < n and not game_over(&boards[k, 0, 0]):
                 k += 1
             if j.native.evaluate(j.native.context, &boards[i, 0, 0], k - i, &o[i, 0]) != 0:
                 j.failed = 1

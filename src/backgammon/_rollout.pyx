@@ -21,7 +21,7 @@ import numpy as np
 from cpython.exc cimport PyErr_CheckSignals
 
 from backgammon._dice cimport game_roll, game_uniform, DISTINCT_ROLLS, distinct_roll
-from backgammon._board cimport SLOTS, both_home, loss_kind
+from backgammon._board cimport SLOTS, both_home, game_over, loss_kind
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._bearoff cimport RaceTables, race_estimate, set_race_tables
 from backgammon._forward cimport Networks, Work, OUTPUTS
@@ -44,14 +44,6 @@ cdef int _k
 for _k in range(DISTINCT_ROLLS):
     distinct_roll(_k, &ROLL_HI[_k], &ROLL_LO[_k], &_weight)
     ROLL_WEIGHT[_k] = _weight
-
-
-cdef inline bint no_checkers_left(const uint8_t* board) noexcept nogil:
-    cdef int i, a = 0, b = 0
-    for i in range(SLOTS):
-        a += board[i]
-        b += board[SLOTS + i]
-    return a == 0 or b == 0
 
 
 cdef inline void _ours(const float* p, int on_roll_is_us, double* out) noexcept nogil:
@@ -208,7 +200,7 @@ def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, u
     cdef int64_t i
     need_shape("start", start.shape[0] == BOARD_BYTES, "(50,)")
     need_valid_board("start", &start[0])
-    if no_checkers_left(&start[0]):
+    if game_over(&start[0]):
         raise ValueError("start: the game is over in this position")
     if n_games < 0:
         raise ValueError("n_games must be >= 0")

@@ -34,13 +34,12 @@ import gzip
 import json
 import zlib
 
-from .. import _validate
 from ..rules import MAX_CUBE, Rules
 from . import Format
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder
 from .smile import SmileError
 from .smile import decode as smile_decode
-from .source import load, named
+from .source import load, named, reader_options
 
 __all__ = ["BgfFileError", "read_bgf", "bgf_document"]
 
@@ -131,10 +130,7 @@ def read_bgf(source, rules: Rules | None = None, *, partial: bool = False, stric
     warning.  Refusals raise :class:`BgfFileError` naming the game, the
     record and the rule."""
     data, path = load(source)
-    if rules is not None:
-        _validate.instance("rules", rules, Rules, "backgammon.Rules")
-    partial = _validate.flag("partial", partial)
-    strict = _validate.flag("strict", strict)
+    rules, partial, strict = reader_options(rules, partial, strict)
     try:
         return _read(data, rules, partial, strict)
     except BgfFileError as e:

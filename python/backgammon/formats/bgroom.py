@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import re
 
-from .. import _validate
 from ..rules import Rules
 from . import Format
 from .matlike import read_as_mat
 from .record import MatchFileError, MatchRecord
-from .source import load, named, text_lines
+from .source import load, named, reader_options, text_lines
 
 __all__ = ["BgroomFileError", "read_bgroom"]
 
@@ -48,10 +47,7 @@ def read_bgroom(source, rules: Rules | None = None, *, partial: bool = False, st
     game replayed; refusals raise :class:`BgroomFileError` naming the game,
     the line and the rule."""
     data, path = load(source)
-    if rules is not None:
-        _validate.instance("rules", rules, Rules, "backgammon.Rules")
-    partial = _validate.flag("partial", partial)
-    strict = _validate.flag("strict", strict)
+    rules, partial, strict = reader_options(rules, partial, strict)
     try:
         return read_as_mat(_mat_lines(text_lines(data)), BgroomFileError, rules, partial=partial, strict=strict)
     except BgroomFileError as e:

@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import re
 
-from .. import _validate
 from ..rules import Rules
 from . import Format
 from .mat import write_mat
 from .matlike import read_as_mat
 from .record import MatchFileError, MatchRecord
-from .source import load, named, text_lines
+from .source import load, named, reader_options, text_lines
 
 __all__ = ["GamFileError", "read_gam", "write_gam", "sniff_gam"]
 
@@ -102,10 +101,7 @@ def read_gam(source, rules: Rules | None = None, *, partial: bool = False, stric
     file contradicts (see :func:`~backgammon.formats.mat.read_mat`) an error.
     """
     data, path = load(source)
-    if rules is not None:
-        _validate.instance("rules", rules, Rules, "backgammon.Rules")
-    partial = _validate.flag("partial", partial)
-    strict = _validate.flag("strict", strict)
+    rules, partial, strict = reader_options(rules, partial, strict)
     try:
         lines = text_lines(data)
         games = gam_games(lines, error_cls)

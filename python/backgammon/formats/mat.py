@@ -112,7 +112,7 @@ from ..game import Phase
 from ..position import Position
 from ..rules import MAX_CUBE, Rules
 from .record import MONEY_RULES, GameItems, MatchFileError, MatchRecord, RecordBuilder, duel_records, record_items
-from .source import reads_source
+from .source import reader_options, reads_source
 from .registry import Format
 
 __all__ = ["MatFileError", "read_mat", "write_mat", "save_duel"]
@@ -299,10 +299,7 @@ def read_mat(source: str | bytes | os.PathLike | IO, rules: Rules | None = None,
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text))
     _validate.instance("text", text, str)
-    if rules is not None:
-        _validate.instance("rules", rules, Rules, "backgammon.Rules")
-    partial = _validate.flag("partial", partial)
-    strict = _validate.flag("strict", strict)
+    rules, partial, strict = reader_options(rules, partial, strict)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]

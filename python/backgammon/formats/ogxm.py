@@ -35,13 +35,12 @@ from __future__ import annotations
 import importlib
 from typing import Callable, cast
 
-from .. import _validate
 from ..game import Event, Phase
 from ..match import Match
 from ..rules import MAX_CUBE, Rules
 from . import Format
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder, play_steps, record_items
-from .source import load, named
+from .source import load, named, reader_options
 
 __all__ = ["OgxmFileError", "read_ogxm", "write_ogxm", "ogxm_document", "record_document", "available",
            "INSTALL"]
@@ -134,10 +133,7 @@ def read_ogxm(source, rules: Rules | None = None, *, partial: bool = False, stri
     ``rules`` replaces the file's, ``partial`` lets the match be unfinished,
     ``strict`` makes a result the play contradicts an error."""
     data, path = load(source)
-    if rules is not None:
-        _validate.instance("rules", rules, Rules, "backgammon.Rules")
-    partial = _validate.flag("partial", partial)
-    strict = _validate.flag("strict", strict)
+    rules, partial, strict = reader_options(rules, partial, strict)
     try:
         return record_of(ogxm_document(data), rules, partial=partial, strict=strict)
     except OgxmFileError as e:

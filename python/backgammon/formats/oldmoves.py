@@ -32,11 +32,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .. import _validate
 from ..rules import Rules
 from . import Format
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder
-from .source import load, named, text_lines
+from .source import load, named, reader_options, text_lines
 
 __all__ = ["OldmovesFileError", "read_oldmoves"]
 
@@ -98,10 +97,7 @@ def read_oldmoves(source, rules: Rules | None = None, *, partial: bool = False, 
     replayed (RULES 2-8); refusals raise :class:`OldmovesFileError` naming
     the game, the line and the rule."""
     data, path = load(source)
-    if rules is not None:
-        _validate.instance("rules", rules, Rules, "backgammon.Rules")
-    partial = _validate.flag("partial", partial)
-    strict = _validate.flag("strict", strict)
+    rules, partial, strict = reader_options(rules, partial, strict)
     try:
         return _read(text_lines(data), rules, partial, strict)
     except OldmovesFileError as e:

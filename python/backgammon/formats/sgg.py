@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import re
 
-from .. import _validate
 from ..rules import Rules
 from . import Format
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder
-from .source import load, named, text_lines
+from .source import load, named, reader_options, text_lines
 
 __all__ = ["SggFileError", "read_sgg"]
 
@@ -64,10 +63,7 @@ def read_sgg(source, rules: Rules | None = None, *, partial: bool = False, stric
     game replayed; refusals raise :class:`SggFileError` naming the game,
     the line and the rule."""
     data, path = load(source)
-    if rules is not None:
-        _validate.instance("rules", rules, Rules, "backgammon.Rules")
-    partial = _validate.flag("partial", partial)
-    strict = _validate.flag("strict", strict)
+    rules, partial, strict = reader_options(rules, partial, strict)
     try:
         return _read(text_lines(data), rules, partial, strict)
     except SggFileError as e:

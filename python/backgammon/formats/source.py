@@ -22,9 +22,11 @@ import functools
 import os
 import re
 
+from .. import _validate
 from ..errors import FormatError
+from ..rules import Rules
 
-__all__ = ["load", "decode", "text_lines", "named", "reads_source"]
+__all__ = ["load", "decode", "text_lines", "named", "reads_source", "reader_options"]
 
 #: The largest file a reader takes (a match file is kilobytes; a stream of
 #: many matches a few megabytes): a bigger one is refused before it is read.
@@ -140,3 +142,17 @@ def reads_source(read=None, *, binary: bool = False):
         except FormatError as e:
             raise named(e, path) from None
     return reader
+
+
+def reader_options(rules, partial, strict) -> tuple:
+    """A match reader's options checked: ``rules`` (None: the file's) a
+    ``Rules``, ``partial`` and ``strict`` flags; returned as given.
+
+    >>> reader_options(None, False, 1)
+    Traceback (most recent call last):
+    ...
+    TypeError: strict must be True or False, not int
+    """
+    if rules is not None:
+        _validate.instance("rules", rules, Rules, "backgammon.Rules")
+    return rules, _validate.flag("partial", partial), _validate.flag("strict", strict)

@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import re
 
-from .. import _validate
 from ..rules import Rules
 from . import Format
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder
-from .source import load, named, text_lines
+from .source import load, named, reader_options, text_lines
 
 __all__ = ["TmgFileError", "read_tmg"]
 
@@ -49,10 +48,7 @@ def read_tmg(source, rules: Rules | None = None, *, partial: bool = False, stric
     game replayed; refusals raise :class:`TmgFileError` naming the game,
     the line and the rule."""
     data, path = load(source)
-    if rules is not None:
-        _validate.instance("rules", rules, Rules, "backgammon.Rules")
-    partial = _validate.flag("partial", partial)
-    strict = _validate.flag("strict", strict)
+    rules, partial, strict = reader_options(rules, partial, strict)
     try:
         return _read(text_lines(data), rules, partial, strict)
     except TmgFileError as e:

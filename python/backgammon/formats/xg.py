@@ -44,7 +44,7 @@ from typing import IO, cast
 from .. import _validate
 from ..rules import MAX_CUBE, Rules
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder
-from .source import reads_source
+from .source import reader_options, reads_source
 from .registry import Format
 
 __all__ = ["XgFileError", "read_xg", "available"]
@@ -102,10 +102,7 @@ def read_xg(source: str | bytes | os.PathLike | IO[bytes], rules: Rules | None =
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
     _validate.instance("data", data, bytes)
-    if rules is not None:
-        _validate.instance("rules", rules, Rules, "backgammon.Rules")
-    partial = _validate.flag("partial", partial)
-    strict = _validate.flag("strict", strict)
+    rules, partial, strict = reader_options(rules, partial, strict)
     gv = _gammonview()
     try:
         records = gv.read_xg(data)
