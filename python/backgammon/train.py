@@ -386,7 +386,7 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
             gen = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
             a = step_size(alpha, done, half_life)
             _, err, updates, _ = _net.selfplay_train(nets, n, gen, a, a, explore, explore_within, td_lambda,
-                                                     counter=counter)
+                                                     counter)
             mse = err / max(updates, 1) / 5
             done += n
             chunks += 1
