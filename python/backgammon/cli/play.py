@@ -37,6 +37,11 @@ def run_duel(args) -> int:
 
 
 def run_serve(args) -> int:
+    import importlib.util
+    missing = [m for m in ("fastapi", "pydantic", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:       # one line, the same exit status as every failure, with the command that mends it
+        raise CommandError(f"the web server needs the web extra ({', '.join(missing)} missing): "
+                           f"pip install 'backgammon[web]', or pip install '.[web]' in a clone of the project")
     try:
         from ..web import main as serve
     except ImportError as e:
