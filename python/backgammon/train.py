@@ -394,10 +394,12 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
                 bar.set_postfix(mse=f"{mse:.4f}", alpha=f"{a:.4f}")
             if chunks % checkpoint_every == 0 and (done < games or refine_rounds or rounds):
                 save_checkpoint()
-        if bar is not None:
+        if watch is not None:
             watch.close()
+            watch = None
+        if bar is not None:
             bar.close()
-            bar = watch = None
+            bar = None
         while refined < refine_rounds:
             mse = refine_round(nets, seed, refined, refine_games, refine_epochs, refine_alpha, threads)
             refined += 1
