@@ -195,3 +195,14 @@ def test_convert_reads_any_match_format_and_writes_mat_or_sgf(tmp_path):
     assert r.returncode == 2 and "--to" in r.stderr
     r = _run("convert", str(tmp_path / "c.mat"), str(tmp_path / "x.doc"), "--to", "sgf")
     assert r.returncode == 0
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it():
+    # A new user's `pip install .` has no web extra: one line naming the command that mends it.
+    code = ("import sys; sys.modules['uvicorn'] = None; from backgammon.cli import main; "
+            "raise SystemExit(main(['serve', '--port', '0']))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 1 and len(lines) == 1, result.stderr
+    assert lines[0].startswith("backgammon serve: error:") and "uvicorn missing" in lines[0]
+    assert "pip install '.[web]'" in lines[0]

@@ -87,6 +87,7 @@ def rank_plays(
 def selfplay_train(
     nets: Networks, games: int, generator: np.random.Generator, alpha_contact: float, alpha_race: float,
     explore: float = 0.0, within: float = 0.0, lam: float = 0.0,
+    counter: npt.NDArray[np.int64] | None = None,
 ) -> tuple[float, float, float, float]:
     """Play ``games`` games of 0-ply self-play, updating the networks in
     place by TD(0) after every play.  With chance ``explore`` a decision

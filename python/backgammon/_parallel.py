@@ -1,5 +1,6 @@
 """Running work in parallel: fixed chunks on local processes or any
-executor, with a progress bar, in chunk order, and a prompt stop on Ctrl-C
+executor, with a progress bar that counts games (not chunks), in chunk
+order, and a prompt stop on Ctrl-C
 (rollouts and duels share it); and the threads that batch kernels share
 (``run_shared``, ``on_threads``)."""
 from __future__ import annotations
@@ -13,7 +14,8 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Callable, Sequence
 
-__all__ = ["run_chunks", "Interrupted", "run_shared", "on_threads", "cores"]
+__all__ = ["run_chunks", "Interrupted", "run_shared", "on_threads", "cores", "tally", "progress_bar",
+           "LineBar", "BarWatch"]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -27,6 +29,14 @@ class Interrupted(KeyboardInterrupt):
 def _ignore_sigint() -> None:
     # Workers leave Ctrl-C to the main process, which ends them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_worker(counts) -> None:
+    """A local worker process: Ctrl-C left to the main process; the run's
+    counters (shared memory, None without a bar) kept for its tasks."""
+    global _pool_counts
+    _ignore_sigint()
+    _pool_counts = counts
 
 
 def _end_pool(pool: ProcessPoolExecutor, others: set) -> None:
@@ -47,7 +57,61 @@ def _end_pool(pool: ProcessPoolExecutor, others: set) -> None:
             p.join(timeout=0.5)
 
 
+# -- progress ------------------------------------------------------------------------------------
+#
+# A task counts what it has finished (games, positions, actions) in its own
+# int64 counter, one per chunk: the game loops store into it as each game
+# ends (the kernels without the GIL), and a thread of the process showing
+# the bar reads all the counters a few times a second.  Local worker
+# processes write their counters into shared memory; on another executor
+# (Dask) the bar moves as chunks finish.
+
+#: Seconds between two progress lines where standard error is no terminal
+#: (a log or a pipe; or tqdm missing); BACKGAMMON_PROGRESS_INTERVAL sets it.
+LINE_INTERVAL = 1.0
+_POLL = 0.1                 # seconds between two looks at the counters
+
+_local = threading.local()  # the counter of the task this thread runs
+_pool_counts = None         # in a local worker process: the run's counters (shared memory)
+
+
+def tally():
+    """The counter that the task now running in this thread adds its
+    finished games (positions, actions) to: a (1,) int64 array that the
+    progress bar of :func:`run_chunks` reads while the task runs; outside
+    a task, a scratch one.  The game loops take it as ``counter``."""
+    import numpy as np
+    counter = getattr(_local, "counter", None)
+    return np.zeros(1, dtype=np.int64) if counter is None else counter
+
+
+def _counted(counter, fn: Callable[[Any], Any], task):
+    before = getattr(_local, "counter", None)
+    _local.counter = counter
+    try:
+        return fn(task)
+    finally:
+        _local.counter = before
+
+
+class _InWorker:
+    """``fn(task)`` in a local worker process, counting into chunk ``k``'s
+    shared counter (picklable: a pool sends it to its workers)."""
+
+    def __init__(self, fn: Callable[[Any], Any], k: int):
+        self.fn, self.k = fn, k
+
+    def __call__(self, task):
+        import numpy as np
+        counter = None
+        if _pool_counts is not None:
+            counter = np.frombuffer(_pool_counts, dtype=np.int64)[self.k:self.k + 1]
+        return _counted(counter, self.fn, task)
+
+
 class _NoBar:
+    n = 0
+
     def update(self, n):
         pass
 
@@ -55,39 +119,157 @@ class _NoBar:
         pass
 
 
-def progress_bar(on: bool, total: int, unit: str):
+def _clock(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+class LineBar:
+    """Progress as plain lines on standard error, one every ``interval``
+    seconds at most, for a log or a pipe, where a bar redrawn in place
+    (tqdm's) would pile up; the last line once the work is done, if any
+    was shown before.  A line reads::
+
+        324/1,296 games (25%), 151 games/s, 0:02 so far, 0:06 left
+    """
+
+    def __init__(self, total: int, unit: str, *, initial: int = 0, interval: float | None = None, stream=None):
+        self.total, self.unit, self.n = total, unit, initial
+        self.interval = _line_interval() if interval is None else interval
+        self.stream = stream
+        self.start_n = initial
+        self.t0 = self.last = time.monotonic()
+        self.shown = -1
+
+    def update(self, n: int) -> None:
+        self.n += n
+        now = time.monotonic()
+        if now - self.last >= self.interval and self.n < self.total:
+            self.last = now
+            self._line(now)
+
+    def set_postfix(self, **values) -> None:      # tqdm's, for train's figures
+        self.postfix = ", ".join(f"{k} {v}" for k, v in values.items())
+
+    def _line(self, now: float) -> None:
+        import sys
+        elapsed = now - self.t0
+        rate = (self.n - self.start_n) / elapsed if elapsed > 0 else 0.0
+        units = f"{self.unit}s"
+        text = f"{self.n:,}/{self.total:,} {units} ({100 * self.n / max(self.total, 1):.0f}%), "
+        text += f"{rate:,.1f}" if rate < 10 else f"{rate:,.0f}"
+        text += f" {units}/s, {_clock(elapsed)} so far"
+        if self.n < self.total:
+            text += f", {_clock((self.total - self.n) / rate)} left" if rate > 0 else ", time left unknown"
+        if getattr(self, "postfix", ""):
+            text += f"; {self.postfix}"
+        print(text, file=self.stream or sys.stderr, flush=True)
+        self.shown = self.n
+
+    def close(self) -> None:
+        if self.shown >= 0 and self.n != self.shown:
+            self._line(time.monotonic())
+
+
+def _line_interval() -> float:
+    try:
+        return max(0.0, float(os.environ.get("BACKGAMMON_PROGRESS_INTERVAL", LINE_INTERVAL)))
+    except ValueError:
+        return LINE_INTERVAL
+
+
+def progress_bar(on: bool, total: int, unit: str, *, initial: int = 0):
+    """A progress bar on standard error (None of it when not ``on``):
+    tqdm's on a terminal, else :class:`LineBar`'s lines (also without tqdm,
+    which the core install does not need at run time)."""
     if not on:
         return _NoBar()
-    from tqdm import tqdm
-    return tqdm(total=total, unit=unit, unit_scale=True, leave=False)
+    import sys
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        tqdm = None
+    terminal = sys.stderr.isatty() or "ipykernel" in sys.modules
+    if tqdm is not None and terminal:
+        return tqdm(total=total, initial=initial, unit=unit, unit_scale=True, leave=False, smoothing=0.1)
+    return LineBar(total, unit, initial=initial)
+
+
+class BarWatch:
+    """A thread that moves ``bar`` to the work counted so far, ``base``
+    plus finished chunks whole and the others by their ``counts`` (one
+    counter per chunk of ``sizes``, None: none), until :meth:`close`."""
+
+    def __init__(self, bar, counts, sizes: Sequence[int], base: int = 0):
+        import numpy as np
+        self.bar, self.counts, self.base = bar, counts, base
+        self.sizes = np.asarray(sizes, dtype=np.int64)
+        self.finished = np.zeros(len(sizes), dtype=bool)
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True, name="backgammon-progress")
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.wait(_POLL):
+            self.show()
+
+    def show(self) -> None:
+        import numpy as np
+        with self.lock:
+            counted = 0 if self.counts is None else np.minimum(self.counts, self.sizes)
+            n = self.base + int(np.where(self.finished, self.sizes, counted).sum())
+            if n > self.bar.n:
+                self.bar.update(n - self.bar.n)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.show()
 
 
 def run_chunks(fn: Callable[[Any], Any], tasks: Sequence, sizes: Sequence[int], *, workers: int | None,
                executor: Executor | None, progress: bool, unit: str) -> list:
     """``[fn(task) for task in tasks]``, run here (one worker or one task),
-    on ``workers`` local processes (default: all cores) or on ``executor``;
-    the bar advances by ``sizes[k]`` as chunk k finishes.  Ctrl-C cancels
-    the rest, ends local workers and raises :class:`Interrupted`."""
+    on ``workers`` local processes (default: all cores) or on ``executor``.
+    The bar (``progress``) counts ``sizes[k]`` for chunk k: as the task
+    counts its work into :func:`tally` here and on local processes, as
+    chunk k finishes on another executor.  Ctrl-C cancels the rest, ends
+    local workers and raises :class:`Interrupted`."""
+    import numpy as np
     bar = progress_bar(progress, sum(sizes), unit)
     own_pool = None
     done: list = []
     futures: list = []
     others: set = set()
+    watch = None
     try:
         n_workers = workers or os.cpu_count() or 1
+        counts = None
         if executor is None and n_workers > 1 and len(tasks) > 1:
             others = {p.pid for p in multiprocessing.active_children()}
-            own_pool = ProcessPoolExecutor(max_workers=min(n_workers, len(tasks)), initializer=_ignore_sigint)
+            shared = multiprocessing.RawArray("q", len(tasks)) if progress else None
+            own_pool = ProcessPoolExecutor(max_workers=min(n_workers, len(tasks)), initializer=_start_worker,
+                                           initargs=(shared,))
             executor = own_pool
+            counts = None if shared is None else np.frombuffer(shared, dtype=np.int64)
+        elif executor is None:
+            counts = np.zeros(len(tasks), dtype=np.int64)     # also keeps tasks' own runs out of a caller's count
+        if progress:
+            watch = BarWatch(bar, counts, sizes)
         if executor is None:
-            for task, size in zip(tasks, sizes):
-                done.append(fn(task))
-                bar.update(size)
+            assert counts is not None
+            for k, task in enumerate(tasks):
+                done.append(_counted(counts[k:k + 1], fn, task))
+                if watch is not None:
+                    watch.finished[k] = True
         else:
-            futures = [executor.submit(fn, task) for task in tasks]
-            for future, size in zip(futures, sizes):
+            futures = [executor.submit(_InWorker(fn, k) if own_pool is not None else fn, task)
+                       for k, task in enumerate(tasks)]
+            for k, future in enumerate(futures):
                 done.append(future.result())
-                bar.update(size)
+                if watch is not None:
+                    watch.finished[k] = True
     except KeyboardInterrupt:
         for f in futures:
             f.cancel()
@@ -96,6 +278,8 @@ def run_chunks(fn: Callable[[Any], Any], tasks: Sequence, sizes: Sequence[int], 
             own_pool = None
         raise Interrupted(done) from None
     finally:
+        if watch is not None:
+            watch.close()
         bar.close()
         if own_pool is not None:
             own_pool.shutdown()

@@ -27,11 +27,12 @@ def play_games(
     two_sided_checkers: int = 0,
     nets: Networks | None = None,
     evaluator: object | None = None,
+    counter: npt.NDArray[np.int64] | None = None,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Play ``n_games`` cubeless games from ``start``: their results (n, 5)
     for the side on roll and the luck summed over each (n, 5).
     ``evaluator``: a native evaluator (``__backgammon_evaluator__``) in
-    place of ``nets``."""
+    place of ``nets``; ``counter`` (1,) int64 counts the games as they end."""
 
 
 def lockstep_rolls(

@@ -48,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from ._parallel import tally
 from ._validate import flag, instance, integer, optional_integer
 from .cube import cube_decision, values_after_play
 from .doubling import beavers_allowed
@@ -389,7 +390,9 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
     luck_points: list[tuple] = []          # (action, player, position, dice, state, opening)
     pending: Any = None                    # the doubler's decision, for the answer
     rolled: Any = None                     # the last roll: (player, position, dice, state, opening)
+    counted = tally()                      # actions graded, for the progress bar
     for number, event in enumerate(task.events, 1):
+        counted[0] = number - 1
         phase, pos, state = g.phase, g.position, g.match_state()
         kind = event.kind
         if kind == "roll" and phase in (Phase.TURN, Phase.PLAY):

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ._parallel import Interrupted, run_chunks
+from ._parallel import Interrupted, run_chunks, tally
 from ._validate import flag, instance, integer
 from .dice import OPENING_ROLLS, seed_sequence
 from .lockstep import Lanes
@@ -106,6 +106,7 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
     # The one lockstep loop; its turn 0 is each game's first mover.  No game restarts.
     lanes = Lanes(Position.initial().array, n, games=n)
     result = np.zeros(n, dtype=np.int64)             # A's points
+    counted = tally()                                # games finished, for the progress bar
     rolls_kept: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     plays_kept: list[list[str]] = [[] for _ in range(n)]
 
@@ -128,6 +129,7 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
         kind = 1 + (results[:, 1] + results[:, 3] > 0) + (results[:, 2] + results[:, 4] > 0)
         first_won = results[:, 0] > 0.5
         result[done] = np.where(first_won != b_first[done].astype(bool), 1, -1) * kind
+        counted[0] += len(done)
         lanes.live[done] = False
 
     lanes.run((a, b), ended, rolls=rolls, sides=lambda rows, turn: turn ^ b_first[rows],

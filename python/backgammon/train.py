@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _net, network
-from ._parallel import on_threads, run_chunks
+from ._parallel import BarWatch, on_threads, progress_bar, run_chunks, tally
 from .scoring import equity
 
 __all__ = ["train", "TrainResult", "CHUNK", "step_size", "label_positions", "select_positions", "fit_pruner"]
@@ -127,10 +127,12 @@ def _label_chunk(task: _LabelTask) -> np.ndarray:
     tables = bearoff.kernel_tables()
     net = int(_choice.Policy.POLICY_NET)
     out = np.empty((len(task.boards), 5), dtype=np.float32)
+    counted = tally()                # positions labelled, for the progress bar
     for i, (board, key) in enumerate(zip(task.boards, task.keys)):
         results, luck = _rollout.play_games(np.ascontiguousarray(board).reshape(-1), 0, task.games, key, net, net,
                                             True, task.truncate, True, True, nets=task.nets, **tables)
         out[i] = np.clip((results - luck).mean(axis=0), 0.0, 1.0)
+        counted[0] += 1
     return out
 
 
@@ -367,10 +369,11 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     def save_checkpoint() -> None:
         network.save(checkpoint, weights, meta_now())
 
-    bar = None
+    bar = watch = None
+    counter = np.zeros(1, dtype=np.int64)           # self-play games of this run, counted by the kernel
     if progress and done < games:
-        from tqdm import tqdm
-        bar = tqdm(total=games, initial=done, unit="game", unit_scale=True, smoothing=0.05)
+        bar = progress_bar(True, games, "game", initial=done)
+        watch = BarWatch(bar, counter, [games - done], base=done)
     t0 = time.perf_counter()
     mse = float("nan")
     chunks = 0
@@ -382,15 +385,18 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
             n = min(chunk, games - done)
             gen = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
             a = step_size(alpha, done, half_life)
-            _, err, updates, _ = _net.selfplay_train(nets, n, gen, a, a, explore, explore_within, td_lambda)
+            _, err, updates, _ = _net.selfplay_train(nets, n, gen, a, a, explore, explore_within, td_lambda,
+                                                     counter)
             mse = err / max(updates, 1) / 5
             done += n
             chunks += 1
             if bar is not None:
-                bar.update(n)
                 bar.set_postfix(mse=f"{mse:.4f}", alpha=f"{a:.4f}")
             if chunks % checkpoint_every == 0 and (done < games or refine_rounds or rounds):
                 save_checkpoint()
+        if watch is not None:
+            watch.close()
+            watch = None
         if bar is not None:
             bar.close()
             bar = None
@@ -441,6 +447,8 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
         save_checkpoint()
         raise
     finally:
+        if watch is not None:
+            watch.close()
         if bar is not None:
             bar.close()
     final = meta_now()

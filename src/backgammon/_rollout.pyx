@@ -29,6 +29,9 @@ from backgammon._native cimport Judge, judge_open, judge_close, judge_best, judg
 from backgammon._choice cimport POLICY_RANDOM, POLICY_NET, choose, need_policy
 from backgammon._checks cimport need_shape, need_valid_board, need_valid_boards, need_rows, need_rolls
 
+cdef extern from "_sync.h":
+    void bg_store_release(int64_t* p, int64_t v) nogil
+
 
 cdef enum:
     SIGNAL_CHECK_GAMES = 64    # games between looks for Ctrl-C in play_games
@@ -176,7 +179,7 @@ cdef void _play_game(Generator* g, uint64_t key, const uint8_t* start, int polic
 def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, uint64_t key,
                int policy0, int policy1, bint stratify=True, int truncate=-1, bint bearoff=False,
                bint reduce=False, one_sided=None, gammon=None, two_sided=None, int two_sided_checkers=0,
-               Networks nets=None, evaluator=None):
+               Networks nets=None, evaluator=None, int64_t[::1] counter=None):
     """Play ``n_games`` cubeless games from ``start`` (50 bytes, row 1 on
     roll); returns their results, float64 (n, 5): win, win gammon, win
     backgammon, lose gammon, lose backgammon for the side on roll, and the
@@ -192,6 +195,10 @@ def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, u
     ``evaluator``: a native evaluator (backgammon.h: an object with
     ``__backgammon_evaluator__()``) playing the network policy, measuring
     the luck and truncating instead of ``nets``.
+
+    ``counter``: a (1,) int64 array the loop adds each finished game to as
+    it ends, for a progress bar that another thread reads while the games
+    run (``_parallel.tally``).
     """
     cdef RaceTables tables
     cdef Generator* g
@@ -211,6 +218,12 @@ def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, u
     need_policy(policy1, scorer, True, False)
     if (reduce or truncate >= 0) and scorer is None:
         raise ValueError("nets: variance reduction and truncation need the networks (or an evaluator)")
+    cdef int64_t* tally = NULL
+    cdef int64_t counted = 0
+    if counter is not None:
+        need_shape("counter", counter.shape[0] == 1, "(1,)")
+        tally = &counter[0]
+        counted = tally[0]
     tables.one_sided = NULL
     tables.gammon = NULL
     tables.two_sided = NULL
@@ -238,6 +251,8 @@ def play_games(const uint8_t[::1] start, int64_t first_index, int64_t n_games, u
                        reduce, &tables, children, kids, &judge, work, &o[i, 0], &lk[i, 0])
             if judge.failed:
                 break
+            if tally != NULL:
+                bg_store_release(tally, counted + i + 1)      # seen by the progress bar's thread
             # A variance-reduced game takes milliseconds: look after each one.
             if reduce or i % SIGNAL_CHECK_GAMES == SIGNAL_CHECK_GAMES - 1:
                 with gil:      # Ctrl-C stops a long chunk in the main process

@@ -22,6 +22,9 @@ from backgammon._forward cimport (Networks, Evaluator, Net, Start, Work, OUTPUTS
                                   evaluate_board, evaluate_child, best_child, equity, flip)
 
 
+cdef extern from "_sync.h":
+    void bg_store_release(int64_t* p, int64_t v) nogil
+
 cdef extern from "_nn.h":
     void nn_add(float* h, const float* w, int n) nogil
     void nn_axpy(float* h, float a, const float* w, int n) nogil
@@ -272,13 +275,20 @@ cdef bint _selfplay_game_lambda(Evaluator* ev, Generator* g, bitgen_t* rng, uint
 
 
 def selfplay_train(Networks nets, int64_t games, generator, float alpha_contact, float alpha_race,
-                   double explore=0.0, float within=0.0, float lam=0.0):
+                   double explore=0.0, float within=0.0, float lam=0.0, int64_t[::1] counter=None):
     """Play ``games`` games of 0-ply self-play, updating the networks in
     place by TD(0) after every play.  With chance ``explore`` a decision
     plays one of the other plays within ``within`` equity of the best, at
     random (the position before it still learns the best play's value).
     ``lam`` > 0: TD(lambda) returns instead, learnt at the end of each
-    game.  Returns (games, squared error sum, updates, plies)."""
+    game.  Returns (games, squared error sum, updates, plies).  ``counter``
+    (1,) int64 counts the games as they end, for a progress bar."""
+    cdef int64_t* tally = NULL
+    cdef int64_t counted = 0
+    if counter is not None:
+        need_shape("counter", counter.shape[0] == 1, "(1,)")
+        tally = &counter[0]
+        counted = tally[0]
     cdef bitgen_t* rng = bitgen_of(generator)
     cdef Generator* g = new_generator()
     cdef uint8_t* children = <uint8_t*>malloc(MAX_PLAYS * BOARD_BYTES)
@@ -315,6 +325,8 @@ def selfplay_train(Networks nets, int64_t games, generator, float alpha_contact,
             else:
                 _selfplay_game(&ev, g, rng, children, w, alpha_contact, alpha_race, threshold, within, stats)
             stats[0] += 1
+            if tally != NULL:
+                bg_store_release(tally, counted + i + 1)      # seen by the progress bar's thread
     free(g); free(children); free(w)
     _trace_free(&trace)
     if failed:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .. import _choice, _rollout, bearoff
+from .._parallel import tally
 from ..evaluator import as_evaluator, chances
 from ..lockstep import Lanes
 from ..matchid import MatchState
@@ -111,7 +112,7 @@ def _kernel_games(task: Task, start: Start, key: int) -> dict:
     tables = bearoff.kernel_tables() if g.bearoff else {}
     results, luck = _rollout.play_games(np.frombuffer(start.board, dtype=np.uint8), task.first, task.n, key,
                                         code0, code1, g.stratify, -1 if g.truncate is None else g.truncate,
-                                        g.bearoff, g.reduce, nets=nets, **tables)
+                                        g.bearoff, g.reduce, nets=nets, counter=tally(), **tables)
     if not start.us_on_roll:
         results, luck = flip(results), flip_change(luck)
     return {"results": results, "luck": luck}
@@ -143,9 +144,11 @@ class LockstepGames:
         if g.reduce:
             from ..network import default
             nets = default()
+        counted = tally()                     # games finished, for the progress bar
 
         def finish(done, res, val):
             # Games over: their results, then the lanes start the next games.
+            counted[0] += len(done)
             for k, lane in enumerate(done):
                 game = int(lanes.index[lane]) - t.first
                 results[game] = res[k]
