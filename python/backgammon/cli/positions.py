@@ -65,18 +65,21 @@ def run_hint(args) -> int:
         print(wrap(f"  Proper cube action: {d.action}" + (f" ({d.reason})" if d.reason else "")
                     + f"; the opponent should {d.take}"))
         return 0
-    ranked = hint(pos, roll, args.ply)
+    ranked = hint(pos, roll, args.ply, state=state)      # a code with a score: ranked for that score
     d1, d2 = pos.legal_plays(roll).roll
     shown = ranked[:args.top] if args.top else ranked
     if args.json:
         print_json({"position": pos.to_id(), "roll": f"{d1}{d2}", "ply": args.ply, "count": len(ranked),
                      "plays": [{"play": str(r.play), "position": r.play.position.to_id(), "ply": r.ply,
-                                "equity": r.equity, "difference": r.difference,
-                                "chances": dict(zip(("win", "win_gammon", "win_backgammon", "lose_gammon",
+                                "equity": r.equity, "difference": r.difference, "cubeful": r.cubeful,
+                                "mwc": r.mwc, "chances": dict(zip(("win", "win_gammon", "win_backgammon", "lose_gammon",
                                                      "lose_backgammon"), r.evaluation.probabilities))}
                                for r in shown]})
         return 0
-    print(wrap(f"Plays of {d1}-{d2} from {pos.to_id()}, best first, in the cubeless equity of the side on roll:"))
+    unit = "the cubeless equity" if state is None else \
+        f"the cubeful normalised match equity at {state.score[0]}-{state.score[1]} of {state.match_length}" \
+        if state.match_length else "the cubeful equity"
+    print(wrap(f"Plays of {d1}-{d2} from {pos.to_id()}, best first, in {unit} of the side on roll:"))
     for i, r in enumerate(shown, 1):
         e = r.evaluation
         text = str(r.play) or "(no legal move)"
