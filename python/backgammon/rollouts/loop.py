@@ -139,12 +139,13 @@ class LockstepGames:
         vacc = np.zeros(lanes.n)
         results, luck = np.zeros((n, 5)), np.zeros((n, 5))
         value, vluck = np.zeros(n), np.zeros(n)
+        passed = np.zeros(n, dtype=bool)
         nets = None
         if g.reduce:
             from ..network import default
             nets = default()
 
-        def finish(done, res, val):
+        def finish(done, res, val, dropped=False):
             # Games over: their results, then the lanes start the next games.
             for k, lane in enumerate(done):
                 game = int(lanes.index[lane]) - t.first
@@ -153,6 +154,7 @@ class LockstepGames:
                 acc[lane] = 0.0
                 if cube is not None:
                     value[game] = val[k]
+                    passed[game] = dropped
                     vluck[game] = vacc[lane]
                     vacc[lane] = 0.0
                     cube.reset(lane)
@@ -167,7 +169,11 @@ class LockstepGames:
                 may = lanes.ply[rows] > 0 if self.start.no_double_first else np.ones(len(rows), dtype=bool)
                 dropped = cube.turns(rows, lanes.boards, lanes.turn, may)
                 if dropped is not None:
-                    finish(*dropped)
+                    done, res, val = dropped
+                    unknown = np.isnan(res).any(axis=1)
+                    if unknown.any():
+                        res[unknown] = self._cut_chances(done[unknown], lanes)
+                    finish(done, res, val, dropped=True)
             if g.truncate is not None:
                 cut = rows[going(rows, games) & (lanes.ply[rows] >= g.truncate)]
                 if len(cut):
@@ -186,7 +192,17 @@ class LockstepGames:
                 vacc[rows] += cube.luck(step, rows)
 
         def ended(done, res):
-            finish(done, res, None if cube is None else cube.value(res, done))
+            if cube is None:
+                return finish(done, res, None)
+            # A game settled by the bear-off tables (checkers still on both
+            # sides) is worth the live cube there, not the dead cube.
+            over = (lanes.boards[done].sum(axis=2) == 0).any(axis=1)
+            val = np.zeros(len(done))
+            if over.any():
+                val[over] = cube.value(res[over], done[over])
+            if not over.all():
+                val[~over] = cube.horizon(done[~over], lanes.boards, lanes.turn, res[~over])
+            finish(done, res, val)
 
         lanes.run(self.players, ended, before=before if cube is not None or g.truncate is not None else None,
                   luck=roll_luck if g.reduce else None)
@@ -197,7 +213,7 @@ class LockstepGames:
                 vluck = -vluck
         out: dict[str, np.ndarray] = {"results": results, "luck": luck}
         if cube is not None:
-            out["value"], out["value_luck"] = value, vluck
+            out["value"], out["value_luck"], out["passed"] = value, vluck, passed
         return out
 
     def _cut_chances(self, cut: np.ndarray, lanes: Lanes) -> np.ndarray:
