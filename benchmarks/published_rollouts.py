@@ -45,6 +45,13 @@ from backgammon.rollouts import rollout_cube, rollout_plays
 
 DATA = Path(__file__).parent / "data" / "published_rollouts.json"
 
+#: The seven cube positions issue 40's targets were first stated on: the five
+#: with published intervals (one-roll shots, bear-ins with contact, owned
+#: cubes) and the first middle-game pair, in file order.
+ISSUE_SEVEN = ("bgonline-160613-23-shots", "bgonline-160613-20-shots", "bigmoneybill-cleveland-redouble",
+               "usbgf-olm-redouble-bearoff", "rgb-3away-7away", "middle-game-cubes-1-3away",
+               "middle-game-cubes-1-money")
+
 #: XG's best-action words mapped to ours (a beaver is a take, RULES 7.5).
 SAME_ACTION = {"double, beaver": "double, take", "no double, beaver": "no double"}
 
@@ -182,13 +189,18 @@ def summary(results: list[dict]) -> dict:
         return out
 
     groups = sorted({r["group"] for r in results})
-    return {"all": figures(results), "by_group": {g: figures([r for r in results if r["group"] == g]) for g in groups}}
+    out = {"all": figures(results), "by_group": {g: figures([r for r in results if r["group"] == g]) for g in groups}}
+    seven = [r for r in results if r["id"] in ISSUE_SEVEN]
+    if seven:
+        out["issue_seven"] = figures(seven)
+    return out
 
 
 def report(s: dict) -> str:
     lines = ["| positions | kind | best (rollout) | best (2-ply) | median abs ND / DT diff, or abs diff-of-differences | median abs z | within 2 SE |",
              "|---|---|---|---|---|---|---|"]
-    for name, f in [("all", s["all"])] + sorted(s["by_group"].items()):
+    seven = [("issue's seven", s["issue_seven"])] if "issue_seven" in s else []
+    for name, f in [("all", s["all"])] + seven + sorted(s["by_group"].items()):
         for kind in ("cube", "checker"):
             if kind not in f:
                 continue

@@ -371,11 +371,10 @@ def test_a_turned_cube_counts_gammons_under_jacoby():
 
 
 def test_a_passed_double_keeps_the_chances_of_playing_on():
-    # gnubg's rollout: a pass ends the game with the pass's value, its chances
-    # those of the position at the pass. Here the owner redoubles and the
-    # other side passes in most games; the chances must still be the race's
-    # (the two-sided table: 72.3%), where counting passes as wins gave 81.5%
-    # (issue 40, C2).
+    # A pass settles a game's cubeful value, but its chances are those of
+    # playing on. Here the owner redoubles and the other side passes in many
+    # games; the chances must still be the race's (the two-sided table:
+    # 72.3%), where counting passes as wins gave 81.5% (issue 40, C2).
     x = parse_xgid(RACE)
     exact = bg.bearoff.race_win_probability(x.position)
     r = ro.rollout_cube(x.position, x.state, games=216, seed=2, workers=1)
@@ -383,12 +382,19 @@ def test_a_passed_double_keeps_the_chances_of_playing_on():
     assert abs(nd.win - exact) < 3 * nd.win_se + 0.005, (exact, nd)
     assert nd.passes > 0
     assert nd.to_dict()["passes"] == nd.passes and "passes" not in rollout(games=36, seed=1, workers=1).to_dict()
-    # A cash: every game is passed at once, so the chances are the doubler's
-    # evaluation and the cubeful equity the pass's point.
+    # The cube's decisions change the value, never the chances: with the
+    # same dice and checker players, the chances equal those of a rollout
+    # whose cube players never double (pubeval has no cube judgement).
+    pos = parse_xgid(SHOT).position
+    cubed = rollout(pos, cube=True, games=72, seed=3, workers=1)
+    dead = rollout(pos, cube=True, cube_policy="pubeval", games=72, seed=3, workers=1)
+    assert cubed.passes > 0 and dead.passes == 0 and cubed.cubeful_equity != dead.cubeful_equity
+    for name in ("win", "win_gammon", "lose_gammon", "equity", "equity_se", "raw_equity"):
+        assert getattr(cubed, name) == getattr(dead, name), name
+    # A cash: every game is passed at once; the value is the pass's point.
     cash = make(me={5: 1, 4: 1}, opp={6: 3, 5: 3})
     r = rollout(cash, cube=True, games=36, seed=3, workers=1, variance_reduction=False)
     assert r.passes == 36 and r.cubeful_equity == 1.0
-    assert r.win == pytest.approx(bg.evaluate(cash).probabilities[0]) and r.win < 1.0
 
 
 def test_the_bearoff_horizon_keeps_the_cube_alive():

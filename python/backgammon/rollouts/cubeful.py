@@ -7,12 +7,14 @@ points per unit of the starting cube (gammons single under Jacoby while
 the cube is unturned, :mod:`backgammon.scoring`), in a match the match
 winning chances.  Who may double is :mod:`backgammon.doubling`'s rule.
 
-As in gnubg, a passed double ends the game with the pass's value, but its
-chances are those of playing on (the doubler's evaluation at the pass),
-so a cubeful rollout's chances are a cubeless rollout's; and a game
-stopped before its end (at the bear-off tables or a truncation) is worth
-the live cube there: the proper cube action of the side to roll, never
-the dead cube's cubeless value.
+A passed double settles the game's value, but the game plays on (the
+checker play is cubeless) for its chances: a cubeful rollout's chances
+are those of playing on, the same as the cubeless rollout's with the same
+seed (gnubg takes the evaluator's chances at the pass instead, which
+carries the evaluator's bias into them).  A game stopped before its end
+(at the bear-off tables or a truncation) is worth the live cube there:
+the proper cube action of the side to roll, never the dead cube's
+cubeless value.
 """
 from __future__ import annotations
 
@@ -78,10 +80,8 @@ class CubeLanes:
         """Each side to roll in ``rows`` that may double (``may``, with
         ``doubling.may_double_lanes``) asks its player; a double is answered
         by the other side's player (take, pass or beaver).  Returns the
-        lanes whose double was passed, their chances (player 0's: the
-        doubler's evaluation at the pass, NaN where its player gave none)
-        and values; or None."""
-        dropped, seen = [], []
+        lanes whose double was passed and their values, or None."""
+        dropped = []
         for lane in rows[may & may_double_lanes(turn[rows], self.cube[rows], self.owner[rows], self.state0,
                                                 self.rules)]:
             side, c = int(turn[lane]), int(self.cube[lane])
@@ -95,8 +95,6 @@ class CubeLanes:
                 taker.cube_action(position, state, self.rules).take
             if answer == "pass":
                 dropped.append(lane)
-                probs = np.array(decision.probabilities if len(decision.probabilities) == 5 else [np.nan] * 5)
-                seen.append(probs if side == 0 else flip(probs))
                 continue
             beaver = answer == "beaver" and not may_redouble("beaver", not self.state0.match_length, 0, c, 4,
                                                              self.rules)
@@ -107,9 +105,8 @@ class CubeLanes:
             return None
         lanes = np.array(dropped)
         res = np.array([_WON if turn[lane] == 0 else _LOST for lane in lanes])
-        # A drop scores the cube before the double, single (RULES 7.3); the
-        # chances stay those of playing on, not a win (gnubg's rollout).
-        return lanes, np.array(seen), self.value(res, lanes, np.ones(len(lanes), dtype=bool))
+        # A drop scores the cube before the double, single (RULES 7.3).
+        return lanes, self.value(res, lanes, np.ones(len(lanes), dtype=bool))
 
     def horizon(self, lanes: np.ndarray, boards: np.ndarray, turn: np.ndarray, res: np.ndarray) -> np.ndarray:
         """The value for player 0 of games stopped before their end at

@@ -27,11 +27,10 @@ class RolloutResult:
     error: in money play the equity per unit of the starting cube; in a
     match the normalised match equity (-1: losing a single game at the
     starting cube, +1: winning one), with the match winning chance in
-    ``mwc`` and ``mwc_se``; ``passes`` counts the games a passed double
-    ended.  Their chances stay those of playing on (as gnubg's): a game
-    ended by a pass counts the doubler's evaluation of the position at the
-    pass, not a win, so the chances of a cubeful rollout estimate the
-    same as a cubeless one's."""
+    ``mwc`` and ``mwc_se``; ``passes`` counts the games whose value a
+    passed double settled.  Such a game plays on (cubeless) for its
+    chances, so the chances of a cubeful rollout are those of playing on:
+    the same as a rollout by the same players with the cube never turned."""
 
     games: int
     win: float
