@@ -16,13 +16,16 @@ position this runs ``rollout_plays`` (checker plays) or ``rollout_cube``
   error used, sqrt(ours^2 + XG_a^2 + XG_b^2), overstates it);
 - all of it by kind of position (theme) and money/match.
 
-Run (about 25 minutes on one core; workers and games are options)::
+Run (a cube position takes 45 s to 4 minutes on one core at 1,296 games,
+the 47 about an hour; workers and games are options)::
 
     nice -n 10 python benchmarks/published_rollouts.py --games 1296 --seed 1 \\
         --workers 1 --out benchmarks/results/published_rollouts.json
 
 ``--only cube`` or ``--only checker`` run one kind; ``--ids a,b`` some
-positions; ``--report FILE...`` prints the table of saved results.  Rules come from the XGID: in money play its Jacoby and beaver
+positions; ``--policy net:1`` (``--cube-policy``) other players;
+``--report FILE...`` prints the table of saved results.  Rules come from
+the XGID: in money play its Jacoby and beaver
 bits are passed as ``Rules(jacoby=..., beavers=...)`` (today's rollouts and
 cube decisions read them there, not from ``MatchState.jacoby``); rollouts
 of checker plays are cubeless unless ``--cubeful-plays``.
@@ -96,7 +99,8 @@ def run_checker(entry: dict, args) -> dict:
     texts = [c["play"] for c in entry["candidates"]]
     dice = x.state.dice
     plays = [x.position.parse_play(t, dice) for t in texts]
-    kw = dict(games=args.games, seed=args.seed, workers=args.workers, variance_reduction=True)
+    kw = dict(games=args.games, seed=args.seed, workers=args.workers, variance_reduction=True, policy=args.policy,
+              cube_policy=args.cube_policy)
     if args.cubeful_plays:
         kw.update(cube=True, state=x.state, rules=rules)
     ranked = rollout_plays(x.position, dice, plays, **kw)
@@ -135,7 +139,8 @@ def run_checker(entry: dict, args) -> dict:
 
 def run_cube(entry: dict, args) -> dict:
     x, rules = setting(entry)
-    r = rollout_cube(x.position, x.state, games=args.games, seed=args.seed, workers=args.workers, rules=rules)
+    r = rollout_cube(x.position, x.state, games=args.games, seed=args.seed, workers=args.workers, rules=rules,
+                     policy=args.policy, cube_policy=args.cube_policy)
     d2 = cube_decision(x.position, x.state, rules, ply=2)
     ours_action = SAME_ACTION.get(r.action, r.action)
     action2 = SAME_ACTION.get(d2.action, d2.action)
@@ -224,6 +229,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--only", choices=("cube", "checker"))
+    ap.add_argument("--policy", default="net", help="the rollouts' checker players (a player spec: net, net:1, ...)")
+    ap.add_argument("--cube-policy", help="the rollouts' cube deciders (default: the checker players)")
     ap.add_argument("--ids", help="comma-separated ids")
     ap.add_argument("--cubeful-plays", action="store_true", help="roll checker plays out with the cube")
     ap.add_argument("--out", type=Path, help="write per-position results and the summary as JSON")
