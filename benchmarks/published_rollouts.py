@@ -237,15 +237,16 @@ def main(argv=None) -> int:
     ap.add_argument("--report", type=Path, nargs="+", help="print the table of saved results (--out files), run nothing")
     args = ap.parse_args(argv)
     if args.report:
-        saved = [r for f in args.report for r in json.loads(f.read_text())["results"]]
+        # Runs split over several files (and several processes) may overlap: each position once.
+        saved = list({r["id"]: r for f in reversed(args.report) for r in json.loads(f.read_text())["results"]}.values())
         print(report(summary(saved)))
         return 0
     entries = load()
     if args.only:
         entries = [e for e in entries if e["kind"] == args.only]
     if args.ids:
-        wanted = set(args.ids.split(","))
-        entries = [e for e in entries if e["id"] in wanted]
+        by_id = {e["id"]: e for e in entries}
+        entries = [by_id[i] for i in args.ids.split(",") if i in by_id]      # in the order given
     results = []
     t0 = time.perf_counter()
     for k, e in enumerate(entries, 1):
