@@ -16,13 +16,15 @@ position this runs ``rollout_plays`` (checker plays) or ``rollout_cube``
   error used, sqrt(ours^2 + XG_a^2 + XG_b^2), overstates it);
 - all of it by kind of position (theme) and money/match.
 
-Run (about 25 minutes on one core; workers and games are options)::
+Run (a cube position takes 45 s to 4 minutes on one core at 1,296 games,
+the 47 about an hour; workers and games are options)::
 
     nice -n 10 python benchmarks/published_rollouts.py --games 1296 --seed 1 \\
         --workers 1 --out benchmarks/results/published_rollouts.json
 
 ``--only cube`` or ``--only checker`` run one kind; ``--ids a,b`` some
-positions; ``--report FILE...`` prints the table of saved results.  Rules come from the XGID's state
+positions; ``--policy net:1`` (``--cube-policy``) other players;
+``--report FILE...`` prints the table of saved results.  Rules come from the XGID's state
 (``MatchState.game_rules``: its Jacoby and beaver bits in money play).
 Checker plays at a match score are rolled out as the API does by default
 there, cubefully and ranked by match equity (the 2-ply answer too); money
@@ -45,6 +47,13 @@ from backgammon.hint import hint
 from backgammon.rollouts import rollout_cube, rollout_plays
 
 DATA = Path(__file__).parent / "data" / "published_rollouts.json"
+
+#: The seven cube positions issue 40's targets were first stated on: the five
+#: with published intervals (one-roll shots, bear-ins with contact, owned
+#: cubes) and the first middle-game pair, in file order.
+ISSUE_SEVEN = ("bgonline-160613-23-shots", "bgonline-160613-20-shots", "bigmoneybill-cleveland-redouble",
+               "usbgf-olm-redouble-bearoff", "rgb-3away-7away", "middle-game-cubes-1-3away",
+               "middle-game-cubes-1-money")
 
 #: XG's best-action words mapped to ours (a beaver is a take, RULES 7.5).
 SAME_ACTION = {"double, beaver": "double, take", "no double, beaver": "no double"}
@@ -89,7 +98,8 @@ def run_checker(entry: dict, args) -> dict:
     texts = [c["play"] for c in entry["candidates"]]
     dice = x.state.dice
     plays = [x.position.parse_play(t, dice) for t in texts]
-    kw = dict(games=args.games, seed=args.seed, workers=args.workers, variance_reduction=True)
+    kw = dict(games=args.games, seed=args.seed, workers=args.workers, variance_reduction=True, policy=args.policy,
+              cube_policy=args.cube_policy)
     match = x.state if x.state.match_length else None
     if args.cubeful_plays:
         kw.update(cube=True, state=x.state, rules=rules)
@@ -131,7 +141,8 @@ def run_checker(entry: dict, args) -> dict:
 
 def run_cube(entry: dict, args) -> dict:
     x, rules = setting(entry)
-    r = rollout_cube(x.position, x.state, games=args.games, seed=args.seed, workers=args.workers, rules=rules)
+    r = rollout_cube(x.position, x.state, games=args.games, seed=args.seed, workers=args.workers, rules=rules,
+                     policy=args.policy, cube_policy=args.cube_policy)
     d2 = cube_decision(x.position, x.state, rules, ply=2)
     ours_action = SAME_ACTION.get(r.action, r.action)
     action2 = SAME_ACTION.get(d2.action, d2.action)
@@ -185,13 +196,18 @@ def summary(results: list[dict]) -> dict:
         return out
 
     groups = sorted({r["group"] for r in results})
-    return {"all": figures(results), "by_group": {g: figures([r for r in results if r["group"] == g]) for g in groups}}
+    out = {"all": figures(results), "by_group": {g: figures([r for r in results if r["group"] == g]) for g in groups}}
+    seven = [r for r in results if r["id"] in ISSUE_SEVEN]
+    if seven:
+        out["issue_seven"] = figures(seven)
+    return out
 
 
 def report(s: dict) -> str:
     lines = ["| positions | kind | best (rollout) | best (2-ply) | median abs ND / DT diff, or abs diff-of-differences | median abs z | within 2 SE |",
              "|---|---|---|---|---|---|---|"]
-    for name, f in [("all", s["all"])] + sorted(s["by_group"].items()):
+    seven = [("issue's seven", s["issue_seven"])] if "issue_seven" in s else []
+    for name, f in [("all", s["all"])] + seven + sorted(s["by_group"].items()):
         for kind in ("cube", "checker"):
             if kind not in f:
                 continue
@@ -215,21 +231,24 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--only", choices=("cube", "checker"))
+    ap.add_argument("--policy", default="net", help="the rollouts' checker players (a player spec: net, net:1, ...)")
+    ap.add_argument("--cube-policy", help="the rollouts' cube deciders (default: the checker players)")
     ap.add_argument("--ids", help="comma-separated ids")
     ap.add_argument("--cubeful-plays", action="store_true", help="roll checker plays out with the cube")
     ap.add_argument("--out", type=Path, help="write per-position results and the summary as JSON")
     ap.add_argument("--report", type=Path, nargs="+", help="print the table of saved results (--out files), run nothing")
     args = ap.parse_args(argv)
     if args.report:
-        saved = [r for f in args.report for r in json.loads(f.read_text())["results"]]
+        # Runs split over several files (and several processes) may overlap: each position once.
+        saved = list({r["id"]: r for f in reversed(args.report) for r in json.loads(f.read_text())["results"]}.values())
         print(report(summary(saved)))
         return 0
     entries = load()
     if args.only:
         entries = [e for e in entries if e["kind"] == args.only]
     if args.ids:
-        wanted = set(args.ids.split(","))
-        entries = [e for e in entries if e["id"] in wanted]
+        by_id = {e["id"]: e for e in entries}
+        entries = [by_id[i] for i in args.ids.split(",") if i in by_id]      # in the order given
     results = []
     t0 = time.perf_counter()
     for k, e in enumerate(entries, 1):

@@ -1,4 +1,5 @@
 """Evaluators, the game loop and rollouts."""
+import math
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
@@ -8,6 +9,7 @@ import gnubg_nn
 
 import backgammon as bg
 from backgammon import rollouts as ro
+from backgammon.formats.xgid import parse_xgid
 from backgammon.rollouts import VectorGames, rollout
 from backgammon.sample import random_positions
 
@@ -340,3 +342,94 @@ def test_any_player_rolls_out_and_a_different_cube_player():
     r = rollout(make(me={6: 2, 5: 2, 3: 1}, opp={6: 2, 5: 1, 4: 2}), games=60, policy="pubeval",
                 cube_policy="net", cube=True, seed=8, workers=1)
     assert r.cubeful
+
+
+# -- cubeful rollouts that value the cube (issue 40) ----------------------------------------------
+
+# A one-roll shot with 23 shots (bgonline.org, XG rollout: no double +0.261,
+# double/take +0.463) and a race redouble in a 9-point match (XG: winning
+# chances 72.31%, the two-sided table's), both from published rollouts.
+SHOT = "XGID=---BBBBBA----B--a-a-Bbcce-:0:0:1:00:0:0:3:0:10"
+RACE = "XGID=---ABBA------------bbaa---:1:1:1:00:4:3:0:9:10"
+
+
+def test_a_turned_cube_counts_gammons_under_jacoby():
+    # RULES 7.5: Jacoby drops gammons only while the cube is centred. Once a
+    # double is taken (the double/take start, an owned cube) the same dice
+    # give the same values with and without Jacoby; the no-double start,
+    # centred, differs (issue 40, C1: the turned cube's gammons were counted single).
+    pos = parse_xgid(SHOT).position
+    kw = dict(games=36, seed=1, workers=1, policy="pubeval", cube_policy="net")
+    jacoby = ro.rollout_cube(pos, rules=bg.Rules(jacoby=True), **kw)
+    plain = ro.rollout_cube(pos, rules=bg.Rules(), **kw)
+    assert jacoby.double_take == plain.double_take and jacoby.double_take_se == plain.double_take_se
+    assert jacoby.no_double < plain.no_double
+    owned = bg.MatchState(cube_value=2, cube_owner=1)
+    a = rollout(pos, cube=True, state=owned, rules=bg.Rules(jacoby=True), **kw)
+    b = rollout(pos, cube=True, state=owned, rules=bg.Rules(), **kw)
+    assert a.cubeful_equity == b.cubeful_equity
+
+
+def test_a_passed_double_keeps_the_chances_of_playing_on():
+    # A pass settles a game's cubeful value, but its chances are those of
+    # playing on. Here the owner redoubles and the other side passes in many
+    # games; the chances must still be the race's (the two-sided table:
+    # 72.3%), where counting passes as wins gave 81.5% (issue 40, C2).
+    x = parse_xgid(RACE)
+    exact = bg.bearoff.race_win_probability(x.position)
+    r = ro.rollout_cube(x.position, x.state, games=216, seed=2, workers=1)
+    nd = r.no_double_rollout
+    assert abs(nd.win - exact) < 3 * nd.win_se + 0.005, (exact, nd)
+    assert nd.passes > 0
+    assert nd.to_dict()["passes"] == nd.passes and "passes" not in rollout(games=36, seed=1, workers=1).to_dict()
+    # The cube's decisions change the value, never the chances: with the
+    # same dice and checker players, the chances equal those of a rollout
+    # whose cube players never double (pubeval has no cube judgement).
+    pos = parse_xgid(SHOT).position
+    cubed = rollout(pos, cube=True, games=72, seed=3, workers=1)
+    dead = rollout(pos, cube=True, cube_policy="pubeval", games=72, seed=3, workers=1)
+    assert cubed.passes > 0 and dead.passes == 0 and cubed.cubeful_equity != dead.cubeful_equity
+    for name in ("win", "win_gammon", "lose_gammon", "equity", "equity_se", "raw_equity"):
+        assert getattr(cubed, name) == getattr(dead, name), name
+    # A cash: every game is passed at once; the value is the pass's point.
+    cash = make(me={5: 1, 4: 1}, opp={6: 3, 5: 3})
+    r = rollout(cash, cube=True, games=36, seed=3, workers=1, variance_reduction=False)
+    assert r.passes == 36 and r.cubeful_equity == 1.0
+
+
+def test_the_bearoff_horizon_keeps_the_cube_alive():
+    # With bearoff=True a game stops as soon as both sides are in the bear-off
+    # tables; it must be worth the live cube there (the two-sided table's
+    # exact cubeful equities), not the cubeless chances at a dead cube
+    # (issue 40, C3: a race's +0.72 came out as its cubeless +0.45).
+    ts = bg.bearoff.two_sided()
+    for me, opp in (({6: 2, 5: 2, 3: 1}, {6: 2, 5: 1, 4: 2}), ({6: 3, 5: 2, 4: 1}, {6: 3, 5: 3})):
+        pos = make(me=me, opp=opp)
+        e = ts.equities(pos)
+        exact = max(e.centred, min(2 * e.opponent_owns, 1.0))
+        r = rollout(pos, games=216, seed=3, workers=1, cube=True, bearoff=True)
+        assert abs(r.cubeful_equity - exact) < 2 * r.cubeful_equity_se + 0.01, (exact, r)
+        assert abs(r.cubeful_equity - r.equity) > 0.05            # the cube is worth something here
+    # A longer race with an owned cube, in money (gnubg's table: double/take
+    # 0.790 per starting cube): the horizon gives it, and the game played to
+    # its end agrees (1,296 games: the second roll too is stratified in full).
+    x = parse_xgid(RACE)
+    owned = bg.MatchState(cube_value=2, cube_owner=0)
+    exact = 2 * ts.equities(x.position).opponent_owns
+    short = rollout(x.position, games=1296, seed=4, workers=1, cube=True, state=owned, bearoff=True)
+    full = rollout(x.position, games=1296, seed=4, workers=1, cube=True, state=owned)
+    assert abs(short.cubeful_equity - exact) < 0.005 < abs(short.equity - exact), (exact, short)
+    assert abs(full.cubeful_equity - exact) < 3 * full.cubeful_equity_se, (exact, full)
+
+
+def test_difference_errors_are_the_paired_errors_the_docs_describe():
+    # The difference's standard error is that of the per-game differences
+    # over the same dice: without variance reduction far below the unpaired
+    # sqrt(se_a^2 + se_b^2); with it, about the same (the luck terms already
+    # remove most of what the shared dice share), as the docs say (issue 40, C5).
+    pos = parse_xgid(SHOT).position
+    kw = dict(games=144, seed=5, workers=1, policy="pubeval", cube_policy="net")
+    raw = ro.rollout_cube(pos, variance_reduction=False, **kw)
+    assert raw.difference_se < 0.8 * math.hypot(raw.no_double_se, raw.double_take_se), raw
+    vr = ro.rollout_cube(pos, **kw)
+    assert 0.5 < vr.difference_se / math.hypot(vr.no_double_se, vr.double_take_se) < 1.2, vr

@@ -11,7 +11,9 @@ a seed gives the same result whatever the number of workers or the
 executor (local processes by default; any ``concurrent.futures.Executor``,
 such as a Dask client's ``get_executor()``), and rollouts of several
 candidates with one seed play the same dice (``rollout_plays``,
-``rollout_cube``): their differences are far less noisy than each result.
+``rollout_cube``).  A difference's standard error is that of the per-game
+differences: below sqrt(se_a^2 + se_b^2) as far as the candidates' games
+stay alike, markedly without variance reduction, hardly with it.
 
 Cubeless games with kernel policies (random, pubeval, net) run in the
 Cython loop without the GIL; any other player, and every cubeful rollout

@@ -98,11 +98,12 @@ class PlayRollout:
     """One candidate play of ``rollout_plays``: the play, its rollout (the
     mover's chances and equity), its equity and how much it loses to the
     best (``difference``, 0 for the best), and the standard error of that
-    difference (the per-game difference over the same dice: with variance
-    reduction about the two equities' errors combined, without it
-    markedly smaller).  ``equity`` is cubeful when the rollout was
-    (``cubeful``); at a match score it is normalised match equity, with the
-    match winning chance in ``mwc``, cubeful or (asked for) cubeless."""
+    difference: that of the per-game differences over the candidates'
+    shared dice, below sqrt(se_a^2 + se_b^2) only as far as their games
+    stay alike (with variance reduction, hardly: 0.97 of it measured)).
+    ``equity`` is cubeful when the rollout was (``cubeful``); at a match
+    score it is normalised match equity, with the match winning chance in
+    ``mwc``, cubeful or (asked for) cubeless."""
 
     play: Any
     result: RolloutResult

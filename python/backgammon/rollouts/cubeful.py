@@ -6,15 +6,25 @@ Values are player 0's (the side on roll at the start): in money play
 points per unit of the starting cube (gammons single under Jacoby while
 the cube is unturned, :mod:`backgammon.scoring`), in a match the match
 winning chances.  Who may double is :mod:`backgammon.doubling`'s rule.
+
+A passed double settles the game's value, but the game plays on (the
+checker play is cubeless) for its chances: a cubeful rollout's chances
+are those of playing on, the same as the cubeless rollout's with the same
+seed (gnubg takes the evaluator's chances at the pass instead, which
+carries the evaluator's bias into them).  A game stopped before its end
+(at the bear-off tables or a truncation) is worth the live cube there:
+the proper cube action of the side to roll, never the dead cube's
+cubeless value.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..doubling import may_double_lanes, may_redouble
+from ..janowski import cube_values
 from ..matchid import MatchState
 from ..position import Position
-from ..scoring import MatchValues, cube_turned, gammons_count, money_value
+from ..scoring import MatchValues, cube_turned, flip, gammons_count, money_value
 
 __all__ = ["CubeLanes"]
 
@@ -70,7 +80,7 @@ class CubeLanes:
         """Each side to roll in ``rows`` that may double (``may``, with
         ``doubling.may_double_lanes``) asks its player; a double is answered
         by the other side's player (take, pass or beaver).  Returns the
-        lanes whose double was passed, their results and values."""
+        lanes whose double was passed and their values, or None."""
         dropped = []
         for lane in rows[may & may_double_lanes(turn[rows], self.cube[rows], self.owner[rows], self.state0,
                                                 self.rules)]:
@@ -96,7 +106,29 @@ class CubeLanes:
         lanes = np.array(dropped)
         res = np.array([_WON if turn[lane] == 0 else _LOST for lane in lanes])
         # A drop scores the cube before the double, single (RULES 7.3).
-        return lanes, res, self.value(res, lanes, np.ones(len(lanes), dtype=bool))
+        return lanes, self.value(res, lanes, np.ones(len(lanes), dtype=bool))
+
+    def horizon(self, lanes: np.ndarray, boards: np.ndarray, turn: np.ndarray, res: np.ndarray) -> np.ndarray:
+        """The value for player 0 of games stopped before their end at
+        ``res`` (player 0's chances there, e.g. the bear-off tables'): the
+        live cube, the proper cube action of the side to roll at the
+        game's cube (:func:`backgammon.janowski.cube_values`: gnubg's 0-ply
+        cubeful equity, the two-sided table's exact one in money races it
+        holds)."""
+        val = np.zeros(len(lanes))
+        sides, cubes, owners = turn[lanes], self.cube[lanes], self.owner[lanes]
+        for key in set(zip(sides.tolist(), cubes.tolist(), owners.tolist())):
+            side, c, owner = key
+            rows = np.flatnonzero((sides == side) & (cubes == c) & (owners == owner))
+            mine = res[rows] if side == 0 else flip(res[rows])
+            state = self.state(int(lanes[rows[0]]), side)
+            v, mwc = cube_values(mine, np.ascontiguousarray(boards[lanes[rows]]), state, self.rules)
+            if self.values is None:
+                e = v * c / self.unit
+                val[rows] = e if side == 0 else -e
+            else:
+                val[rows] = mwc if side == 0 else 1.0 - mwc
+        return val
 
     def cut(self, lanes: np.ndarray, boards: np.ndarray, turn: np.ndarray, res: np.ndarray) -> np.ndarray:
         """The value of games cut short (``res``: player 0's chances there):

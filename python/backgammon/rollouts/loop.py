@@ -140,6 +140,10 @@ class LockstepGames:
         vacc = np.zeros(lanes.n)
         results, luck = np.zeros((n, 5)), np.zeros((n, 5))
         value, vluck = np.zeros(n), np.zeros(n)
+        passed = np.zeros(n, dtype=bool)
+        # Lanes whose double was passed: their value is settled (``settled_value``),
+        # but they play on, cubeless, for the chances of playing on.
+        settled, settled_value = np.zeros(lanes.n, dtype=bool), np.zeros(lanes.n)
         nets = None
         if g.reduce:
             from ..network import default
@@ -155,27 +159,39 @@ class LockstepGames:
                 luck[game] = acc[lane]
                 acc[lane] = 0.0
                 if cube is not None:
-                    value[game] = val[k]
+                    passed[game] = settled[lane]
+                    value[game] = settled_value[lane] if settled[lane] else val[k]
                     vluck[game] = vacc[lane]
                     vacc[lane] = 0.0
+                    settled[lane] = False
                     cube.reset(lane)
             lanes.restart(done)
 
         def before(rows):
-            # Games that end here (a double passed, a game cut) roll no more;
-            # the games their lanes start roll from the next ply of the loop,
-            # after their own first cube decision.
+            # The cube decisions of games not settled by a pass (a pass
+            # settles the value; the game plays on for its chances), then
+            # truncation: cut games roll no more, and the games their lanes
+            # start roll from the next ply of the loop, after their own
+            # first cube decision.
             games = lanes.index[rows]
             if cube is not None:
-                may = lanes.ply[rows] > 0 if self.start.no_double_first else np.ones(len(rows), dtype=bool)
-                dropped = cube.turns(rows, lanes.boards, lanes.turn, may)
+                open_ = rows[~settled[rows]]
+                may = lanes.ply[open_] > 0 if self.start.no_double_first else np.ones(len(open_), dtype=bool)
+                dropped = cube.turns(open_, lanes.boards, lanes.turn, may)
                 if dropped is not None:
-                    finish(*dropped)
+                    done, val = dropped
+                    settled[done], settled_value[done] = True, val
             if g.truncate is not None:
                 cut = rows[going(rows, games) & (lanes.ply[rows] >= g.truncate)]
                 if len(cut):
                     res = self._cut_chances(cut, lanes)
-                    finish(cut, res, None if cube is None else cube.cut(cut, lanes.boards, lanes.turn, res))
+                    val = None
+                    if cube is not None:
+                        val = np.zeros(len(cut))
+                        live = ~settled[cut]
+                        if live.any():
+                            val[live] = cube.cut(cut[live], lanes.boards, lanes.turn, res[live])
+                    finish(cut, res, val)
             return rows[going(rows, games)]
 
         def going(rows, games):
@@ -186,10 +202,22 @@ class LockstepGames:
             step = _rollout.lockstep_luck(nets, here, dice, lanes.turn[rows])
             acc[rows] += step
             if cube is not None:
-                vacc[rows] += cube.luck(step, rows)
+                live = ~settled[rows]       # a settled value has no more luck
+                vacc[rows[live]] += cube.luck(step[live], rows[live])
 
         def ended(done, res):
-            finish(done, res, None if cube is None else cube.value(res, done))
+            if cube is None:
+                return finish(done, res, None)
+            # A game settled by the bear-off tables (checkers still on both
+            # sides) is worth the live cube there, not the dead cube.
+            over = (lanes.boards[done].sum(axis=2) == 0).any(axis=1)
+            val = np.zeros(len(done))
+            for part, worth in ((over, cube.value), (~over, None)):
+                part = part & ~settled[done]
+                if part.any():
+                    val[part] = worth(res[part], done[part]) if worth else \
+                        cube.horizon(done[part], lanes.boards, lanes.turn, res[part])
+            finish(done, res, val)
 
         lanes.run(self.players, ended, before=before if cube is not None or g.truncate is not None else None,
                   luck=roll_luck if g.reduce else None)
@@ -200,7 +228,7 @@ class LockstepGames:
                 vluck = -vluck
         out: dict[str, np.ndarray] = {"results": results, "luck": luck}
         if cube is not None:
-            out["value"], out["value_luck"] = value, vluck
+            out["value"], out["value_luck"], out["passed"] = value, vluck, passed
         return out
 
     def _cut_chances(self, cut: np.ndarray, lanes: Lanes) -> np.ndarray:

@@ -27,7 +27,10 @@ class RolloutResult:
     error: in money play the equity per unit of the starting cube; in a
     match the normalised match equity (-1: losing a single game at the
     starting cube, +1: winning one), with the match winning chance in
-    ``mwc`` and ``mwc_se``."""
+    ``mwc`` and ``mwc_se``; ``passes`` counts the games whose value a
+    passed double settled.  Such a game plays on (cubeless) for its
+    chances, so the chances of a cubeful rollout are those of playing on:
+    the same as a rollout by the same players with the cube never turned."""
 
     games: int
     win: float
@@ -53,6 +56,7 @@ class RolloutResult:
     raw_cubeful_equity_se: float | None = None
     mwc: float | None = None
     mwc_se: float | None = None
+    passes: int | None = None
 
     @property
     def lose(self) -> float:
@@ -64,6 +68,8 @@ class RolloutResult:
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        if d["passes"] is None:
+            del d["passes"]          # cubeless: no cube to pass
         d["lose"] = self.lose
         d["games_per_second"] = self.games_per_second
         return d
@@ -117,7 +123,8 @@ def summary(part: dict, seconds: float, reduce: bool, truncate: int | None, stat
                                  raw_equity_se=standard_error(raw_eq), truncate=truncate)
     if "value" in part:
         value = _corrected(part, reduce, True)
-        extra.update(cubeful=True, raw_cubeful_equity_se=None)
+        extra.update(cubeful=True, raw_cubeful_equity_se=None,
+                     passes=int(part["passed"].sum()) if "passed" in part else None)
         if state is not None and state.match_length:
             norm = normalised(state, value)
             extra.update(mwc=float(value.mean()), mwc_se=standard_error(value), cubeful_equity=float(norm.mean()),
