@@ -364,9 +364,9 @@ def test_a_turned_cube_counts_gammons_under_jacoby():
     plain = ro.rollout_cube(pos, rules=bg.Rules(), **kw)
     assert jacoby.double_take == plain.double_take and jacoby.double_take_se == plain.double_take_se
     assert jacoby.no_double < plain.no_double
-    owned = bg.MatchState(cube_value=2, cube_owner=1)
-    a = rollout(pos, cube=True, state=owned, rules=bg.Rules(jacoby=True), **kw)
-    b = rollout(pos, cube=True, state=owned, rules=bg.Rules(), **kw)
+    # The state carries the game's rules (issue 40 item 1): Jacoby in it, not beside it.
+    a = rollout(pos, cube=True, state=bg.MatchState(cube_value=2, cube_owner=1, jacoby=True), **kw)
+    b = rollout(pos, cube=True, state=bg.MatchState(cube_value=2, cube_owner=1), **kw)
     assert a.cubeful_equity == b.cubeful_equity
 
 
