@@ -31,7 +31,8 @@ def main(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) 
         import uvicorn
         from .routes import create_app as make, is_loopback
     except ImportError as e:
-        print(f"backgammon serve needs the web extra: pip install 'backgammon[web]' ({e})", file=sys.stderr)
+        print(f"backgammon serve needs the web extra: pip install '.[web]' in a clone of the project, "
+              f"or pip install 'backgammon[web]' where it is published ({e})", file=sys.stderr)
         return 2
     if is_loopback(host):
         allowed = ["127.0.0.1", "localhost", "::1", "[::1]"]
