@@ -21,10 +21,26 @@ __all__ = ["hint", "RankedPlay"]
 
 
 class RankedPlay(NamedTuple):
-    """A play with the mover's chances after it, its cubeless equity, how
-    much it loses to the best play (0 for the best, negative otherwise) and
-    the depth it was searched to.
+    """One play of :func:`hint`'s ranking.
 
+    Attributes
+    ----------
+    play : Play
+        The play.
+    evaluation : Evaluation
+        The mover's chances after it (a rollout's chances when ranked
+        by rollout).
+    equity : float
+        The mover's cubeless equity after it (cubeful when a rollout
+        with a match state ranked it).
+    difference : float
+        How much it loses to the best play: 0 for the best, negative
+        otherwise.
+    ply : int
+        The depth it was searched to; -1 when ranked by rollout.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> best = bg.hint(bg.Position.initial(), "31")[0]
     >>> str(best.play), best.difference, best.ply, round(best.equity, 2)
@@ -40,17 +56,64 @@ class RankedPlay(NamedTuple):
 
 def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None, evaluator=None, networks=None,
          rollout=None, top: int = 5):
-    """With ``roll``: all plays ranked best first (:class:`RankedPlay`),
-    searched ``ply`` deep with gnubg's move filters (the best plays of each
-    depth go one deeper, so deeper plays rank first).  Without: the cube
-    decision of the side on roll (``cube.cube_decision``; ``state`` and
-    ``rules`` as there).  ``evaluator``: as in ``evaluate`` (``networks``
-    is its older name).
+    """The plays of a roll ranked best first, or the cube decision.
 
-    ``rollout`` (a ``rollouts.RolloutSettings``): the ``top`` plays of that
-    ranking are rolled out with the same dice and ranked by the rollout
-    (their ``ply`` is -1, ``evaluation`` the rollout's chances); without a
-    roll, the cube decision by ``rollouts.rollout_cube``.
+    With a roll, every legal play is searched ``ply`` deep with gnubg's
+    move filters (the best plays of each depth go one deeper, so the
+    deeper-searched plays rank first).  Without one, the cube decision of
+    the side on roll.
+
+    Parameters
+    ----------
+    position : Position
+        The position, the side on roll to play.
+    roll : Roll, tuple or str, optional
+        The dice; None asks for the cube decision.
+    ply : int, default 0
+        The search depth, 0 to 2.
+    state : MatchState, optional
+        The cube and the score, for the cube decision (and for a
+        rollout, which is then cubeful); default money.
+    rules : Rules, optional
+        The money options, as in :func:`~backgammon.cube.cube_decision`.
+    evaluator : Evaluator, str or callable, optional
+        As in :func:`~backgammon.evaluation.evaluate`; ``networks`` is its
+        older name.
+    rollout : RolloutSettings, optional
+        Roll out the ``top`` plays of the ranking on the same dice and
+        rank them by the rollout (their ``ply`` is -1); without a roll,
+        the cube decision by :func:`~backgammon.rollouts.rollout_cube`.
+    top : int, default 5
+        How many plays a rollout takes.
+
+    Returns
+    -------
+    list of RankedPlay or CubeDecision or CubeRollout
+        The plays best first, with a roll; else the cube decision
+        (a :class:`~backgammon.rollouts.CubeRollout` with ``rollout``).
+
+    Raises
+    ------
+    ValueError
+        ``ply`` not 0-2, or the game is over in ``position``.
+    InvalidRollError
+        ``roll`` is not two dice.
+
+    See Also
+    --------
+    backgammon.evaluation.evaluate : the chances of positions.
+    backgammon.cube.cube_decision : the cube decision alone.
+    backgammon.rollouts.rollout_plays : plays rolled out.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> [(str(r.play), round(r.difference, 3)) for r in bg.hint(bg.Position.initial(), "62")[:2]]
+    [('24/18 13/11', 0.0), ('13/5', -0.016)]
+    >>> bg.hint(bg.Position.initial()).action            # no roll: the cube
+    'no double'
+
+    Ranked by rollout:
 
     >>> import backgammon as bg
     >>> from backgammon.rollouts import RolloutSettings

@@ -142,6 +142,15 @@ class FibsBoard:
     and :attr:`player_position` are the same checkers as a
     :class:`~backgammon.Position` with the side on roll, or the player, in
     row 1.  :meth:`match_state` gives the cube, score and turn.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> line = ("board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:"
+    ...         "1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0")
+    >>> b = read_fibs_board(line)
+    >>> b.position == bg.Position.initial(), b.match_state().match_length, str(b) == line
+    (True, 3, True)
     """
 
     player: str
@@ -437,8 +446,36 @@ class FibsBoard:
 
 
 def read_fibs_board(text: str) -> FibsBoard:
-    """Every field of a ``board:...`` line (blanks around the numbers are
-    allowed).  Raises :class:`InvalidFibsBoardError` naming the field."""
+    """Read a FIBS ``board:...`` line (blanks around the numbers are allowed).
+
+    Parameters
+    ----------
+    text : str
+        The line, as FIBS (or gnubg's ``set output rawboard on``) writes
+        it.
+
+    Returns
+    -------
+    FibsBoard
+        Every field; ``.position`` and ``.match_state()`` for the engine.
+
+    Raises
+    ------
+    InvalidFibsBoardError
+        A malformed line, naming the field.
+
+    See Also
+    --------
+    write_fibs_board : the other way.
+    backgammon.formats.codes.read_position : any position code.
+
+    Examples
+    --------
+    >>> read_fibs_board("board:You:someplayer:3").position
+    Traceback (most recent call last):
+    ...
+    backgammon.formats.fibs.InvalidFibsBoardError: ...
+    """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     fields = text.strip().split(":")

@@ -86,7 +86,15 @@ _MAX_LOG2 = MAX_CUBE.bit_length() - 1  # 15: the largest cube a Match ID holds
 
 class InvalidXgidError(FormatError, InvalidIdError):
     """A malformed XGID, or a state that an XGID cannot record; the message
-    names the field."""
+    names the field.
+
+    Examples
+    --------
+    >>> read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:71:0:0:0:0:10")
+    Traceback (most recent call last):
+    ...
+    backgammon.formats.xgid.InvalidXgidError: ...
+    """
 
 
 @dataclass(frozen=True)
@@ -308,12 +316,37 @@ def parse_xgid(text: str) -> Xgid:
 
 
 def read_xgid(text: str) -> tuple[Position, MatchState]:
-    """The position (side on roll in row 1) and match state of an XGID.
+    """The position and match state of an XGID (eXtreme Gammon's position code).
 
     The bottom (upper-case) player is MatchState player 1, as in gnubg.
     The state keeps every field: the Jacoby and beaver flags, the cube
     limit (None for a 9-field XGID) and the dice's order as written.
 
+    Parameters
+    ----------
+    text : str
+        The XGID, with or without its ``XGID=`` prefix.
+
+    Returns
+    -------
+    position : Position
+        The side on roll in row 1.
+    state : MatchState
+        The cube, the score, the match length, the dice.
+
+    Raises
+    ------
+    InvalidXgidError
+        A malformed XGID, naming the field.
+
+    See Also
+    --------
+    write_xgid : the other way.
+    backgammon.formats.codes.read_position : any position code.
+    backgammon.rollouts.rollout : ``rollout(pos, state=state, cube=True)``.
+
+    Examples
+    --------
     >>> pos, state = read_xgid("-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
     >>> pos.to_id(), state.to_match_id()
     ('4HPwATDgc/ABMA', 'cIkFAAAAAAAE')
@@ -356,11 +389,34 @@ def _format(x: Xgid) -> str:
 
 def write_xgid(position, state: MatchState | None = None, *, beavers: bool | None = None,
                max_cube: int | None = None, dice_order: tuple | None = None) -> str:
-    """The XGID of ``position`` (side on roll in row 1) in ``state``
-    (default: money play, cube centred, player 0 (top) on roll, not rolled),
-    of a ``(position, state)`` pair (:func:`read_xgid`'s value), or of an
-    :class:`Xgid` (:func:`parse_xgid`'s value, every field as written).
+    """The XGID of a position in a match state.
 
+    Parameters
+    ----------
+    position : Position, pair or Xgid
+        The position (side on roll in row 1); or a ``(position, state)``
+        pair (:func:`read_xgid`'s value); or an :class:`Xgid`
+        (:func:`parse_xgid`'s value, every field as written).
+    state : MatchState, optional
+        Default money play, cube centred, player 0 (top) on roll, not
+        rolled.
+    beavers, max_cube, dice_order : optional
+        Replace the state's ``beavers``, ``cube_limit`` and
+        ``dice_order``.
+
+    Returns
+    -------
+    str
+        ``XGID=...``.
+
+    Raises
+    ------
+    InvalidXgidError
+        A state an XGID cannot record (a game not in play, a resignation
+        offer, a turn that does not follow from the double).
+
+    Notes
+    -----
     MatchState player 1 is the bottom player.  The rules field, the max
     cube and the dice's order come from the state (``jacoby``, ``beavers``,
     ``cube_limit``: by default XG's 1024, or the cube value if that is
@@ -369,10 +425,10 @@ def write_xgid(position, state: MatchState | None = None, *, beavers: bool | Non
     offered the turn field is the player who must answer it.  In a match
     the rules field is the Crawford flag, so ``state.jacoby`` (which gnubg
     stores even in matches, where it has no effect, RULES 8.4) is not
-    written.  A state XGID cannot record (a game not in play, a resignation
-    offer, a turn that does not follow from the double) raises
-    :class:`InvalidXgidError`.
+    written.
 
+    Examples
+    --------
     >>> write_xgid(Position.initial(), MatchState(on_roll=1, dice=(3, 1)))
     'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10'
     >>> write_xgid(read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:13:0:0:2:0:8"))
