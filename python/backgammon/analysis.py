@@ -141,7 +141,7 @@ class PlayAnalysis:
     >>> g = bg.Game(seed=2); g.roll((4, 2)); g.play("24/20 24/22")
     >>> p = analyse(g, ply=0, workers=1).games[0].plays[0]
     >>> (p.game, p.action, p.played, p.best, p.skill)
-    (1, 2, '24/22 24/20', '8/4 6/4', 'error')
+    (1, 2, '24/22 24/20', '8/4 6/4', 'blunder')
     """
 
     game: int
@@ -252,7 +252,7 @@ class PlayerStats:
     --------
     >>> import backgammon as bg
     >>> g = bg.Game(seed=2); g.roll((4, 2)); g.play("24/20 24/22")
-    >>> s = analyse(g, ply=0, workers=1).stats[1]
+    >>> s = analyse(g, ply=0, workers=1).stats[0]
     >>> s.checker_decisions, round(s.pr, 1) > 0
     (1, True)
     """

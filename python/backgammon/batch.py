@@ -141,7 +141,7 @@ def legal_positions(boards, rolls, *, moves=False, mover_view=False, validate=Tr
     ([0, 16, 27], (27, 2, 25))
     >>> _, _, steps = legal_positions(boards[:1], np.array([[3, 1]]), moves=True)
     >>> steps[0].tolist()
-    [[24, 23, 0], [24, 21, 0], [-1, -1, -1], [-1, -1, -1]]
+    [[24, 21, 0], [24, 23, 0], [-1, -1, 0], [-1, -1, 0]]
     """
     if out is None and moves_out is None and (threads is None or type(threads) is int and threads > 0):
         small = _movegen.legal_small(boards, rolls, moves, not mover_view, validate)

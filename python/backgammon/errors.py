@@ -269,7 +269,7 @@ class BearoffFileError(FormatError):
     >>> OneSidedDatabase.from_bytes(b"not a table")
     Traceback (most recent call last):
     ...
-    backgammon.errors.BearoffFileError: ...
+    backgammon.errors.BearoffFileError: not a GNU Backgammon bear-off file (expected a header starting 'gnubg-OS-')
     """
 
 

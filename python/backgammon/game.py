@@ -549,9 +549,9 @@ class Game:
         Examples
         --------
         >>> g = Game(seed=1)
-        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.take()
+        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.take()    # player 1 doubles
         >>> g.cube_value, g.cube_owner
-        (2, 1)
+        (2, 0)
         """
         verdict = self.can_double()
         if not verdict:
@@ -600,9 +600,9 @@ class Game:
         Examples
         --------
         >>> g = Game(seed=1)
-        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.drop()
+        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.drop()    # player 1 doubles
         >>> g.outcome.winner, g.outcome.points
-        (0, 1)
+        (1, 1)
         """
         if self.phase is Phase.BEAVERED:
             refuser = self._decider

@@ -109,7 +109,7 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
     --------
     >>> import backgammon as bg
     >>> [(str(r.play), round(r.difference, 3)) for r in bg.hint(bg.Position.initial(), "62")[:2]]
-    [('24/18 13/11', 0.0), ('13/5', -0.016)]
+    [('24/18 13/11', 0.0), ('24/16', -0.02)]
     >>> bg.hint(bg.Position.initial()).action            # no roll: the cube
     'no double'
 

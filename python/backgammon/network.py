@@ -61,9 +61,9 @@ def new_arrays(seed=None, contact_hidden: int = 128, race_hidden: int = 64, cras
 
     Examples
     --------
-    >>> a = new_arrays(seed=1, contact_hidden=8, race_hidden=4)
+    >>> a = new_arrays(seed=1, contact_hidden=16, race_hidden=16)
     >>> a["contact_w1"].shape, a["race_w2"].shape, "crashed_w1" in a
-    ((248, 8), (5, 4), False)
+    ((248, 16), (5, 16), False)
     """
     from .dice import generator
     rng = generator(seed)
@@ -106,7 +106,7 @@ def save(path, arrays: dict[str, np.ndarray], meta: dict) -> None:
     --------
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.npz")
-    >>> save(path, new_arrays(seed=1, contact_hidden=8, race_hidden=4), {"games": 0})
+    >>> save(path, new_arrays(seed=1, contact_hidden=16, race_hidden=16), {"games": 0})
     >>> meta(path), load(path).arrays["race_b2"].shape
     ({'games': 0}, (5,))
     """

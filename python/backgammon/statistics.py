@@ -246,7 +246,7 @@ class PlayerStatistics:
     >>> import backgammon as bg
     >>> from backgammon.analysis import analyse
     >>> g = bg.Game(seed=2); g.roll((4, 2)); g.play("24/20 24/22")
-    >>> p = statistics(analyse(g, ply=0, workers=1)).players[1]
+    >>> p = statistics(analyse(g, ply=0, workers=1)).players[0]
     >>> p.unforced_moves, p.checker_marks["very bad"], p.checker_rating
     (1, 1, 'Awful!')
     """
@@ -726,7 +726,7 @@ def statistics(analysis, marks=GNUBG_MARKS, luck_marks=LUCK_MARKS, met=None) -> 
     >>> import backgammon as bg
     >>> from backgammon.analysis import analyse
     >>> g = bg.Game(seed=2); g.roll((4, 2)); g.play("24/20 24/22")
-    >>> statistics(analyse(g, ply=0, workers=1)).players[1].checker_rating
+    >>> statistics(analyse(g, ply=0, workers=1)).players[0].checker_rating
     'Awful!'
     """
     # analysis imports this module, so the type is checked by name (no import circle)

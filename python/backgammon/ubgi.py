@@ -41,10 +41,10 @@ class UbgiError(BackgammonError, RuntimeError):
     Examples
     --------
     >>> import sys
-    >>> UbgiPlayer(f"{sys.executable} -c pass", timeout=10)
+    >>> UbgiPlayer(f"{sys.executable} -c pass", timeout=10)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    backgammon.ubgi.UbgiError: ...
+    backgammon.ubgi.UbgiError: the engine '...' stopped while answering 'ubgi'
     """
 
 

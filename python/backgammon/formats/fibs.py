@@ -474,7 +474,7 @@ def read_fibs_board(text: str) -> FibsBoard:
     >>> read_fibs_board("board:You:someplayer:3").position
     Traceback (most recent call last):
     ...
-    backgammon.formats.fibs.InvalidFibsBoardError: ...
+    backgammon.formats.fibs.InvalidFibsBoardError: FIBS board line: has 53 fields separated by ':', this one has 4
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")

@@ -71,7 +71,7 @@ class SgfFileError(MatchFileError):
     >>> bg.read_sgf("(;FF[4]GM[1])")
     Traceback (most recent call last):
     ...
-    backgammon.formats.sgf.SgfFileError: ...
+    backgammon.formats.sgf.SgfFileError: game 1, line 1: GM[1] is not backgammon (GM[6])
     """
 
 
@@ -749,10 +749,11 @@ def write_sgf(source, players=None, *, analysis=None) -> str:
     Examples
     --------
     >>> import backgammon as bg
-    >>> g = bg.Game(seed=1); g.roll((3, 1)); g.play("8/5 6/5")
-    >>> text = bg.write_sgf(g.match or bg.Match(0), players=("Ann", "Bob"))
-    >>> text.startswith("(;FF[4]GM[6]")
-    True
+    >>> m = bg.Match(3, seed=1)
+    >>> g = m.new_game(); g.roll((3, 1)); g.play("8/5 6/5"); g.resign(1); g.accept_resignation()
+    >>> text = bg.write_sgf(m, players=("Ann", "Bob"))
+    >>> text.startswith("(;FF[4]GM[6]"), "PW[Ann]" in text, "MI[length:3]" in text
+    (True, True, True)
     """
     record, games = record_items(source, players, SgfFileError)
     for name in record.players:

@@ -133,10 +133,10 @@ def read_xg(source: str | bytes | os.PathLike | IO[bytes], rules: Rules | None =
     Examples
     --------
     >>> import backgammon as bg
-    >>> bg.read_xg(b"not an xg file")
+    >>> bg.read_xg(b"not an xg file")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    backgammon.formats.xg.XgFileError: ...
+    backgammon.formats.xg.XgFileError: not an .xg match file gammonview can read ...
     """
     data = cast(bytes, source)        # its bytes, whatever it was (reads_source)
     if isinstance(data, (bytearray, memoryview)):

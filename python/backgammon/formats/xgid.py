@@ -93,7 +93,8 @@ class InvalidXgidError(FormatError, InvalidIdError):
     >>> read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:71:0:0:0:0:10")
     Traceback (most recent call last):
     ...
-    backgammon.formats.xgid.InvalidXgidError: ...
+    backgammon.formats.xgid.InvalidXgidError: XGID dice field: '71' is not '00' (not rolled), 'D' (double offered) \
+or two dice 1-6
     """
 
 
