@@ -726,7 +726,8 @@ def analyse(source, *, ply: int = 2, cube_ply: int | None = None, rollout=None, 
 
     >>> import os, tempfile, backgammon as bg
     >>> path = os.path.join(tempfile.mkdtemp(), "duel.mat")
-    >>> _ = open(path, "w").write(bg.write_mat(bg.duel("net", "pubeval", games=2, seed=1, workers=1, record=True)))
+    >>> games = bg.duel("net", "pubeval", games=2, seed=1, workers=1, record=True)
+    >>> _ = open(path, "w").write(bg.write_mat(games))
     >>> a = bg.analyse(bg.read_mat(path), ply=0, workers=1)
     >>> a.players, len(a.games)
     (('net', 'pubeval'), 2)

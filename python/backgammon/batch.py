@@ -273,7 +273,8 @@ def best_per_pair(offsets: npt.ArrayLike, values: npt.ArrayLike, *, lowest: bool
     >>> boards = np.stack([bg.Position.initial().array] * 2)
     >>> offsets, children = legal_positions(boards, [(3, 1), (6, 5)])
     >>> best = best_per_pair(offsets, bg.evaluate(children).equity, lowest=True)
-    >>> [str(bg.Position.initial().legal_plays(r)[int(k)]) for r, k in zip(("31", "65"), best)]
+    >>> start = bg.Position.initial()
+    >>> [str(start.legal_plays(r)[int(k)]) for r, k in zip(("31", "65"), best)]
     ['8/5 6/5', '24/13']
     >>> (offsets[:-1] + best).tolist()       # the children's own indices
     [10, 16]

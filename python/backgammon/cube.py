@@ -124,7 +124,7 @@ def proper_action(nd: float, dt: float, dp: float, beavers: bool = False) -> tup
 
     Examples
     --------
-    >>> proper_action(1.2, 1.5, 1.0)             # a gammonish position: play on for more
+    >>> proper_action(1.2, 1.5, 1.0)      # gammonish: play on for more
     ('too good to double', 'pass')
     >>> proper_action(0.4, 0.6, 1.0)
     ('double, take', 'take')

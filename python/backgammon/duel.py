@@ -53,7 +53,8 @@ class GameRecord:
     Examples
     --------
     >>> import backgammon as bg
-    >>> g = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True).records[0]
+    >>> r = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> g = r.records[0]
     >>> g.first, g.winner in (0, 1), len(g.rolls) == len(g.plays)
     (0, True, True)
     """
@@ -173,7 +174,8 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
     --------
     >>> import numpy as np
     >>> from backgammon.players import player
-    >>> rows, _ = play_pairs(player("pubeval"), player("random"), np.random.SeedSequence(1), 2)
+    >>> seed = np.random.SeedSequence(1)
+    >>> rows, _ = play_pairs(player("pubeval"), player("random"), seed, 2)
     >>> rows.shape, rows[:, 0].tolist()
     ((4, 2), [0, 0, 1, 1])
     """

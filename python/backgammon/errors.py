@@ -283,9 +283,9 @@ class MatchFileError(FormatError):
 
     Examples
     --------
-    >>> e = MatchFileError("24/21 moves 3 pips, which no die of 5-4 makes", game=1, line=9)
+    >>> e = MatchFileError("24/21 moves 3 pips, no die of 5-4", game=1, line=9)
     >>> str(e), e.game, e.line, isinstance(e, ValueError)
-    ('game 1, line 9: 24/21 moves 3 pips, which no die of 5-4 makes', 1, 9, True)
+    ('game 1, line 9: 24/21 moves 3 pips, no die of 5-4', 1, 9, True)
     """
 
     where = "line"

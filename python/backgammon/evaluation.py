@@ -154,8 +154,9 @@ def evaluate(x, ply=0, *, evaluator=None, networks=None, threads=None, dtype=np.
     >>> import backgammon as bg
     >>> round(evaluate(bg.Position.initial()).equity, 2)
     0.07
-    >>> after = bg.Position.initial().legal_plays("31").positions      # the opponent on roll
-    >>> str(bg.Position.initial().legal_plays("31")[int(evaluate(after, ply=1).equity.argmin())])
+    >>> plays = bg.Position.initial().legal_plays("31")
+    >>> after = plays.positions                 # the opponent on roll
+    >>> str(plays[int(evaluate(after, ply=1).equity.argmin())])
     '8/5 6/5'
     >>> evaluate(after, dtype=np.float32).probabilities.dtype
     dtype('float32')

@@ -57,8 +57,10 @@ class Evaluator(Protocol):
     Examples
     --------
     >>> import backgammon as bg
-    >>> isinstance(bg.network.default(), Evaluator), isinstance(PubevalEvaluator(), Evaluator)
-    (True, True)
+    >>> isinstance(bg.network.default(), Evaluator)
+    True
+    >>> isinstance(PubevalEvaluator(), Evaluator)
+    True
     """
 
     def __call__(self, boards: np.ndarray) -> np.ndarray: ...
@@ -351,7 +353,8 @@ def ranking(probs: np.ndarray, depth: np.ndarray) -> list[int]:
     Examples
     --------
     >>> import numpy as np
-    >>> ranking(np.array([[0.4, 0, 0, 0, 0], [0.6, 0, 0, 0, 0], [0.5, 0, 0, 0, 0]]), np.array([0, 0, 1]))
+    >>> probs = np.array([[0.4, 0, 0, 0, 0], [0.6, 0, 0, 0, 0], [0.5, 0, 0, 0, 0]])
+    >>> ranking(probs, np.array([0, 0, 1]))     # play 2 searched deeper
     [2, 1, 0]
     """
     eq = equity(probs)
@@ -365,7 +368,8 @@ def best_of(probs: np.ndarray, depth: np.ndarray) -> int:
     Examples
     --------
     >>> import numpy as np
-    >>> best_of(np.array([[0.4, 0, 0, 0, 0], [0.6, 0, 0, 0, 0], [0.5, 0, 0, 0, 0]]), np.array([0, 0, 1]))
+    >>> probs = np.array([[0.4, 0, 0, 0, 0], [0.6, 0, 0, 0, 0], [0.5, 0, 0, 0, 0]])
+    >>> best_of(probs, np.array([0, 0, 1]))
     2
     """
     deepest = np.flatnonzero(depth == depth.max())

@@ -252,7 +252,7 @@ class Game:
         Examples
         --------
         >>> g = Game(seed=1)
-        >>> g.roll((3, 5)); g.on_roll, g.dice          # player 1's 5 is higher: it plays 5-3
+        >>> g.roll((3, 5)); g.on_roll, g.dice    # player 1's 5 is higher
         (1, (5, 3))
         """
         if self.phase is Phase.OPENING:

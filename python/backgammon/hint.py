@@ -108,7 +108,8 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
     Examples
     --------
     >>> import backgammon as bg
-    >>> [(str(r.play), round(r.difference, 3)) for r in bg.hint(bg.Position.initial(), "62")[:2]]
+    >>> ranked = bg.hint(bg.Position.initial(), "62")
+    >>> [(str(r.play), round(r.difference, 3)) for r in ranked[:2]]
     [('24/18 13/11', 0.0), ('24/16', -0.02)]
     >>> bg.hint(bg.Position.initial()).action            # no roll: the cube
     'no double'
@@ -117,7 +118,8 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
 
     >>> import backgammon as bg
     >>> from backgammon.rollouts import RolloutSettings
-    >>> ranked = hint(bg.Position.initial(), "31", rollout=RolloutSettings(games=36, seed=1, workers=1), top=2)
+    >>> settings = RolloutSettings(games=36, seed=1, workers=1)
+    >>> ranked = hint(bg.Position.initial(), "31", rollout=settings, top=2)
     >>> str(ranked[0].play), ranked[0].ply
     ('8/5 6/5', -1)
     """

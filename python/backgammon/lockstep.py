@@ -198,7 +198,7 @@ class VectorGames:
     >>> offsets, children = games.candidates()
     >>> offsets.shape, children.shape[1:]
     ((5,), (2, 25))
-    >>> ended, results = games.advance(np.zeros(4, dtype=np.int64))   # each game's first candidate
+    >>> ended, results = games.advance(np.zeros(4, dtype=np.int64))   # first candidates
     >>> ended.tolist(), results.shape
     ([], (0, 5))
     """

@@ -186,10 +186,11 @@ class MatchState:
 
     Examples
     --------
-    >>> s = MatchState(cube_value=2, cube_owner=1, dice=(1, 3), match_length=7, score=(3, 1))
+    >>> s = MatchState(cube_value=2, cube_owner=1, dice=(1, 3),
+    ...                match_length=7, score=(3, 1))
     >>> s.dice, s.turn, s.to_match_id()
     ((3, 1), 0, 'EYHlADAACAAE')
-    >>> s = MatchState.from_match_id("MCugAAAACAAE")  # gnubg: a single resigned, accepted
+    >>> s = MatchState.from_match_id("MCugAAAACAAE")  # a single resigned, accepted
     >>> s.game_state.name, s.on_roll, s.turn, s.resignation, s.score
     ('RESIGNED', 0, 1, 1, (0, 1))
     """

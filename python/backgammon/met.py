@@ -237,8 +237,10 @@ class MatchEquityTable:
         >>> met = MatchEquityTable.kazaross_xg2()
         >>> met.match_winning_chance((2, 0), 5), met.match_winning_chance((0, 0), 5)
         (0.64795, 0.5)
-        >>> met.match_winning_chance((4, 3), 5, crawford=True), met.match_winning_chance((5, 3), 5)
-        (0.67736, 1.0)
+        >>> met.match_winning_chance((4, 3), 5, crawford=True)
+        0.67736
+        >>> met.match_winning_chance((5, 3), 5)
+        1.0
         """
         n, (mine, theirs) = self._score(score, length)
         if mine >= n:

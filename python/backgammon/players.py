@@ -171,7 +171,8 @@ class Player(abc.ABC):
         --------
         >>> import numpy as np, backgammon as bg
         >>> boards = np.stack([bg.Position.initial().array] * 2)
-        >>> bg.player("net").choose_indices(boards, np.array([[3, 1], [6, 5]], dtype=np.uint8)).shape
+        >>> rolls = np.array([[3, 1], [6, 5]], dtype=np.uint8)
+        >>> bg.player("net").choose_indices(boards, rolls).shape
         (2,)
         """
         out = np.empty(len(boards), dtype=np.int64)
@@ -614,7 +615,7 @@ class NoisyPlayer(EvaluatorPlayer):
     Examples
     --------
     >>> import backgammon as bg
-    >>> str(NoisyPlayer(0.0001).choose(bg.Position.initial(), "31"))   # almost no noise: the network's play
+    >>> str(NoisyPlayer(0.0001).choose(bg.Position.initial(), "31"))   # almost no noise
     '8/5 6/5'
     """
 

@@ -321,7 +321,7 @@ class Position:
 
         Examples
         --------
-        >>> Position.initial().array[1, 5]       # five checkers on the side on roll's 6-point
+        >>> Position.initial().array[1, 5]     # the side on roll's 6-point: five
         np.uint8(5)
         """
         return np.frombuffer(self._board, dtype=np.uint8).reshape(2, 25)
@@ -506,7 +506,8 @@ class Position:
     def from_ogid(cls, text: str) -> tuple:
         """The position (side on roll in row 1) and ``MatchState`` of an OGID.
 
-        >>> pos, state = Position.from_ogid("11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0")
+        >>> ogid = "11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0"
+        >>> pos, state = Position.from_ogid(ogid)
         >>> pos == Position.initial(), state.on_roll, state.dice
         (True, 1, (6, 5))
         """

@@ -45,7 +45,8 @@ gnubg gives these figures in its ``show statistics match``
 >>> g = m.new_game()
 >>> g.roll((4, 2)); g.play("24/20 24/22")
 >>> s = statistics(analyse(m, workers=1))
->>> s.players[0].unforced_moves, s.players[0].checker_marks["very bad"], s.players[0].checker_rating
+>>> p = s.players[0]
+>>> p.unforced_moves, p.checker_marks["very bad"], p.checker_rating
 (1, 1, 'Awful!')
 """
 from __future__ import annotations

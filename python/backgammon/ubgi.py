@@ -7,7 +7,8 @@ the commands.
 
 >>> import io
 >>> out = io.StringIO()
->>> serve(io.StringIO("ubgi\\nposition gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA\\ndice 3 1\\ngo\\nquit\\n"), out, "pubeval")
+>>> commands = "ubgi\\nposition gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA\\ndice 3 1\\ngo\\nquit\\n"
+>>> serve(io.StringIO(commands), out, "pubeval")
 >>> out.getvalue().splitlines()[-1]
 'bestmove 8/5 6/5'
 """
@@ -196,7 +197,8 @@ def serve(stdin: IO[str], stdout: IO[str], spec: str = "net") -> None:
     --------
     >>> import io
     >>> out = io.StringIO()
-    >>> serve(io.StringIO("ubgi\\nposition xgid XGID=-b----E-C---eE---c-e----B-:0:0:1:62:0:0:0:0:10\\ngo\\nquit\\n"), out)
+    >>> xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:62:0:0:0:0:10"
+    >>> serve(io.StringIO(f"ubgi\\nposition xgid {xgid}\\ngo\\nquit\\n"), out)
     >>> out.getvalue().splitlines()[-1]
     'bestmove 24/18 13/11'
     """

@@ -11,7 +11,7 @@ GNU Backgammon's files entry for entry and read and write its ``.bd`` format
 >>> db = one_sided()
 >>> db.distribution((1, 0, 0, 0, 0, 0))[:2].tolist()       # one checker on the ace
 [0.0, 1.0]
->>> round(float(db.distribution((0, 0, 0, 0, 0, 1))[1]), 4)   # on the 6-point: 27/36
+>>> round(float(db.distribution((0, 0, 0, 0, 0, 1))[1]), 4)   # the 6-point: 27/36
 0.75
 >>> race_chances(Position.from_id("AQAAAAAAAAAAAA"))
 RaceChances(win=1.0, win_gammon=0.0, lose_gammon=0.0)
@@ -99,7 +99,8 @@ def race_chances(x, *, dtype=np.float64, out=None, outside="raise"):
     Examples
     --------
     >>> import numpy as np
-    >>> board = np.zeros((1, 2, 25), dtype=np.uint8); board[0, :, 5] = 1   # one on each 6-point
+    >>> board = np.zeros((1, 2, 25), dtype=np.uint8)
+    >>> board[0, :, 5] = 1                     # one checker on each 6-point
     >>> race_chances(board).round(4).tolist()
     [[0.8125, 0.0, 0.0]]
     >>> mixed = np.stack([board[0], Position.initial().array])
@@ -133,7 +134,8 @@ def all_home(boards) -> np.ndarray:
     answers, a bool array (n,).
 
     >>> import numpy as np
-    >>> all_home(np.stack([Position.initial().array, Position.from_id("AQAAAAAAAAAAAA").array])).tolist()
+    >>> boards = np.stack([Position.initial().array, Position.from_id("AQAAAAAAAAAAAA").array])
+    >>> all_home(boards).tolist()
     [False, True]
     """
     from .. import _board

@@ -127,7 +127,8 @@ def build(path, kind: str = "one-sided", *, checkers: int | None = None, compres
     Examples
     --------
     >>> import os, tempfile
-    >>> path = build(os.path.join(tempfile.mkdtemp(), "ts2.bd"), "two-sided", checkers=2)
+    >>> path = os.path.join(tempfile.mkdtemp(), "ts2.bd")
+    >>> path = build(path, "two-sided", checkers=2)
     >>> path.name
     'ts2.bd'
     """

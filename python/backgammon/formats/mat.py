@@ -330,11 +330,13 @@ def read_mat(source: str | bytes | os.PathLike | IO, rules: Rules | None = None,
     --------
     >>> import os, tempfile, backgammon as bg
     >>> path = os.path.join(tempfile.mkdtemp(), "duel.mat")
-    >>> bg.formats.mat.save_duel(path, bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True))
-    >>> record = bg.read_mat(path)                 # or a pathlib.Path, an open file, the text
+    >>> games = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> bg.formats.mat.save_duel(path, games)
+    >>> record = bg.read_mat(path)      # or a pathlib.Path, an open file, the text
     >>> record.players, record.length, len(record.games)
     (('pubeval', 'random'), 0, 2)
-    >>> bg.read_mat(" 3 point match\\n\\n Game 1\\n A : 0     B : 0\\n  1) 31: 8/5 6/5\\n")  # doctest: +ELLIPSIS
+    >>> cut = " 3 point match\\n\\n Game 1\\n A : 0     B : 0\\n  1) 31: 8/5 6/5\\n"
+    >>> bg.read_mat(cut)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     backgammon.formats.mat.MatFileError: game 1, line 5: the game ends without a result: the file is truncated ...
@@ -692,7 +694,8 @@ def write_mat(source, players=None) -> str:
     --------
     >>> import backgammon as bg
     >>> m = bg.Match(3, seed=1)
-    >>> g = m.new_game(); g.roll((3, 1)); g.play("8/5 6/5"); g.resign(1, player=1); g.accept_resignation()
+    >>> g = m.new_game(); g.roll((3, 1)); g.play("8/5 6/5")
+    >>> g.resign(1, player=1); g.accept_resignation()
     >>> print(bg.write_mat(m, players=("Ann", "Bob")), end="")
      3 point match
     <BLANKLINE>
@@ -742,7 +745,8 @@ def save_duel(path, duel_result, players=None) -> None:
     --------
     >>> import os, tempfile, backgammon as bg
     >>> path = os.path.join(tempfile.mkdtemp(), "duel.mat")
-    >>> save_duel(path, bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True))
+    >>> games = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> save_duel(path, games)
     >>> len(bg.read_mat(path).games)
     2
     """

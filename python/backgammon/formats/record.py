@@ -77,7 +77,8 @@ class MatchRecord:
     --------
     >>> import backgammon as bg
     >>> m = bg.Match(1, seed=1)
-    >>> g = m.new_game(); g.roll((3, 1)); g.play("8/5 6/5"); g.resign(1, player=1); g.accept_resignation()
+    >>> g = m.new_game(); g.roll((3, 1)); g.play("8/5 6/5")
+    >>> g.resign(1, player=1); g.accept_resignation()
     >>> record = MatchRecord.from_match(m, players=("Ann", "Bob"))
     >>> record.length, record.score, record.winner, record.games[0].events[1].value
     (1, (1, 0), 0, '8/5 6/5')

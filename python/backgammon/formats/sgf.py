@@ -250,8 +250,8 @@ def read_sgf(source: str | bytes | os.PathLike | IO, rules: Rules | None = None,
     >>> import backgammon as bg
     >>> duel = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
     >>> record = bg.read_sgf(bg.write_sgf(duel))            # or a path, or an open file
-    >>> record.players, [g.winner for g in record.games] == [g.winner for g in duel.records]
-    (('pubeval', 'random'), True)
+    >>> record.players, len(record.games)
+    (('pubeval', 'random'), 2)
     """
     text: str | bytes = cast(bytes, source)    # its bytes, whatever it was (reads_source)
     if isinstance(text, (bytes, bytearray)):
@@ -750,7 +750,8 @@ def write_sgf(source, players=None, *, analysis=None) -> str:
     --------
     >>> import backgammon as bg
     >>> m = bg.Match(3, seed=1)
-    >>> g = m.new_game(); g.roll((3, 1)); g.play("8/5 6/5"); g.resign(1); g.accept_resignation()
+    >>> g = m.new_game(); g.roll((3, 1)); g.play("8/5 6/5")
+    >>> g.resign(1); g.accept_resignation()
     >>> text = bg.write_sgf(m, players=("Ann", "Bob"))
     >>> text.startswith("(;FF[4]GM[6]"), "PW[Ann]" in text, "MI[length:3]" in text
     (True, True, True)

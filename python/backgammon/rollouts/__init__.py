@@ -1,7 +1,8 @@
 """Rollouts: a position's chances, its cubeful equity, the best of several
 plays or the right cube action, estimated by playing it out many times.
 
->>> r = rollout(games=1296, policy="pubeval", seed=1, workers=1, variance_reduction=False)
+>>> r = rollout(games=1296, policy="pubeval", seed=1, workers=1,
+...             variance_reduction=False)
 >>> r.games, round(r.win, 2)
 (1296, 0.52)
 

@@ -121,7 +121,8 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="net"
     Examples
     --------
     >>> import backgammon as bg
-    >>> r = bg.rollout(games=1296, policy="pubeval", seed=1, workers=1, variance_reduction=False)
+    >>> r = bg.rollout(games=1296, policy="pubeval", seed=1, workers=1,
+    ...                variance_reduction=False)
     >>> r.games, round(r.win, 2)
     (1296, 0.52)
 
@@ -182,7 +183,8 @@ class PlayRollout:
     Examples
     --------
     >>> import backgammon as bg
-    >>> best = bg.rollout_plays(bg.Position.initial(), "31", top=1, games=36, seed=1, workers=1)[0]
+    >>> start = bg.Position.initial()
+    >>> best = bg.rollout_plays(start, "31", top=1, games=36, seed=1, workers=1)[0]
     >>> str(best.play), best.result.games, sorted(best.to_dict())[:3]
     ('8/5 6/5', 36, ['difference', 'difference_se', 'equity'])
     """
@@ -256,10 +258,11 @@ def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: 
     Examples
     --------
     >>> import backgammon as bg
-    >>> ranked = bg.rollout_plays(bg.Position.initial(), "31", top=2, games=72, seed=1, workers=1)
+    >>> start = bg.Position.initial()
+    >>> ranked = bg.rollout_plays(start, "31", top=2, games=72, seed=1, workers=1)
     >>> [str(r.play) for r in ranked][0], ranked[0].difference
     ('8/5 6/5', 0.0)
-    >>> mine = bg.rollout_plays(bg.Position.initial(), "31", plays=["24/23 13/10", "8/5 6/5"],
+    >>> mine = bg.rollout_plays(start, "31", plays=["24/23 13/10", "8/5 6/5"],
     ...                         games=36, seed=1, workers=1)
     >>> [str(r.play) for r in mine]
     ['8/5 6/5', '24/23 13/10']
@@ -409,7 +412,7 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
     --------
     >>> import backgammon as bg
     >>> r = bg.rollout_cube(bg.Position.initial(), games=36, seed=1, workers=1)
-    >>> r.take, r.double_pass, r.no_double_rollout.games    # 36 games: too few to name the action
+    >>> r.take, r.double_pass, r.no_double_rollout.games  # too few games to name the action
     ('take', 1.0, 36)
     """
     position = checked_position(position)
