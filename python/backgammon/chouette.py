@@ -3,10 +3,13 @@
 >>> c = Chouette(["Ann", "Bob", "Cy"], seed=3)
 >>> c.order                       # box, captain, then the rest of the line
 ['Ann', 'Cy', 'Bob']
->>> g = c.new_game(); g.roll((6, 1)); g.play("13/7 8/7")    # the box (player 0) opens
->>> g.resign(1); g.accept_resignation(); c.settle()         # the team resigns a single
+>>> # the box (player 0) opens
+>>> g = c.new_game(); g.roll((6, 1)); g.play("13/7 8/7")
+>>> # the team resigns a single
+>>> g.resign(1); g.accept_resignation(); c.settle()
 {'Ann': 2, 'Bob': -1, 'Cy': -1}
->>> c.box, c.captain               # the team lost: the box stays, the captain goes to the end
+>>> # the team lost: the box stays, the captain goes to the end
+>>> c.box, c.captain
 ('Ann', 'Bob')
 """
 from __future__ import annotations

@@ -138,7 +138,8 @@ class AmbiguousMoveError(BackgammonError, ValueError):
     """Move text that fits several distinct legal plays.
 
     >>> import backgammon as bg
-    >>> bg.Position.from_id("/x8AhADg/wMGAA").parse_play("13/5", "62")   # blots on the 11 and the 7
+    >>> # blots on the 11 and the 7
+    >>> bg.Position.from_id("/x8AhADg/wMGAA").parse_play("13/5", "62")
     Traceback (most recent call last):
     ...
     backgammon.errors.AmbiguousMoveError: '13/5' fits 2 plays: 13/7*/5, 13/11*/5; mark the hits with *

@@ -23,7 +23,8 @@ Every public function that evaluates (``evaluate``, ``hint``,
 ...     return np.tile([0.5, 0.0, 0.0, 0.0, 0.0], (len(boards), 1))
 >>> bg.evaluate(bg.Position.initial(), evaluator=even).win
 0.5
->>> isinstance(even, Evaluator), isinstance(bg.network.default(), Evaluator)
+>>> from backgammon import network
+>>> isinstance(even, Evaluator), isinstance(network.default(), Evaluator)
 (True, True)
 """
 from __future__ import annotations
@@ -56,8 +57,8 @@ class Evaluator(Protocol):
 
     Examples
     --------
-    >>> import backgammon as bg
-    >>> isinstance(bg.network.default(), Evaluator)
+    >>> from backgammon import network
+    >>> isinstance(network.default(), Evaluator)
     True
     >>> isinstance(PubevalEvaluator(), Evaluator)
     True
@@ -163,7 +164,8 @@ def is_kernel(evaluator) -> bool:
     Examples
     --------
     >>> import backgammon as bg
-    >>> is_kernel(bg.network.default()), is_kernel(PubevalEvaluator())
+    >>> from backgammon import network
+    >>> is_kernel(network.default()), is_kernel(PubevalEvaluator())
     (True, False)
     """
     return isinstance(evaluator, _net.Networks)
@@ -196,7 +198,8 @@ def as_evaluator(evaluator=None, *, networks=None, name: str = "evaluator"):
     Examples
     --------
     >>> import backgammon as bg
-    >>> as_evaluator() is bg.network.default()
+    >>> from backgammon import network
+    >>> as_evaluator() is network.default()
     True
     >>> type(as_evaluator(lambda boards: boards)).__name__
     'CallableEvaluator'
@@ -402,7 +405,8 @@ def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threa
     --------
     >>> import numpy as np, backgammon as bg
     >>> pos = bg.Position.initial()
-    >>> i = choose(as_evaluator(), pos.array[None], np.array([[3, 1]], dtype=np.uint8))
+    >>> roll = np.array([[3, 1]], dtype=np.uint8)
+    >>> i = choose(as_evaluator(), pos.array[None], roll)
     >>> str(pos.legal_plays("31")[int(i[0])])
     '8/5 6/5'
     """

@@ -3,7 +3,8 @@ doubling cube, resignations and scoring (RULES 2, 6, 7), on top of the
 move generator, which alone decides which plays are legal.
 
 >>> g = Game(seed=1)
->>> g.roll((6, 4))            # the opening: player 0 rolled 6, player 1 rolled 4
+>>> # the opening: player 0 rolled 6, player 1 rolled 4
+>>> g.roll((6, 4))
 >>> g.on_roll, g.dice
 (0, (6, 4))
 >>> g.play("24/18 13/9")
@@ -144,7 +145,8 @@ class Game:
     Examples
     --------
     >>> g = Game(seed=1)
-    >>> g.roll()                       # the opening: one die each, the higher moves first
+    >>> # the opening: one die each, the higher moves first
+    >>> g.roll()
     >>> g.on_roll, g.dice
     (1, (4, 3))
     >>> g.play("24/20 24/21")
@@ -549,7 +551,8 @@ class Game:
         Examples
         --------
         >>> g = Game(seed=1)
-        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.take()    # player 1 doubles
+        >>> # player 1 doubles
+        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.take()
         >>> g.cube_value, g.cube_owner
         (2, 0)
         """
@@ -600,7 +603,8 @@ class Game:
         Examples
         --------
         >>> g = Game(seed=1)
-        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.drop()    # player 1 doubles
+        >>> # player 1 doubles
+        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.drop()
         >>> g.outcome.winner, g.outcome.points
         (1, 1)
         """

@@ -198,7 +198,8 @@ class VectorGames:
     >>> offsets, children = games.candidates()
     >>> offsets.shape, children.shape[1:]
     ((5,), (2, 25))
-    >>> ended, results = games.advance(np.zeros(4, dtype=np.int64))   # first candidates
+    >>> # first candidates
+    >>> ended, results = games.advance(np.zeros(4, dtype=np.int64))
     >>> ended.tolist(), results.shape
     ([], (0, 5))
     """

@@ -10,7 +10,8 @@ describes a moment of a match, as in gnubg's ``positionid:matchid``.
 'MAGgAAAAAAAE'
 >>> MatchState.from_match_id("MAGgAAAAAAAE") == state
 True
->>> MatchState.from_match_id("QYkqASAAIAAA").score     # gnubg docs: 9-point match, 2-4
+>>> # gnubg docs: 9-point match, 2-4
+>>> MatchState.from_match_id("QYkqASAAIAAA").score
 (2, 4)
 """
 from __future__ import annotations

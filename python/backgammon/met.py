@@ -18,11 +18,14 @@ eXtreme Gammon's default (docs/formats.md, "Match equity and cube formulas").
 >>> met = MatchEquityTable.kazaross_xg2()
 >>> met.mwc(3, 5)
 0.64795
->>> met.mwc(1, 2, crawford=True), met.mwc(2, 1)          # Crawford game; post-Crawford
+>>> # Crawford game; post-Crawford
+>>> met.mwc(1, 2, crawford=True), met.mwc(2, 1)
 (0.67736, 0.48803)
->>> round(met.take_point((3, 3), 5), 4)                   # 2-away, 2-away: the Crawford-game value
+>>> # 2-away, 2-away: the Crawford-game value
+>>> round(met.take_point((3, 3), 5), 4)
 0.3226
->>> money_take_point(1, 1), money_cash_point(1, 1)        # no gammons, live cube
+>>> # no gammons, live cube
+>>> money_take_point(1, 1), money_cash_point(1, 1)
 (0.2, 0.8)
 
 The shipped file ``data/kazaross_xg2.json`` was made once from the gnubg

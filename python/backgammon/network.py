@@ -106,7 +106,8 @@ def save(path, arrays: dict[str, np.ndarray], meta: dict) -> None:
     --------
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.npz")
-    >>> save(path, new_arrays(seed=1, contact_hidden=16, race_hidden=16), {"games": 0})
+    >>> arrays = new_arrays(seed=1, contact_hidden=16, race_hidden=16)
+    >>> save(path, arrays, {"games": 0})
     >>> meta(path), load(path).arrays["race_b2"].shape
     ({'games': 0}, (5,))
     """

@@ -308,7 +308,8 @@ class RandomPlayer(_KernelPlayer):
     --------
     >>> import backgammon as bg
     >>> p = bg.player("random", seed=1)
-    >>> p.choose(bg.Position.initial(), "31") in bg.Position.initial().legal_plays("31")
+    >>> start = bg.Position.initial()
+    >>> p.choose(start, "31") in start.legal_plays("31")
     True
     """
 
@@ -615,7 +616,8 @@ class NoisyPlayer(EvaluatorPlayer):
     Examples
     --------
     >>> import backgammon as bg
-    >>> str(NoisyPlayer(0.0001).choose(bg.Position.initial(), "31"))   # almost no noise
+    >>> # almost no noise
+    >>> str(NoisyPlayer(0.0001).choose(bg.Position.initial(), "31"))
     '8/5 6/5'
     """
 

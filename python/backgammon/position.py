@@ -36,7 +36,8 @@ ON_ROLL = 1
 OPPONENT = 0
 """Row of the opponent of the side on roll in the (2, 25) array.
 
->>> int(Position.initial().array[OPPONENT][5])      # five checkers on its own 6-point
+>>> # five checkers on its own 6-point
+>>> int(Position.initial().array[OPPONENT][5])
 5
 """
 _BAR = 24

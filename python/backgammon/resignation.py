@@ -16,7 +16,8 @@ The position is always the resigner's: it resigns on its own turn, so it
 is on roll (row 1).
 
 >>> import backgammon as bg
->>> accepts(bg.Position.initial(), 1)     # a single game offered at the start: take it
+>>> # a single game offered at the start: take it
+>>> accepts(bg.Position.initial(), 1)
 True
 >>> accepts(bg.Position.initial(), 1, bg.MatchState(match_length=1))
 True

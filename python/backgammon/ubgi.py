@@ -7,7 +7,8 @@ the commands.
 
 >>> import io
 >>> out = io.StringIO()
->>> commands = "ubgi\\nposition gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA\\ndice 3 1\\ngo\\nquit\\n"
+>>> position = "position gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA"
+>>> commands = f"ubgi\\n{position}\\ndice 3 1\\ngo\\nquit\\n"
 >>> serve(io.StringIO(commands), out, "pubeval")
 >>> out.getvalue().splitlines()[-1]
 'bestmove 8/5 6/5'
@@ -352,7 +353,8 @@ def ubgi_player(arg, seed=None) -> UbgiPlayer:
     Examples
     --------
     >>> import sys, backgammon as bg
-    >>> engine = bg.player(f"ubgi:{sys.executable} -m backgammon ubgi --player pubeval")
+    >>> command = f"{sys.executable} -m backgammon ubgi --player pubeval"
+    >>> engine = bg.player(f"ubgi:{command}")
     >>> type(engine).__name__
     'UbgiPlayer'
     >>> engine.close()

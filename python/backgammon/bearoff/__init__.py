@@ -9,9 +9,11 @@ GNU Backgammon's files entry for entry and read and write its ``.bd`` format
 (``bdfile``); built tables are cached (``cache``).
 
 >>> db = one_sided()
->>> db.distribution((1, 0, 0, 0, 0, 0))[:2].tolist()       # one checker on the ace
+>>> # one checker on the ace
+>>> db.distribution((1, 0, 0, 0, 0, 0))[:2].tolist()
 [0.0, 1.0]
->>> round(float(db.distribution((0, 0, 0, 0, 0, 1))[1]), 4)   # the 6-point: 27/36
+>>> # the 6-point: 27/36
+>>> round(float(db.distribution((0, 0, 0, 0, 0, 1))[1]), 4)
 0.75
 >>> race_chances(Position.from_id("AQAAAAAAAAAAAA"))
 RaceChances(win=1.0, win_gammon=0.0, lose_gammon=0.0)
@@ -134,7 +136,8 @@ def all_home(boards) -> np.ndarray:
     answers, a bool array (n,).
 
     >>> import numpy as np
-    >>> boards = np.stack([Position.initial().array, Position.from_id("AQAAAAAAAAAAAA").array])
+    >>> last = Position.from_id("AQAAAAAAAAAAAA")        # one checker left, on the ace
+    >>> boards = np.stack([Position.initial().array, last.array])
     >>> all_home(boards).tolist()
     [False, True]
     """

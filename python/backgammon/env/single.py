@@ -151,7 +151,8 @@ class BackgammonEnv(gymnasium.Env):
     >>> obs, info = e.reset(seed=1)
     >>> obs["observation"].shape, int(info["num_plays"]) > 0
     ((210,), True)
-    >>> obs, reward, terminated, truncated, info = e.step(0)     # the first legal play
+    >>> # the first legal play
+    >>> obs, reward, terminated, truncated, info = e.step(0)
     >>> e.close()
     """
 

@@ -130,9 +130,9 @@ def read_match(source, *, format: str | None = None, **options):
     --------
     >>> import os, tempfile, backgammon as bg
     >>> path = os.path.join(tempfile.mkdtemp(), "games.sgf")
-    >>> games = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> d = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
     >>> with open(path, "w") as f:
-    ...     _ = f.write(bg.write_sgf(games))
+    ...     _ = f.write(bg.write_sgf(d))
     >>> record = read_match(path)
     >>> record.players, len(record.games)
     (('pubeval', 'random'), 2)

@@ -517,7 +517,8 @@ def write_fibs_board(position, state: MatchState | None = None,
     A state a board line cannot hold (a resignation offer, no game started)
     raises :class:`InvalidFibsBoardError`.
 
-    >>> write_fibs_board(Position.initial(), MatchState(on_roll=1, dice=(6, 2), match_length=3))
+    >>> state = MatchState(on_roll=1, dice=(6, 2), match_length=3)
+    >>> write_fibs_board(Position.initial(), state)
     'board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0'
     """
     if isinstance(position, FibsBoard):

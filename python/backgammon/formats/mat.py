@@ -24,7 +24,8 @@ cut short, raises :class:`MatFileError` naming the game and the line.
       Wins 1 point and the match
 <BLANKLINE>
 >>> record = read_mat(text)
->>> record.players, record.length, record.games[0].winner, record.games[0].points
+>>> game = record.games[0]
+>>> record.players, record.length, game.winner, game.points
 (('Ann', 'Bob'), 1, 0, 1)
 >>> [e.kind for e in record.games[0].events]
 ['opening', 'play', 'resign', 'accept']
@@ -330,8 +331,8 @@ def read_mat(source: str | bytes | os.PathLike | IO, rules: Rules | None = None,
     --------
     >>> import os, tempfile, backgammon as bg
     >>> path = os.path.join(tempfile.mkdtemp(), "duel.mat")
-    >>> games = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
-    >>> bg.formats.mat.save_duel(path, games)
+    >>> d = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> bg.formats.mat.save_duel(path, d)
     >>> record = bg.read_mat(path)      # or a pathlib.Path, an open file, the text
     >>> record.players, record.length, len(record.games)
     (('pubeval', 'random'), 0, 2)
@@ -745,8 +746,8 @@ def save_duel(path, duel_result, players=None) -> None:
     --------
     >>> import os, tempfile, backgammon as bg
     >>> path = os.path.join(tempfile.mkdtemp(), "duel.mat")
-    >>> games = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
-    >>> save_duel(path, games)
+    >>> d = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> save_duel(path, d)
     >>> len(bg.read_mat(path).games)
     2
     """

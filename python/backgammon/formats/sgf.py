@@ -249,7 +249,8 @@ def read_sgf(source: str | bytes | os.PathLike | IO, rules: Rules | None = None,
     --------
     >>> import backgammon as bg
     >>> duel = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
-    >>> record = bg.read_sgf(bg.write_sgf(duel))            # or a path, or an open file
+    >>> # or a path, or an open file
+    >>> record = bg.read_sgf(bg.write_sgf(duel))
     >>> record.players, len(record.games)
     (('pubeval', 'random'), 2)
     """

@@ -12,9 +12,11 @@ on roll, owner 1 gives player 1 the cube, the bottom score is
 ``score[1]``).  The :class:`~backgammon.Position` has the side on roll in
 row 1, whichever player that is (docs/design.md).
 
->>> pos, state = read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:41:1:0:0:11:10")
->>> pos == Position.initial(), state.on_roll, state.dice, state.score, state.match_length
-(True, 1, (4, 1), (0, 1), 11)
+>>> pos, state = read_xgid("-b----E-C---eE---c-e----B-:0:0:1:41:1:0:0:11:10")
+>>> pos == Position.initial(), state.on_roll, state.dice
+(True, 1, (4, 1))
+>>> state.score, state.match_length
+((0, 1), 11)
 >>> state.to_match_id()          # what gnubg makes of this XGID
 'cAlmAQAACAAE'
 >>> write_xgid(pos, state)
@@ -38,7 +40,7 @@ read (no cube limit), :func:`parse_xgid` remembers the shape, so
 ``str(parse_xgid(x))`` is ``x`` for them too, and ``write_xgid(pos, state)``
 writes XG's 10 fields.
 
->>> pos, state = read_xgid("XGID=-b----E-C---eE---c-e----B-:1:-1:1:46:0:0:3:0:8")
+>>> pos, state = read_xgid("-b----E-C---eE---c-e----B-:1:-1:1:46:0:0:3:0:8")
 >>> state.jacoby, state.beavers, state.cube_limit, state.dice, state.dice_order
 (True, True, 256, (6, 4), (4, 6))
 >>> write_xgid(pos, state)
@@ -111,7 +113,8 @@ class Xgid:
     ``fields`` is 10, or 9 for an XGID printed without the max-cube field.
 
     >>> x = parse_xgid("-b----E-C---eE---c-e----B-:1:-1:1:66:0:0:3:0:10")
-    >>> x.state.cube_value, x.state.cube_owner, x.state.jacoby, x.beavers, x.max_cube
+    >>> s = x.state
+    >>> s.cube_value, s.cube_owner, s.jacoby, x.beavers, x.max_cube
     (2, 0, True, True, 1024)
     >>> str(x)
     'XGID=-b----E-C---eE---c-e----B-:1:-1:1:66:0:0:3:0:10'
@@ -234,7 +237,7 @@ def parse_xgid(text: str) -> Xgid:
     """Every field of an XGID (the ``XGID=`` prefix and surrounding blanks
     are optional).  Raises :class:`InvalidXgidError` naming the field.
 
-    >>> parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10").state.double_offered
+    >>> parse_xgid("-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10").state.double_offered
     True
     """
     if not isinstance(text, str):

@@ -135,7 +135,7 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="net"
 
     An XGID's position and match state, rolled out with the cube:
 
-    >>> pos, state = bg.read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10")
+    >>> pos, state = bg.read_xgid("-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10")
     >>> r = bg.rollout(pos, state=state, cube=True, games=72, policy="pubeval",
     ...                seed=1, workers=1, truncate=8)
     >>> r.cubeful, 0.0 < r.mwc < 1.0
@@ -412,7 +412,8 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
     --------
     >>> import backgammon as bg
     >>> r = bg.rollout_cube(bg.Position.initial(), games=36, seed=1, workers=1)
-    >>> r.take, r.double_pass, r.no_double_rollout.games  # too few games to name the action
+    >>> # too few games to name the action
+    >>> r.take, r.double_pass, r.no_double_rollout.games
     ('take', 1.0, 36)
     """
     position = checked_position(position)
