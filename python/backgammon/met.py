@@ -328,8 +328,10 @@ class MatchEquityTable:
         :class:`InvalidMetError`.
 
         >>> t = MatchEquityTable.from_xml('''<met><info><name>tiny</name></info>
-        ...   <pre-crawford-table type="explicit"><row><me>0.5</me></row></pre-crawford-table>
-        ...   <post-crawford-table type="explicit"><row><me>0.5</me></row></post-crawford-table></met>''')
+        ...   <pre-crawford-table type="explicit">
+        ...     <row><me>0.5</me></row></pre-crawford-table>
+        ...   <post-crawford-table type="explicit">
+        ...     <row><me>0.5</me></row></post-crawford-table></met>''')
         >>> t.name, t.mwc(1, 1)
         ('tiny', 0.5)
         """

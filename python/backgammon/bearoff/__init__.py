@@ -136,7 +136,7 @@ def all_home(boards) -> np.ndarray:
     answers, a bool array (n,).
 
     >>> import numpy as np
-    >>> last = Position.from_id("AQAAAAAAAAAAAA")        # one checker left, on the ace
+    >>> last = Position.from_id("AQAAAAAAAAAAAA")   # one checker left, on the ace
     >>> boards = np.stack([Position.initial().array, last.array])
     >>> all_home(boards).tolist()
     [False, True]

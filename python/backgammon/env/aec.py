@@ -4,7 +4,8 @@
 >>> e = env()
 >>> e.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = e.last()
->>> obs["observation"].shape, int(obs["action_mask"].sum()) == len(info["afterstates"])
+>>> mask = obs["action_mask"]
+>>> obs["observation"].shape, int(mask.sum()) == len(info["afterstates"])
 ((210,), True)
 """
 from __future__ import annotations

@@ -3,8 +3,11 @@
 >>> import gymnasium, backgammon.env
 >>> e = gymnasium.make("backgammon/Backgammon-v0", opponent="pubeval")
 >>> obs, info = e.reset(seed=0)
->>> obs["observation"].shape, info["num_plays"] == len(info["afterstates"]) == int(e.unwrapped.action_masks().sum())
+>>> plays = info["num_plays"]
+>>> obs["observation"].shape, plays == len(info["afterstates"])
 ((210,), True)
+>>> plays == int(e.unwrapped.action_masks().sum())
+True
 """
 from __future__ import annotations
 
@@ -35,7 +38,9 @@ def observation_space(mask_in_observation: bool = True, **options) -> spaces.Dic
 
     >>> sorted(observation_space(mask_in_observation=False).spaces)
     ['observation']
-    >>> observation_space(observation="board", afterstates=True, max_plays=64)["afterstates"].shape
+    >>> space = observation_space(observation="board", afterstates=True,
+    ...                           max_plays=64)
+    >>> space["afterstates"].shape
     (64, 9, 26)
     """
     return Options.of(mask_in_observation=mask_in_observation, **options).observation_space()
@@ -347,7 +352,8 @@ class BackgammonEnv(gymnasium.Env):
         >>> e = BackgammonEnv()
         >>> obs, info = e.reset(seed=0)
         >>> m = e.action_masks()
-        >>> m.dtype, int(m.sum()) == info["num_plays"], bool(m[:info["num_plays"]].all())
+        >>> n = info["num_plays"]
+        >>> m.dtype, int(m.sum()) == n, bool(m[:n].all())
         (dtype('bool'), True, True)
         """
         if self.options.played:

@@ -16,11 +16,13 @@ index 24 towards 1, bears off to ``home`` 0 and enters from ``bar`` 25; with
 direction 1 everything is mirrored (home 25, bar 0).  Index ``bar`` holds the
 player's checkers on the bar, index ``home`` the opponent's.
 
->>> line = ("board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:"
-...         "1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0")
+>>> line = ("board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:"
+...         "-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0")
 >>> fb = read_fibs_board(line)      # the FIBS documentation's example
->>> fb.position == Position.initial(), fb.player_on_roll, fb.dice, fb.match_length
-(True, True, (6, 2), 3)
+>>> fb.position == Position.initial(), fb.player_on_roll
+(True, True)
+>>> fb.dice, fb.match_length
+((6, 2), 3)
 >>> str(fb) == line
 True
 
@@ -268,7 +270,8 @@ class FibsBoard:
         """The on-home and on-bar counts that disagree with the board
         numbers (which are the checkers), each named with both values.
 
-        >>> fb = read_fibs_board(DOC_EXAMPLE.replace(":0:25:0:0:0:0:2:", ":0:25:0:0:0:1:2:"))
+        >>> odd = DOC_EXAMPLE.replace(":0:25:0:0:0:0:2:", ":0:25:0:0:0:1:2:")
+        >>> fb = read_fibs_board(odd)
         >>> fb.mismatches
         ('on bar: the opponent has 0 checkers on the bar, not 1',)
         """
@@ -329,7 +332,8 @@ class FibsBoard:
         """The state of play with the line's player as MatchState ``player``
         (default 1, as gnubg) and the opponent as the other.
 
-        >>> fb = read_fibs_board(write_fibs_board(Position.initial(), MatchState(match_length=5, score=(1, 3))))
+        >>> state = MatchState(match_length=5, score=(1, 3))
+        >>> fb = read_fibs_board(write_fibs_board(Position.initial(), state))
         >>> fb.score, fb.match_state().score
         ((3, 1), (1, 3))
         """

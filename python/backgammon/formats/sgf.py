@@ -21,7 +21,8 @@ Black's point p is ``x`` - (p - 1); ``y`` is the bar and ``z`` off.
 >>> g = m.new_game()
 >>> g.roll((3, 1)); g.play("8/5 6/5"); g.resign(1); g.accept_resignation()
 >>> text = write_sgf(m, players=("Ann", "Bob"))
->>> print(text.replace("AP[backgammon:" + bg.__version__ + "]", "AP[...]"), end="")
+>>> app = "AP[backgammon:" + bg.__version__ + "]"
+>>> print(text.replace(app, "AP[...]"), end="")
 (;FF[4]GM[6]CA[UTF-8]AP[...]MI[length:1][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RE[W+1R]
 ;W[31hefe])
 >>> record = read_sgf(text)
@@ -453,7 +454,10 @@ class NodeAnalysis:
     ``cube_skill``, the mark of not doubling.
 
     >>> import backgammon as bg
-    >>> text = "(;FF[4]GM[6]MI[length:0]PW[A]PB[B]RE[W+1R];W[31hefe]A[0][hefe E ver 3 0.55 0.15 0.01 0.12 0.005 0.17 0C 0 1 0.000000 1]LU[0.13800])"
+    >>> text = ("(;FF[4]GM[6]MI[length:0]PW[A]PB[B]RE[W+1R];W[31hefe]"
+    ...         "A[0][hefe E ver 3 0.55 0.15 0.01 0.12 0.005 0.17 "
+    ...         "0C 0 1 0.000000 1]"
+    ...         "LU[0.13800])")
     >>> r = bg.read_sgf(text, partial=True)
     >>> n = r.analysis[0]
     >>> n.kind, n.candidates[0][0], n.played, n.luck

@@ -237,7 +237,8 @@ def parse_xgid(text: str) -> Xgid:
     """Every field of an XGID (the ``XGID=`` prefix and surrounding blanks
     are optional).  Raises :class:`InvalidXgidError` naming the field.
 
-    >>> parse_xgid("-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10").state.double_offered
+    >>> x = parse_xgid("-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10")
+    >>> x.state.double_offered
     True
     """
     if not isinstance(text, str):
