@@ -450,3 +450,27 @@ def test_each_api_page_leads_with_its_main_functions(name, site):
     html = (site / "api" / name / "index.html").read_text(encoding="utf-8")
     for anchor in anchors:
         assert f'id="{anchor}"' in html, (name, anchor)
+
+
+# The modules whose reference issue 45 rewrote: their examples fit the 80
+# columns an API page shows (the signatures' and the guides' code too).
+EXAMPLE_MODULES = [
+    "rollouts/__init__", "rollouts/api", "rollouts/plan", "rollouts/statistics", "lockstep", "game", "match",
+    "matchid", "met", "chouette", "resignation", "cube", "hint", "duel", "evaluation", "evaluator", "players",
+    "network", "analysis", "statistics", "formats/codes", "formats/detection", "formats/registry", "formats/mat",
+    "formats/sgf", "formats/xg", "formats/xgid", "formats/fibs", "formats/record", "bearoff/__init__",
+    "bearoff/cache", "batch", "perft", "sample", "errors", "ubgi", "position", "play", "dice", "env/single",
+    "env/vector", "env/aec"]
+
+
+@pytest.mark.parametrize("module", EXAMPLE_MODULES)
+def test_the_examples_fit_the_api_column(module):
+    import ast
+    source = (ROOT / "python" / "backgammon" / f"{module}.py").read_text(encoding="utf-8")
+    long = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)):
+            for line in (ast.get_docstring(node, clean=True) or "").splitlines():
+                if line.strip().startswith((">>>", "...")) and len(line) > 80:
+                    long.append(line)
+    assert not long, long
