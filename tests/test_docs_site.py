@@ -219,8 +219,10 @@ def test_the_api_reference_reads_well(site):
     # CHUNK and LANES; its signature one line scrolled sideways; return types
     # named a private module ('_play.Plays'); no Parameters sections.
     rollouts = (site / "api" / "rollouts" / "index.html").read_text(encoding="utf-8")
-    at = {name: rollouts.index(f'id="backgammon.rollouts.{name}"') for name in ("rollout", "POLICIES", "CHUNK")}
-    assert at["rollout"] < at["POLICIES"] and at["rollout"] < at["CHUNK"]
+    at = {name: rollouts.index(f'id="backgammon.rollouts.{name}"') for name in ("rollout", "CHUNK", "LANES")}
+    assert at["rollout"] < at["CHUNK"] and at["rollout"] < at["LANES"]
+    # the page documents the public names, not the package's inner modules
+    assert 'id="backgammon.rollouts.plan"' not in rollouts and 'id="backgammon.rollouts.loop"' not in rollouts
     signature = re.search(r'id="backgammon.rollouts.rollout".*?</code></pre>', rollouts, re.S).group(0)
     assert signature.count("\n") > 10                       # one parameter a line (ruff formats it)
     for page in ("positions", "formats"):
@@ -345,7 +347,7 @@ def test_the_browser_game_page_names_the_browser_and_every_level():
     paragraph = page[page.index(levels_line):page.index("- **Pace**")]
     assert f"{words[len(LEVELS)]} different players" in " ".join(paragraph.split())
     for wrong in set(words.values()) - {words[len(LEVELS)]}:
-        assert f"{wrong} different players" not in paragraph and f"{wrong} levels" not in page
+        assert f"{wrong} different players" not in " ".join(paragraph.split())
 
 
 def _cli(*args: str) -> str:
@@ -366,7 +368,8 @@ def test_the_cli_page_shows_what_the_commands_print():
     checked = 0
     for cmd, out in samples:
         if cmd.split()[0] in ("moves", "hint"):
-            assert _cli(*cmd.split()) == out, cmd
+            printed = [line.rstrip() for line in _cli(*cmd.split()).splitlines()]
+            assert printed == out.splitlines(), cmd          # (Markdown drops trailing blanks)
             checked += 1
     assert checked >= 3
 
