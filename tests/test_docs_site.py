@@ -27,15 +27,10 @@ def _hooks():
     return module
 
 
-# Public names whose docstrings still have no example, all in modules this
-# suite's owners may not edit (rollouts.py, formats/*): the list must
-# shrink, never grow, and a name that gains an example must leave it.
-PENDING = {
-    "backgammon.rollout", "backgammon.RolloutResult", "backgammon.RolloutInterrupted",
-    "backgammon.InvalidXgidError", "backgammon.read_fibs_board", "backgammon.FibsBoard",
-    "backgammon.read_mat", "backgammon.write_mat", "backgammon.read_sgf", "backgammon.write_sgf",
-    "backgammon.MatchRecord", "backgammon.MatchFileError", "backgammon.XgFileError", "backgammon.read_xg",
-}
+# Public names whose docstrings still have no example: none since issue 45
+# gave rollouts.py and formats/* theirs.  A name may be added here only
+# with a reason; the list must never grow back.
+PENDING: set[str] = set()
 
 
 def test_every_public_name_has_a_docstring_with_an_example():
