@@ -33,8 +33,8 @@ from backgammon.pubeval import pubeval
 
 def _report(label: str, points: list[float]) -> None:
     p = np.asarray(points)
-    se = p.std(ddof=1) / np.sqrt(len(p))
-    print(f"{label}: {p.mean():+.3f} +- {se:.3f} points a game over {len(p)} games")
+    print(f"{label}: {p.mean():+.3f} +- {p.std(ddof=1) / np.sqrt(len(p)):.3f} "
+          f"points a game over {len(p)} games")
 
 
 def one_env(games: int, seed: int) -> list[float]:

@@ -85,8 +85,8 @@ def main(argv=None):
         # is nobody's transition.
         with torch.no_grad():
             logits, vals = agent({k: torch.as_tensor(obs[k]) for k in keys})
-            alive = torch.as_tensor(~was_done, dtype=torch.float32)
-            next_value = masked_softmax_value(logits, vals)[:, 0] * alive
+            next_value = (masked_softmax_value(logits, vals)[:, 0]
+                          * torch.as_tensor(~was_done, dtype=torch.float32))
             advantages = torch.zeros((T, N))
             last = torch.zeros(N)
             for t in reversed(range(T)):
@@ -108,8 +108,8 @@ def main(argv=None):
                 ratio = (dist.log_prob(b_actions[mb]) - b_logprobs[mb]).exp()
                 adv = b_adv[mb]
                 adv = (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
-                clipped = ratio.clamp(1 - args.clip, 1 + args.clip)
-                pg_loss = torch.max(-adv * ratio, -adv * clipped).mean()
+                pg_loss = torch.max(-adv * ratio,
+                                    -adv * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
                 v_loss = ((masked_softmax_value(logits, vals)[:, 0] - b_ret[mb]) ** 2).mean()
                 loss = pg_loss + args.vf_coef * v_loss
                 optimizer.zero_grad()

@@ -68,8 +68,8 @@ def evaluate(model, games: int, seed: int) -> tuple[float, float, float]:
         new = term & ~over
         points[new] = reward[new]
         over |= term
-    se = float(points.std(ddof=1) / np.sqrt(games))
-    return float((points > 0).mean()), float(points.mean()), se
+    return (float((points > 0).mean()), float(points.mean()),
+            float(points.std(ddof=1) / np.sqrt(games)))
 
 
 def main(argv=None) -> None:
