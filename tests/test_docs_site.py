@@ -329,7 +329,7 @@ def test_the_browser_game_page_names_the_browser_and_every_level():
     # its page never said "browser", and it said four levels where the code
     # had five; the page's levels are now read against the code's.
     from backgammon.web.computer import LEVELS
-    page = (DOCS / "guide" / "web.md").read_text(encoding="utf-8")
+    page = (DOCS / "guide/web.md").read_text(encoding="utf-8")
     title = page.splitlines()[0]
     assert title.startswith("# ") and "browser" in title.lower() and "play" in title.lower()
     game = page[page.index("## The game"):]
@@ -356,7 +356,7 @@ def test_the_cli_page_shows_what_the_commands_print():
     # issue 45, problem 7: the CLI page showed no sample output.  The
     # deterministic ones (no timing in them) are the program's, to the
     # character; the page has one for every command but serve, ubgi, train.
-    page = (DOCS / "guide" / "cli.md").read_text(encoding="utf-8")
+    page = (DOCS / "guide/cli.md").read_text(encoding="utf-8")
     samples = re.findall(r"```console\n\$ backgammon (.*?)\n(.*?)```", page, re.S)
     shown = {cmd.split()[0] for cmd, _ in samples}
     assert {"moves", "hint", "rollout", "duel", "analyse", "convert"} <= shown
@@ -374,7 +374,7 @@ def test_the_cli_defaults_the_docs_name_are_the_parsers():
     # the CLI page and in each --help, are the parser's.
     from backgammon.cli import build_parser
     sub = build_parser()._subparsers._group_actions[0].choices
-    page = (DOCS / "guide" / "cli.md").read_text(encoding="utf-8")
+    page = (DOCS / "guide/cli.md").read_text(encoding="utf-8")
     rows = {cmd.strip("`"): default.strip("`") for cmd, default, _ in _table_rows(page, "## Default search depths")}
     assert rows == {"rollout": f"--policy {sub['rollout'].get_default('policy')}",
                     "hint": f"--ply {sub['hint'].get_default('ply')}",
