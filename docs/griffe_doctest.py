@@ -7,6 +7,9 @@ are plain text with doctest examples and Sphinx roles, written for
   reading ``>>>`` as nested quotes.
 - ``:class:`~a.b.C``` and the other roles become code: ``C`` (the last
   part after ``~``, else the whole name).
+- A numpy "See Also" section's entries (``name : what``, or names alone)
+  become a Markdown list with the names as code, instead of one run-on
+  paragraph.
 """
 from __future__ import annotations
 
@@ -64,11 +67,60 @@ def markdown_of(text: str) -> str:
     return "\n".join(out)
 
 
+_SEE_ALSO = re.compile(r"^(\s*)See Also\n\1-{3,}\n", re.M)
+
+
+def see_also_lists(text: str) -> str:
+    r"""The entries of each "See Also" section of ``text`` as a Markdown list.
+
+    >>> print(see_also_lists("See Also\n--------\nf : does f,\n    at length.\ng, h\n\nNotes\n-----\nx"))
+    See Also
+    --------
+    - `f`: does f, at length.
+    - `g`, `h`
+    <BLANKLINE>
+    Notes
+    -----
+    x
+    """
+    out, pos = [], 0
+    for m in _SEE_ALSO.finditer(text):
+        indent = m.group(1)
+        out.append(text[pos:m.end()])
+        lines = text[m.end():].split("\n")
+        items: list[str] = []
+        used = 0
+        for k, line in enumerate(lines):
+            nxt = lines[k + 1] if k + 1 < len(lines) else ""
+            if not line.strip():
+                if not nxt.strip() or re.match(r"^\s*-{3,}$", lines[k + 2] if k + 2 < len(lines) else ""):
+                    break               # a blank line, then another section (or the end)
+                used = k + 1
+                continue
+            if re.match(r"^\s*-{3,}$", nxt) or line.strip().startswith("- "):
+                break
+            if line.startswith(indent + " ") and items:
+                items[-1] += " " + line.strip()            # an entry's description, continued
+            else:
+                names, _, what = line.strip().partition(" : ")
+                code = ", ".join(f"`{n.strip()}`" for n in names.split(",") if n.strip())
+                items.append(f"{indent}- {code}: {what.strip()}" if what else f"{indent}- {code}")
+            used = k + 1
+        if not items:                   # a list already (the text converted before)
+            pos = m.end()
+            continue
+        out.append("\n".join(items) + "\n")
+        pos = m.end() + len("\n".join(lines[:used])) + (1 if used else 0)
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _convert(obj) -> None:
     if obj.is_alias:
         return
     if obj.docstring is not None:
-        obj.docstring.value = markdown_of(obj.docstring.value)   # idempotent: fenced runs stay as they are
+        # idempotent: fenced runs and lists stay as they are
+        obj.docstring.value = see_also_lists(markdown_of(obj.docstring.value))
     for member in obj.members.values():
         _convert(member)
 

@@ -33,7 +33,8 @@ from backgammon.pubeval import pubeval
 
 def _report(label: str, points: list[float]) -> None:
     p = np.asarray(points)
-    print(f"{label}: {p.mean():+.3f} +- {p.std(ddof=1) / np.sqrt(len(p)):.3f} points a game over {len(p)} games")
+    print(f"{label}: {p.mean():+.3f} +- {p.std(ddof=1) / np.sqrt(len(p)):.3f} "
+          f"points a game over {len(p)} games")
 
 
 def one_env(games: int, seed: int) -> list[float]:
@@ -50,14 +51,16 @@ def one_env(games: int, seed: int) -> list[float]:
 
 
 def sync_vector(games: int, seed: int, n: int = 8) -> list[float]:
-    envs = gym.make_vec("backgammon/Backgammon-v0", num_envs=n, vectorization_mode="sync", opponent="random")
+    envs = gym.make_vec("backgammon/Backgammon-v0", num_envs=n, vectorization_mode="sync",
+                        opponent="random")
     obs, info = envs.reset(seed=seed)
-    each = -(-games // n)                   # the same number of games from every env: no bias to short games
+    each = -(-games // n)       # the same number of games from every env: no bias to short games
     points: list[list[float]] = [[] for _ in range(n)]
     restarting = np.zeros(n, dtype=bool)
     while min(len(p) for p in points) < each:
         # one Afterstates per game; a finished game's step restarts it, whatever the action
-        actions = np.array([0 if r else int(pubeval(a).argmax()) for a, r in zip(info["afterstates"], restarting)])
+        actions = np.array([0 if r else int(pubeval(a).argmax())
+                            for a, r in zip(info["afterstates"], restarting)])
         obs, reward, terminated, truncated, info = envs.step(actions)
         for i in np.flatnonzero(terminated & ~restarting):
             points[i].append(float(reward[i]))
@@ -69,8 +72,8 @@ def sync_vector(games: int, seed: int, n: int = 8) -> list[float]:
 def lockstep(games: int, seed: int) -> list[float]:
     # one game per env, all at once, each counted when it ends (no bias to short games)
     n = games
-    envs = gym.make_vec("backgammon/Backgammon-v0", num_envs=n, vectorization_mode="vector_entry_point",
-                        opponent="random")
+    envs = gym.make_vec("backgammon/Backgammon-v0", num_envs=n,
+                        vectorization_mode="vector_entry_point", opponent="random")
     obs, info = envs.reset(seed=seed)
     points = np.zeros(n)
     over = np.zeros(n, dtype=bool)

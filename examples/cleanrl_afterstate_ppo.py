@@ -47,9 +47,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
-    envs = BackgammonVectorEnv(args.envs, opponent=args.opponent, observation="raw", afterstates=True,
-                               max_plays=args.max_plays, threads=1)
-    agent = AfterstateScorer.for_space(envs.single_observation_space, envs.single_action_space, tuple(args.hidden))
+    envs = BackgammonVectorEnv(args.envs, opponent=args.opponent, observation="raw",
+                               afterstates=True, max_plays=args.max_plays, threads=1)
+    agent = AfterstateScorer.for_space(envs.single_observation_space, envs.single_action_space,
+                                       tuple(args.hidden))
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
 
     T, N = args.steps, args.envs
@@ -84,7 +85,8 @@ def main(argv=None):
         # is nobody's transition.
         with torch.no_grad():
             logits, vals = agent({k: torch.as_tensor(obs[k]) for k in keys})
-            next_value = masked_softmax_value(logits, vals)[:, 0] * torch.as_tensor(~was_done, dtype=torch.float32)
+            next_value = (masked_softmax_value(logits, vals)[:, 0]
+                          * torch.as_tensor(~was_done, dtype=torch.float32))
             advantages = torch.zeros((T, N))
             last = torch.zeros(N)
             for t in reversed(range(T)):
@@ -106,7 +108,8 @@ def main(argv=None):
                 ratio = (dist.log_prob(b_actions[mb]) - b_logprobs[mb]).exp()
                 adv = b_adv[mb]
                 adv = (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
-                pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
+                pg_loss = torch.max(-adv * ratio,
+                                    -adv * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
                 v_loss = ((masked_softmax_value(logits, vals)[:, 0] - b_ret[mb]) ** 2).mean()
                 loss = pg_loss + args.vf_coef * v_loss
                 optimizer.zero_grad()
@@ -115,13 +118,15 @@ def main(argv=None):
                 optimizer.step()
         cpu = time.process_time() - t0
     print(f"trained {steps} steps in {cpu / 60:.1f} CPU minutes")
-    player = frozen(agent, observation="raw", afterstates=True, max_plays=args.max_plays, name="cleanrl-ppo")
+    player = frozen(agent, observation="raw", afterstates=True, max_plays=args.max_plays,
+                    name="cleanrl-ppo")
     results = {}
     for opp in ("random", "pubeval"):
         r = bg.duel(player, opp, games=args.eval_games, seed=12345, workers=1)
         results[opp] = (round(r.ppg, 3), round(r.ppg_se, 3))
         print(f"against {opp}: {r.ppg:+.3f} +- {r.ppg_se:.3f} points a game ({r.games} games)")
-    print(json.dumps({"steps": steps, "cpu_seconds": round(cpu), "results": results, "args": vars(args)}))
+    print(json.dumps({"steps": steps, "cpu_seconds": round(cpu), "results": results,
+                      "args": vars(args)}))
 
 
 if __name__ == "__main__":

@@ -69,7 +69,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval-games", type=int, default=20_000)
     ap.add_argument("--every", type=float, default=0.0,
-                    help="CPU minutes between progress duels against pubeval (not counted; 0: none)")
+                    help="CPU minutes between progress duels against pubeval "
+                         "(not counted; 0: none)")
     ap.add_argument("--progress-games", type=int, default=2000)
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
@@ -78,7 +79,8 @@ def main(argv=None):
     net = nn.Sequential(nn.Linear(198, args.hidden), nn.Sigmoid(), nn.Linear(args.hidden, 1))
     optimizer = torch.optim.Adam(net.parameters(), lr=args.lr)
     n = args.envs
-    envs = BackgammonVectorEnv(n, opponent=args.opponent, threads=1, copy=False, mask_in_observation=False)
+    envs = BackgammonVectorEnv(n, opponent=args.opponent, threads=1, copy=False,
+                               mask_in_observation=False)
     _, info = envs.reset(seed=args.seed)
     prev = torch.zeros((n, 198))                  # each game's last afterstate, not yet learnt
     has_prev = np.zeros(n, dtype=bool)
@@ -122,7 +124,8 @@ def main(argv=None):
         if cpu >= next_duel:
             r = bg.duel(Agent(net), "pubeval", games=args.progress_games, seed=1, workers=1)
             curve.append((round(cpu / 60, 1), games, round(r.ppg, 3), round(r.ppg_se, 3)))
-            print(f"cpu {cpu / 60:5.1f} min  {games} games  vs pubeval {r.ppg:+.3f} +- {r.ppg_se:.3f}", flush=True)
+            print(f"cpu {cpu / 60:5.1f} min  {games} games  "
+                  f"vs pubeval {r.ppg:+.3f} +- {r.ppg_se:.3f}", flush=True)
             next_duel += args.every * 60
             t0 += time.process_time() - t0 - cpu       # the duel is not training time
     print(f"trained {games} games ({steps} moves) in {cpu / 60:.1f} CPU minutes")

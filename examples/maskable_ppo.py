@@ -68,7 +68,8 @@ def evaluate(model, games: int, seed: int) -> tuple[float, float, float]:
         new = term & ~over
         points[new] = reward[new]
         over |= term
-    return float((points > 0).mean()), float(points.mean()), float(points.std(ddof=1) / np.sqrt(games))
+    return (float((points > 0).mean()), float(points.mean()),
+            float(points.std(ddof=1) / np.sqrt(games)))
 
 
 def main(argv=None) -> None:
@@ -87,8 +88,8 @@ def main(argv=None) -> None:
     venv = make_vec_env(lambda: gymnasium.make("backgammon/Backgammon-v0", opponent="random",
                                                mask_in_observation=False),
                         n_envs=args.envs, seed=args.seed)
-    model = MaskablePPO("MultiInputPolicy", venv, n_steps=256, batch_size=512, seed=args.seed, device="cpu",
-                        policy_kwargs={"net_arch": [128]})
+    model = MaskablePPO("MultiInputPolicy", venv, n_steps=256, batch_size=512, seed=args.seed,
+                        device="cpu", policy_kwargs={"net_arch": [128]})
     for label, m in (("random legal plays", None), ("untrained policy", model)):
         win, ppg, se = evaluate(m, args.eval_games, args.seed + 1)
         print(f"{label}: wins {win:.1%}, {ppg:+.3f} +- {se:.3f} points a game against random")

@@ -51,9 +51,10 @@ class Budget(BaseCallback):
         if self.num_timesteps >= self._next:
             self._next += self.every
             r = bg.duel(frozen(self.model), "pubeval", games=self.games, seed=1, workers=1)
-            self.curve.append((self.num_timesteps, round(self.cpu), round(r.ppg, 3), round(r.ppg_se, 3)))
-            print(f"{self.num_timesteps:>9} steps  cpu {self.cpu / 60:5.1f} min  vs pubeval {r.ppg:+.3f} "
-                  f"+- {r.ppg_se:.3f}", flush=True)
+            self.curve.append((self.num_timesteps, round(self.cpu), round(r.ppg, 3),
+                               round(r.ppg_se, 3)))
+            print(f"{self.num_timesteps:>9} steps  cpu {self.cpu / 60:5.1f} min  "
+                  f"vs pubeval {r.ppg:+.3f} +- {r.ppg_se:.3f}", flush=True)
             if self.path:
                 self.model.save(self.path)
             self._t = time.process_time()      # the duel is not training time
@@ -74,7 +75,8 @@ def main(argv=None):
     ap.add_argument("--gae-lambda", type=float, default=0.95)
     ap.add_argument("--ent-coef", type=float, default=0.0)
     ap.add_argument("--hidden", type=int, nargs="+", default=[128])
-    ap.add_argument("--tied", action="store_true", help="logits = values x a learnt inverse temperature")
+    ap.add_argument("--tied", action="store_true",
+                    help="logits = values x a learnt inverse temperature")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--every", type=int, default=200_000, help="steps between progress duels")
     ap.add_argument("--progress-games", type=int, default=2000)
@@ -82,9 +84,11 @@ def main(argv=None):
     ap.add_argument("--save", default=None, help="checkpoint path (.zip)")
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
-    venv = BackgammonVecEnv(args.envs, opponent=args.opponent, observation=args.observation, afterstates=True,
-                            max_plays=args.max_plays, seed=args.seed)
-    model = PPO(AfterstatePolicy, venv, policy_kwargs={"hidden": tuple(args.hidden), "tied": args.tied}, learning_rate=args.lr,
+    venv = BackgammonVecEnv(args.envs, opponent=args.opponent, observation=args.observation,
+                            afterstates=True, max_plays=args.max_plays, seed=args.seed)
+    model = PPO(AfterstatePolicy, venv,
+                policy_kwargs={"hidden": tuple(args.hidden), "tied": args.tied},
+                learning_rate=args.lr,
                 n_steps=args.n_steps, batch_size=args.batch, n_epochs=args.epochs, gamma=1.0,
                 gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, seed=args.seed, device="cpu")
     budget = Budget(args.minutes, args.every, args.save, args.progress_games)
@@ -97,8 +101,8 @@ def main(argv=None):
         r = bg.duel(agent, opp, games=args.eval_games, seed=12345, workers=1)
         results[opp] = (round(r.ppg, 3), round(r.ppg_se, 3))
         print(f"against {opp}: {r.ppg:+.3f} +- {r.ppg_se:.3f} points a game ({r.games} games)")
-    print(json.dumps({"steps": model.num_timesteps, "cpu_seconds": round(budget.cpu), "results": results,
-                      "curve": budget.curve, "args": vars(args)}))
+    print(json.dumps({"steps": model.num_timesteps, "cpu_seconds": round(budget.cpu),
+                      "results": results, "curve": budget.curve, "args": vars(args)}))
 
 
 if __name__ == "__main__":

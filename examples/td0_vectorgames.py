@@ -45,8 +45,10 @@ class Net:
     """198 inputs, ``hidden`` sigmoid units, one linear output; Adam steps."""
 
     def __init__(self, hidden: int, rng):
-        self.params = [rng.uniform(-0.1, 0.1, (198, hidden)).astype(np.float32), np.zeros(hidden, np.float32),
-                       rng.uniform(-0.1, 0.1, hidden).astype(np.float32), np.zeros(1, np.float32)]
+        self.params = [rng.uniform(-0.1, 0.1, (198, hidden)).astype(np.float32),
+                       np.zeros(hidden, np.float32),
+                       rng.uniform(-0.1, 0.1, hidden).astype(np.float32),
+                       np.zeros(1, np.float32)]
         self.m = [np.zeros_like(p) for p in self.params]
         self.v = [np.zeros_like(p) for p in self.params]
         self.t = 0
@@ -61,7 +63,8 @@ class Net:
         h = 1 / (1 + np.exp(-(x @ w1 + b1)))
         err = (h @ w2 + b2[0]) - target                     # d(loss)/d(output), loss = err^2 / 2
         dh = np.outer(err, w2) * h * (1 - h)
-        grads = [x.T @ dh / len(x), dh.mean(axis=0), h.T @ err / len(x), np.array([err.mean()], np.float32)]
+        grads = [x.T @ dh / len(x), dh.mean(axis=0), h.T @ err / len(x),
+                 np.array([err.mean()], np.float32)]
         self.t += 1
         for p, g, m, v in zip(self.params, grads, self.m, self.v):
             m *= beta1
@@ -116,7 +119,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval-games", type=int, default=20_000)
     ap.add_argument("--every", type=float, default=0.0,
-                    help="CPU minutes between progress duels against pubeval (not counted; 0: none)")
+                    help="CPU minutes between progress duels against pubeval "
+                         "(not counted; 0: none)")
     ap.add_argument("--progress-games", type=int, default=2000)
     ap.add_argument("--save", default=None, help="checkpoint (.npz), written at each progress duel and at the end")
     ap.add_argument("--load", default=None, help="a checkpoint to continue from (its CPU time and games count on)")
@@ -128,7 +132,8 @@ def main(argv=None):
         f = net.load(args.load)
         spent, games = float(f["cpu_seconds"]), int(f["games"])
     vg = VectorGames(args.games, seed=args.seed + games)
-    prev = np.zeros((args.games, 198), np.float32)     # each game's last afterstate, from its next mover's side
+    # each game's last afterstate, from its next mover's side
+    prev = np.zeros((args.games, 198), np.float32)
     has_prev = np.zeros(args.games, bool)
     t0, moves = time.process_time() - spent, 0
     curve = []
@@ -154,7 +159,8 @@ def main(argv=None):
         if cpu >= next_duel:
             r = bg.duel(NetPlayer(net), "pubeval", games=args.progress_games, seed=1, workers=1)
             curve.append((round(cpu / 60, 1), games, round(r.ppg, 3), round(r.ppg_se, 3)))
-            print(f"cpu {cpu / 60:5.1f} min  {games} games  vs pubeval {r.ppg:+.3f} +- {r.ppg_se:.3f}", flush=True)
+            print(f"cpu {cpu / 60:5.1f} min  {games} games  "
+                  f"vs pubeval {r.ppg:+.3f} +- {r.ppg_se:.3f}", flush=True)
             next_duel += args.every * 60
             if args.save:
                 net.save(args.save, cpu_seconds=cpu, games=games)

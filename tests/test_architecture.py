@@ -251,11 +251,34 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def _docstring_lines(source: str) -> int:
+    """How many lines of ``source`` are docstrings (a module's, class's or
+    function's, and the attribute docstrings after assignments)."""
+    lines = set()
+    for node in ast.walk(ast.parse(source)):
+        for stmt in getattr(node, "body", []) if isinstance(getattr(node, "body", None), list) else []:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+                lines.update(range(stmt.lineno, stmt.end_lineno + 1))
+    return len(lines)
+
+
 def test_no_python_module_over_700_lines():
-    # One job per module (docs/design.md, "Layers"): none grows past 700 lines.
-    long = [f"{path.relative_to(ROOT)}: {n} lines" for path, _ in _modules()
-            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 700]
+    # One job per module (docs/design.md, "Layers"): none grows past 700
+    # lines of code.  Docstrings do not count: the API reference (issue 45,
+    # numpy style with Parameters, Returns, Raises and Examples) lives in
+    # them and must not split a module.
+    long = []
+    for path, _ in _modules():
+        source = path.read_text(encoding="utf-8")
+        n = len(source.splitlines()) - _docstring_lines(source)
+        if n > 700:
+            long.append(f"{path.relative_to(ROOT)}: {n} lines besides docstrings")
     assert not long, "\n".join(long)
+
+
+def test_the_line_count_leaves_out_docstrings_only():
+    source = 'def f():\n    """Doc.\n\n    More.\n    """\n    return 1\n\nX = 1\n"""X\'s doc."""\n'
+    assert _docstring_lines(source) == 5 and len(source.splitlines()) == 9
 
 
 def test_no_import_circles():

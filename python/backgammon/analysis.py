@@ -24,8 +24,9 @@ the mean over all rolls, for the side that rolled, at 0-ply: the 21 rolls;
 for the opening roll the 30 throws, 15 where this side moves first and 15
 where the other side does (as gnubg counts it).
 
-Errors are marked as gnubg marks them: doubtful from 0.04, an error from
-0.08, a blunder from 0.16 (``THRESHOLDS``).  A player's performance rating
+Errors are marked doubtful from 0.04, an error from 0.08, a blunder from
+0.16 (``THRESHOLDS``); gnubg 1.07's statistics, with its own marks (0.03,
+0.06, 0.12), are :meth:`MatchAnalysis.statistics`.  A player's performance rating
 (PR) is its average error per decision times 500, as eXtreme Gammon's
 rating: lower is better; 0 is perfect play by the evaluator's lights.
 
@@ -63,7 +64,8 @@ from .scoring import default_met, flip
 __all__ = ["analyse", "MatchAnalysis", "GameAnalysis", "PlayAnalysis", "CubeAnalysis", "RollLuck",
            "PlayerStats", "THRESHOLDS", "SKILLS", "skill_of"]
 
-#: Errors from these on are doubtful, an error, a blunder (gnubg's defaults).
+#: Errors from these on are doubtful, an error, a blunder (gnubg 1.07's own
+#: marks, 0.03, 0.06, 0.12, are ``backgammon.statistics.GNUBG_MARKS``).
 THRESHOLDS = (0.04, 0.08, 0.16)
 SKILLS = ("", "doubtful", "error", "blunder")
 CANDIDATES = 5        # candidate plays kept per decision (and the played one)
@@ -73,6 +75,20 @@ CLOSE = 0.16          # a no double is a close decision when doubling costs less
 def skill_of(error: float, thresholds=THRESHOLDS) -> str:
     """The mark of an error: "", "doubtful", "error" or "blunder".
 
+    Parameters
+    ----------
+    error : float
+        What a decision lost, at least 0.
+    thresholds : tuple of float, default THRESHOLDS
+        The errors from which it is doubtful, an error, a blunder.
+
+    Returns
+    -------
+    str
+        One of :data:`SKILLS`.
+
+    Examples
+    --------
     >>> skill_of(0.01), skill_of(0.05), skill_of(0.1), skill_of(0.3)
     ('', 'doubtful', 'error', 'blunder')
     """
@@ -87,14 +103,47 @@ def skill_of(error: float, thresholds=THRESHOLDS) -> str:
 
 @dataclass(frozen=True)
 class PlayAnalysis:
-    """A graded checker play: ``game`` and ``action`` (1-based, the action's
-    place in the game's history) say where; ``player`` made it; the
-    position (side on roll's view) and the Match ID before it, the roll;
-    the play made and the best play with their values (see the module),
-    the ``error`` (best minus played, >= 0), in match winning chances too
-    (``error_mwc``, None in money play), ``candidates`` (the best few and
-    the played one: notation, value), how many legal plays there were, the
-    ``skill`` mark and the ``ply`` searched."""
+    """A graded checker play.
+
+    Values are the mover's after the play, cubeful: equity per unit of
+    the cube in money play, normalised match equity in a match.
+
+    Attributes
+    ----------
+    game, action : int
+        Where: the game's number and the action's place in its history,
+        1-based.
+    player : int
+        Who made it.
+    position_id, match_id : str
+        The position (side on roll's view) and the Match ID before it.
+    roll : tuple of int
+        The dice.
+    played, best : str
+        The play made and the best play, in notation.
+    played_equity, best_equity : float
+        Their values.
+    error : float
+        ``best_equity - played_equity``, at least 0.
+    error_mwc : float or None
+        The same in match winning chances (None in money play).
+    candidates : list
+        The best few plays and the played one: (notation, value).
+    plays : int
+        How many legal plays there were.
+    skill : str
+        The mark, one of :data:`SKILLS`.
+    ply : int
+        The depth searched (-1: graded by rollout).
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> g = bg.Game(seed=2); g.roll((4, 2)); g.play("24/20 24/22")
+    >>> p = analyse(g, ply=0, workers=1).games[0].plays[0]
+    >>> (p.game, p.action, p.played, p.best, p.skill)
+    (1, 2, '24/22 24/20', '8/4 6/4', 'blunder')
+    """
 
     game: int
     action: int
@@ -116,16 +165,42 @@ class PlayAnalysis:
 
 @dataclass(frozen=True)
 class CubeAnalysis:
-    """A graded cube decision: ``kind`` "double" (the side on roll could
-    double: ``action`` "double" or "no double") or "take" (the doubled side
-    answered: "take", "pass" or "beaver"); the proper action, the three
-    cubeful equities from the doubler's side (``no_double``,
-    ``double_take``, ``double_pass``), the ``error`` of the side that
-    decided (and in match winning chances), its ``skill`` mark,
-    ``close``: a double was made, or would have been right, or doubling
-    costs less than a blunder (the decisions a performance rating counts),
-    and the doubler's cubeless ``chances`` and (match play) the match
-    winning chances of the three actions (``mwc``)."""
+    """A graded cube decision.
+
+    Attributes
+    ----------
+    game, action_index : int
+        Where: the game's number and the action's place in its history.
+    player : int
+        The side that decided.
+    position_id, match_id : str
+        The position and the Match ID at the decision.
+    kind : str
+        ``"double"`` (the side on roll could double) or ``"take"`` (the
+        doubled side answered).
+    action : str
+        What was done: ``"double"`` or ``"no double"``; ``"take"``,
+        ``"pass"`` or ``"beaver"``.
+    proper : str
+        The proper action, as :func:`~backgammon.cube.cube_decision`
+        names it.
+    no_double, double_take, double_pass : float
+        The three cubeful equities, from the doubler's side.
+    error, error_mwc : float
+        What the decision lost (and in match winning chances; None in
+        money play).
+    skill : str
+        The mark, one of :data:`SKILLS`.
+    close : bool
+        A double was made, or would have been right, or doubling costs
+        less than a blunder: the decisions a performance rating counts.
+    ply : int
+        The depth searched.
+    chances : tuple of float
+        The doubler's cubeless chances.
+    mwc : tuple of float or None
+        In a match, the match winning chances of the three actions.
+    """
 
     game: int
     action_index: int
@@ -151,12 +226,37 @@ class CubeAnalysis:
 class PlayerStats:
     """One player's figures over a game or a match.
 
-    ``checker_decisions`` (unforced plays) and their total error (equity,
-    match winning chances), ``cube_decisions`` (close or actual ones) and
-    their error, the marks (``doubtful``, ``errors``, ``blunders``) over
-    both, the luck summed over ``rolls``; ``pr`` is the performance rating
-    (average error per decision x 500), ``luck_rating`` the luck per roll
-    x 100."""
+    Attributes
+    ----------
+    name : str
+        The player.
+    checker_decisions : int
+        Unforced checker plays.
+    checker_error, checker_error_mwc : float
+        Their total error (equity; match winning chances).
+    cube_decisions : int
+        Close or actual cube decisions.
+    cube_error, cube_error_mwc : float
+        Their total error.
+    doubtful, errors, blunders : int
+        The marks, over both kinds of decision.
+    rolls : int
+        Rolls whose luck is counted.
+    luck, luck_mwc : float
+        The luck summed over them.
+    pr : float
+        The performance rating: average error per decision x 500.
+    luck_rating : float
+        The luck per roll x 100.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> g = bg.Game(seed=2); g.roll((4, 2)); g.play("24/20 24/22")
+    >>> s = analyse(g, ply=0, workers=1).stats[0]
+    >>> s.checker_decisions, round(s.pr, 1) > 0
+    (1, True)
+    """
 
     name: str
     checker_decisions: int = 0
@@ -224,9 +324,27 @@ def _stats(name: str, player: int, plays, cubes, luck) -> PlayerStats:
 
 @dataclass(frozen=True)
 class GameAnalysis:
-    """One game: its number, the score before it, whether it is the
-    Crawford game, the graded plays, cube decisions and rolls in order, its
-    winner and points (None while unfinished) and each player's figures."""
+    """The analysis of one game.
+
+    Attributes
+    ----------
+    number : int
+        The game's number, from 1.
+    score : tuple of int
+        The score before it.
+    crawford : bool
+        Whether it is the Crawford game.
+    plays : list of PlayAnalysis
+        The graded checker plays, in order.
+    cubes : list of CubeAnalysis
+        The graded cube decisions, in order.
+    luck : list of RollLuck
+        Every roll's luck, in order.
+    winner, points : int or None
+        Who won and how many points (None while unfinished).
+    stats : tuple of PlayerStats
+        Each player's figures in this game.
+    """
 
     number: int
     score: tuple
@@ -241,14 +359,32 @@ class GameAnalysis:
 
 @dataclass(frozen=True)
 class MatchAnalysis:
-    """The analysis of a match (or money session, or one game): the players'
-    names, the match length (0: money), every game's analysis, each
-    player's figures over all games and the search depths used.
+    """The analysis of a match, a money session or one game.
 
-    ``errors(threshold)`` lists the plays and cube decisions that lost at
-    least ``threshold``; ``report()`` is the text players read,
-    ``to_dict()``/``to_json()`` everything.
+    :meth:`errors` lists the plays and cube decisions that lost at least
+    a threshold; :meth:`report` is the text players read (``backgammon
+    analyse``); :meth:`statistics` gnubg's statistics; ``to_dict()`` and
+    ``to_json()`` everything.
 
+    Attributes
+    ----------
+    players : tuple of str
+        The players' names.
+    length : int
+        The match length (0: money).
+    games : list of GameAnalysis
+        Every game's analysis.
+    stats : tuple of PlayerStats
+        Each player's figures over all games.
+    ply, cube_ply : int
+        The search depths of checker plays and cube decisions.
+    seconds : float
+        Time taken.
+    rollout : RolloutSettings or None
+        How doubtful decisions were rolled out, if they were.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> m = bg.Match(0, seed=2)
     >>> g = m.new_game()
@@ -539,23 +675,72 @@ def _tasks(source, ply, cube_ply, evaluator, players, thresholds=THRESHOLDS):
 def analyse(source, *, ply: int = 2, cube_ply: int | None = None, rollout=None, threshold: float = THRESHOLDS[1],
             workers: int | None = None, executor: Executor | None = None, progress: bool = False, evaluator=None,
             players=None, thresholds=THRESHOLDS) -> MatchAnalysis:
-    """Grade every decision of ``source`` (a ``MatchRecord`` from any
-    reader, a ``Match`` or a ``Game``, finished or not) and measure the
-    luck of every roll (see the module).
+    """Grade every checker play and cube decision of a match, and the luck
+    of every roll (the module says how).
 
-    ``ply`` (0-2) is the depth of checker-play evaluation (default 2, as
-    gnubg's analysis; 0 is the fastest),
-    ``cube_ply`` (default: ``ply``) of cube decisions, a search on cubeful
-    values as gnubg's (``cube_decision``); ``evaluator`` the evaluator
-    (default: the shipped networks).  ``rollout`` (a
-    ``rollouts.RolloutSettings``): every play and cube decision that lost
-    ``threshold`` or more is checked again by rolling out its candidates
-    (``rollout_plays``, ``rollout_cube``) and graded by the rollout.
-    ``workers`` local processes (default: all cores) or ``executor`` split
-    the games; ``progress`` shows a bar; ``players`` names the players
-    (default: the record's names); ``thresholds`` are the errors from which
-    a decision is doubtful, an error, a blunder (default 0.04, 0.08, 0.16;
-    gnubg 1.1 uses 0.03, 0.06, 0.12).
+    Parameters
+    ----------
+    source : MatchRecord, Match or Game
+        What to analyse, finished or not: a record from any reader
+        (``read_mat``, ``read_sgf``, ``formats.read_match``...), a
+        :class:`~backgammon.match.Match` or a
+        :class:`~backgammon.game.Game`.
+    ply : int, default 2
+        The depth of checker-play evaluation, 0-2 (2 as gnubg's
+        analysis; 0 is the fastest).
+    cube_ply : int, optional
+        The depth of cube decisions, a search on cubeful values as
+        gnubg's; default ``ply``.
+    rollout : RolloutSettings, optional
+        Roll out again every play and cube decision that lost
+        ``threshold`` or more (``rollout_plays``, ``rollout_cube``) and
+        grade it by the rollout.
+    threshold : float, default 0.08
+        The error from which ``rollout`` checks a decision.
+    workers : int, optional
+        Local processes splitting the games; default all cores.
+    executor : concurrent.futures.Executor, optional
+        Splits the games instead.
+    progress : bool, default False
+        Show a progress bar.
+    evaluator : Evaluator, optional
+        Default the shipped networks.
+    players : pair of str, optional
+        The players' names; default the record's.
+    thresholds : tuple of float, default (0.04, 0.08, 0.16)
+        The errors from which a decision is doubtful, an error, a blunder
+        (gnubg 1.07 uses 0.03, 0.06, 0.12).
+
+    Returns
+    -------
+    MatchAnalysis
+
+    Raises
+    ------
+    ValueError
+        ``ply`` or ``cube_ply`` not 0-2, thresholds not three increasing
+        positive errors.
+    TypeError
+        A ``source`` of another type, ``players`` not a pair of names.
+
+    See Also
+    --------
+    backgammon.formats.read_match : a match file of any format, by path.
+    MatchAnalysis.statistics : gnubg's statistics of the analysis.
+
+    Examples
+    --------
+    A match file by its path (here one written for the example):
+
+    >>> import os, tempfile, backgammon as bg
+    >>> path = os.path.join(tempfile.mkdtemp(), "duel.mat")
+    >>> games = bg.duel("net", "pubeval", games=2, seed=1, workers=1, record=True)
+    >>> _ = open(path, "w").write(bg.write_mat(games))
+    >>> a = bg.analyse(bg.read_mat(path), ply=0, workers=1)
+    >>> a.players, len(a.games)
+    (('net', 'pubeval'), 2)
+
+    A match being played:
 
     >>> import backgammon as bg
     >>> m = bg.Match(1, seed=4)

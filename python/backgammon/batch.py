@@ -28,7 +28,19 @@ MAX_PLAYS = _movegen.MAX_PLAYS
 
 def validate_boards(boards) -> np.ndarray:
     """Check a batch of boards (n, 2, 25) and return it as C-contiguous uint8
-    (``position.board_arrays``: the same rules as ``Position.from_array``)."""
+    (``position.board_arrays``: the same rules as ``Position.from_array``).
+
+    Raises
+    ------
+    ValueError
+        A board that is not a position, naming it and the rule.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> validate_boards([bg.Position.initial().array]).dtype
+    dtype('uint8')
+    """
     return board_arrays(boards)
 
 
@@ -61,31 +73,75 @@ def legal_positions(boards, rolls, *, moves=False, mover_view=False, validate=Tr
                     threads=None):
     """The distinct results of each (board, roll) pair, in CSR layout.
 
-    ``boards`` is (n, 2, 25) (row 1 on roll) and ``rolls`` (n, 2).  Returns
-    ``(offsets, children)``: the plays of pair ``i`` are
-    ``children[offsets[i]:offsets[i + 1]]``, each from the next mover's
-    view (rows swapped) unless ``mover_view``.  With ``moves=True`` a third
-    array (total, 4, 3) int8 gives each play's steps as (from, to, hit),
-    points 1-24, 25 = bar, 0 = off, unused steps -1.  A roll that cannot be
-    played has one child, the unchanged position; a finished game none.
+    A roll that cannot be played has one child, the unchanged position; a
+    finished game none.  Runs without the GIL.
 
-    ``validate=False`` skips the checks for trusted input; the kernel then
-    never writes outside its arrays but the results of bad boards are
-    meaningless.  Runs without the GIL.
+    Parameters
+    ----------
+    boards : array_like
+        (n, 2, 25), row 1 on roll (``Position.array`` stacked).
+    rolls : array_like
+        (n, 2) dice.
+    moves : bool, default False
+        Also return each play's steps.
+    mover_view : bool, default False
+        Give the children from the mover's view; default the next
+        mover's (rows swapped), ready to evaluate.
+    validate : bool, default True
+        False skips the checks for trusted input: the kernel then never
+        writes outside its arrays, but the results of bad boards are
+        meaningless.
+    out, moves_out : numpy.ndarray, optional
+        C-contiguous (m, 2, 25) uint8 (and (m, 4, 3) int8) arrays to
+        write into, as numpy's ``out=``: the results are then views of
+        them, which saves fresh memory in loops.  When too small, new
+        arrays are made instead.
+    threads : int, optional
+        Threads sharing the work; default every core the process may use
+        (batches under 512 pairs use one).  The result is the same, in
+        the same order, for any number.
 
-    ``out`` (and ``moves_out``) may be C-contiguous arrays of shape (m, 2, 25)
-    uint8 (and (m, 4, 3) int8) to write into, as numpy's ``out=``: the
-    results are then views of them, which saves the cost of fresh memory in
-    loops.  When they are too small, new arrays are made instead.
+    Returns
+    -------
+    offsets : numpy.ndarray
+        (n + 1,) int64: the plays of pair ``i`` are
+        ``children[offsets[i]:offsets[i + 1]]``.
+    children : numpy.ndarray
+        (total, 2, 25) uint8.
+    steps : numpy.ndarray
+        With ``moves``: (total, 4, 3) int8, each play's steps as (from,
+        to, hit), points 1-24, 25 the bar, 0 off, unused steps -1.
 
-    ``threads``: how many threads share the work (None, the default: every
-    core the process may use; batches under 512 pairs use one).  The result is the same, in the same order, for any
-    number: threads take small chunks of pairs in turn and write each
-    straight into the output when the chunks before it are counted, else
-    into a buffer in cache that is copied in as soon as they are.  A call
-    made while another thread's threaded call runs works on one thread.
-    Batches of at most 64 pairs given as numpy arrays (boards uint8, rolls
-    uint8 or int64) take a short path that holds the GIL (microseconds).
+    Raises
+    ------
+    ValueError
+        Boards that are not positions (naming the first), rolls that are
+        not dice, or arrays of the wrong shape.
+
+    See Also
+    --------
+    backgammon.position.Position.legal_plays : one position's plays.
+    best_per_pair : each pair's best play by a scorer.
+
+    Notes
+    -----
+    Threads take small chunks of pairs in turn and write each straight
+    into the output when the chunks before it are counted, else into a
+    buffer in cache copied in as soon as they are.  A call made while
+    another thread's threaded call runs works on one thread.  Batches of
+    at most 64 pairs given as numpy arrays (boards uint8, rolls uint8 or
+    int64) take a short path that holds the GIL (microseconds).
+
+    Examples
+    --------
+    >>> import numpy as np, backgammon as bg
+    >>> boards = np.stack([bg.Position.initial().array] * 2)
+    >>> offsets, children = legal_positions(boards, np.array([[3, 1], [6, 6]]))
+    >>> offsets.tolist(), children.shape
+    ([0, 16, 27], (27, 2, 25))
+    >>> _, _, steps = legal_positions(boards[:1], np.array([[3, 1]]), moves=True)
+    >>> steps[0].tolist()
+    [[24, 21, 0], [24, 23, 0], [-1, -1, 0], [-1, -1, 0]]
     """
     if out is None and moves_out is None and (threads is None or type(threads) is int and threads > 0):
         small = _movegen.legal_small(boards, rolls, moves, not mover_view, validate)
@@ -191,12 +247,25 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
 
 
 def best_per_pair(offsets: npt.ArrayLike, values: npt.ArrayLike, *, lowest: bool = False) -> np.ndarray:
-    """For each pair of a CSR output (``offsets`` from
-    :func:`legal_positions`, n + 1 of them), which of its children has the
-    largest of ``values`` (one per child; the smallest with ``lowest``):
-    its index within the pair, the first of equals, (n,) int64; -1 for a
-    pair with no child.  NaN is never chosen.
+    """Which child of each pair of a CSR output has the best value.
 
+    Parameters
+    ----------
+    offsets : array_like
+        (n + 1,), from :func:`legal_positions`.
+    values : array_like
+        One per child.
+    lowest : bool, default False
+        Choose the smallest value instead of the largest.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n,) int64: the chosen child's index within its pair, the first
+        of equals; -1 for a pair with no child.  NaN is never chosen.
+
+    Examples
+    --------
     The children are from the next mover's view, so the best play is the
     one whose result is worst for the side then on roll:
 
@@ -204,7 +273,8 @@ def best_per_pair(offsets: npt.ArrayLike, values: npt.ArrayLike, *, lowest: bool
     >>> boards = np.stack([bg.Position.initial().array] * 2)
     >>> offsets, children = legal_positions(boards, [(3, 1), (6, 5)])
     >>> best = best_per_pair(offsets, bg.evaluate(children).equity, lowest=True)
-    >>> [str(bg.Position.initial().legal_plays(r)[int(k)]) for r, k in zip(("31", "65"), best)]
+    >>> start = bg.Position.initial()
+    >>> [str(start.legal_plays(r)[int(k)]) for r, k in zip(("31", "65"), best)]
     ['8/5 6/5', '24/13']
     >>> (offsets[:-1] + best).tolist()       # the children's own indices
     [10, 16]
@@ -223,6 +293,10 @@ def release_memory() -> None:
     back to a small pool (the four largest, up to 256 MiB each) when the
     last view of them is gone, so a loop of calls does not pay for fresh
     pages each time.
+
+    Examples
+    --------
+    >>> release_memory()
     """
     _pool.release()
 

@@ -3,10 +3,13 @@
 >>> c = Chouette(["Ann", "Bob", "Cy"], seed=3)
 >>> c.order                       # box, captain, then the rest of the line
 ['Ann', 'Cy', 'Bob']
->>> g = c.new_game(); g.roll((6, 1)); g.play("13/7 8/7")    # the box (player 0) opens
->>> g.resign(1); g.accept_resignation(); c.settle()         # the team resigns a single
+>>> # the box (player 0) opens
+>>> g = c.new_game(); g.roll((6, 1)); g.play("13/7 8/7")
+>>> # the team resigns a single
+>>> g.resign(1); g.accept_resignation(); c.settle()
 {'Ann': 2, 'Bob': -1, 'Cy': -1}
->>> c.box, c.captain               # the team lost: the box stays, the captain goes to the end
+>>> # the team lost: the box stays, the captain goes to the end
+>>> c.box, c.captain
 ('Ann', 'Bob')
 """
 from __future__ import annotations
@@ -24,15 +27,42 @@ BOX, TEAM = 0, 1
 
 
 class Chouette:
-    """A chouette of three or more players at ``stake`` per point.
+    """A chouette of three or more players at ``stake`` per point (RULES 9).
 
-    ``order`` is the box, the captain, then the others in line.  Each game
-    is a ``Game`` with the box as player 0 and the team (moved by the
-    captain) as player 1.  Cube actions of the team and answers to the box's
-    doubles go through ``team_doubles``/``answer_box_double`` here, since
-    each team member decides alone; ``settle()`` pays out and rotates.
-    ``ledger`` holds each player's running total; it always sums to zero.
+    Each game is a :class:`~backgammon.game.Game` with the box as player 0
+    and the team (moved by the captain) as player 1.  The team's doubles
+    and the answers to the box's go through :meth:`team_doubles` and
+    :meth:`answer_box_double`, since each team member decides alone;
+    :meth:`settle` pays out and rotates.
 
+    Parameters
+    ----------
+    players : iterable of str
+        Three or more distinct names; their order of play is drawn by
+        rolling one die each (RULES 9.1).
+    stake : int, default 1
+        Money per point.
+    rules : Rules, optional
+        The money options.
+    seed : int, optional
+        Seeds the ranking rolls and the games' dice.
+
+    Attributes
+    ----------
+    order : list of str
+        The box, the captain, then the others in line.
+    ledger : dict
+        Each player's running total; it always sums to zero.
+    game : Game or None
+        The game in play.
+
+    Raises
+    ------
+    RulesError
+        Fewer than three players, a name twice, a stake below 1.
+
+    Examples
+    --------
     >>> c = Chouette(["Ann", "Bob", "Cy"], stake=1, seed=3)
     >>> c.order, c.ledger
     (['Ann', 'Cy', 'Bob'], {'Ann': 0, 'Bob': 0, 'Cy': 0})
@@ -94,6 +124,16 @@ class Chouette:
         """The box has doubled (``game.double()`` on its turn): each member
         answers alone (RULES 9.3).  Members not in ``takers`` pay the box the
         current stake and leave the game; the rest play on at the new value.
+
+        Parameters
+        ----------
+        takers : iterable of str
+            The team members who take.
+
+        Raises
+        ------
+        RulesError
+            No double of the box is pending, or a taker not in the game.
         """
         game = self._need_double(BOX)
         takers = set(takers)
@@ -118,7 +158,18 @@ class Chouette:
 
     def team_doubles(self, agreeing) -> None:
         """The team doubles the box: only when every member still in the
-        game agrees (RULES 9.3)."""
+        game agrees (RULES 9.3).
+
+        Parameters
+        ----------
+        agreeing : iterable of str
+            The members who agree to double.
+
+        Raises
+        ------
+        RulesError
+            Not the team's turn, or a member in the game did not agree.
+        """
         game = self.game
         if game is None or game.on_roll != TEAM:
             raise RulesError("the team doubles on its own turn")
@@ -145,10 +196,20 @@ class Chouette:
 
     # -- the end of a game ----------------------------------------------------------------
     def settle(self) -> dict:
-        """Pay out the finished game and rotate (RULES 9.2, 9.4); returns
-        every payment of this game by player, those made when members
-        passed the box's double included: the ledger's change since the
-        game began, which sums to zero."""
+        """Pay out the finished game and rotate (RULES 9.2, 9.4).
+
+        Returns
+        -------
+        dict
+            Every payment of this game by player, those made when members
+            passed the box's double included: the ledger's change since
+            the game began, which sums to zero.
+
+        Raises
+        ------
+        RulesError
+            The game is not over.
+        """
         game = self.game
         if game is None or not game.is_over():
             raise RulesError("the game is not over")

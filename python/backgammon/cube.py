@@ -58,14 +58,40 @@ ACTIONS = ("no double", "double, take", "double, pass", "too good to double", "d
 
 @dataclass(frozen=True)
 class CubeDecision:
-    """The cube action of the side on roll and the three cubeful equities
-    behind it, per unit of the current cube in money play (``no_double``,
-    ``double_take``, ``double_pass``), or normalised match equities in match
-    play with the match winning chances in ``mwc`` (same order).
-    ``can_double`` is False (with ``reason``) where the rules forbid a
-    double; ``take`` says what the doubled side should do (``"take"``,
-    ``"pass"`` or ``"beaver"``); ``ply`` is how deep the decision searched.
+    """The cube action of the side on roll and the equities behind it.
 
+    Attributes
+    ----------
+    action : str
+        The right action, one of :data:`ACTIONS`.
+    no_double, double_take, double_pass : float
+        The cubeful equity of each action: per unit of the current cube
+        in money play, normalised match equity in a match.
+    take : str
+        What the doubled side should do: ``"take"``, ``"pass"`` or
+        ``"beaver"``.
+    can_double : bool
+        False where the rules forbid a double (then ``action`` is
+        ``"no double"`` and ``reason`` says why).
+    reason : str
+        Why the side may not double, or ``""``.
+    probabilities : tuple of float
+        The cubeless chances behind the decision (five, as
+        :class:`~backgammon.evaluation.Evaluation` gives them).
+    mwc : tuple of float or None
+        In a match, the match winning chances of the three actions, in
+        the same order.
+    exact : bool
+        True when the equities are the two-sided bear-off table's exact
+        ones rather than the model's.
+    should_double : bool
+        Whether ``action`` is a double (take, pass or beaver).
+    ply : int
+        How deep the decision searched (:func:`cube_decision` searches as
+        asked; :func:`cube_action` caps play at :data:`PLAY_PLY`).
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> d = bg.cube_decision(bg.Position.initial())
     >>> d.action, d.take, round(d.no_double, 2), d.double_pass
@@ -90,15 +116,37 @@ class CubeDecision:
 
     @classmethod
     def never(cls) -> "CubeDecision":
-        """The decision of a player without cube judgement: never double, always take."""
+        """The decision of a player without cube judgement: never double, always take.
+
+        Examples
+        --------
+        >>> CubeDecision.never().action, CubeDecision.never().take
+        ('no double', 'take')
+        """
         return cls("no double", 0.0, 0.0, 1.0, "take", False, "this player makes no cube decisions")
 
 
 def proper_action(nd: float, dt: float, dp: float, beavers: bool = False) -> tuple[str, str]:
-    """The cube action (one of ``ACTIONS``) and the answer (take, pass or
-    beaver) that the equities of no double, double/take and double/pass
-    call for (the doubler's side; beavers allowed or not).
+    """The cube action and the answer that three cubeful equities call for.
 
+    Parameters
+    ----------
+    nd, dt, dp : float
+        The doubler's equities of no double, double/take and double/pass.
+    beavers : bool, default False
+        Whether the doubled side may beaver.
+
+    Returns
+    -------
+    action : str
+        One of :data:`ACTIONS`.
+    take : str
+        The doubled side's answer: ``"take"``, ``"pass"`` or ``"beaver"``.
+
+    Examples
+    --------
+    >>> proper_action(1.2, 1.5, 1.0)      # gammonish: play on for more
+    ('too good to double', 'pass')
     >>> proper_action(0.4, 0.6, 1.0)
     ('double, take', 'take')
     """
@@ -118,16 +166,58 @@ def cube_decision(position: Position, state=None, rules: Rules | None = None, pl
                   evaluator=None, networks=None, met=None) -> CubeDecision:
     """The cube action for the side on roll of ``position``, before it rolls.
 
-    ``state`` (a ``MatchState``) gives the cube value and owner (player 0 or
-    1 as in the Match ID; the side on roll is ``state.on_roll``), the score,
-    the match length (0: money) and the Crawford flag; default: money play
-    with the cube centred at 1.  ``rules`` gives the money options (Jacoby,
-    beavers).  ``ply`` (0 to :data:`MAX_PLY`) is the search depth, by
-    ``evaluator`` (as in ``evaluate``; ``networks`` is its older name),
-    searched as asked (``CubeDecision.ply``); for the depth a player uses
-    in play, see :func:`cube_action`.  ``met`` is a ``MatchEquityTable``
-    (default Kazaross-XG2).
+    Cubeful equities come from the network's cubeless chances by
+    Janowski's model, as gnubg's 0-ply; at ``ply`` 1 or 2 the decision is
+    a search on cubeful values.  Races in the two-sided bear-off table take
+    its exact money equities.
 
+    Parameters
+    ----------
+    position : Position
+        The position, the side on roll about to decide.
+    state : MatchState, optional
+        The cube value and owner (player 0 or 1 as in the Match ID; the
+        side on roll is ``state.on_roll``), the score, the match length
+        (0: money) and the Crawford flag; default money play with the
+        cube centred at 1.
+    rules : Rules, optional
+        The money options (Jacoby, beavers); default the state's
+        (``MatchState.game_rules``): rules that contradict the state are
+        refused.
+    ply : int, default 0
+        The search depth, 0 to :data:`MAX_PLY`, searched as asked
+        (``CubeDecision.ply``); for the depth a player uses in play, see
+        :func:`cube_action`.
+    evaluator : Evaluator, str or callable, optional
+        Gives the cubeless chances, as in
+        :func:`~backgammon.evaluation.evaluate`; default the shipped
+        network.
+    networks : optional
+        The older name of ``evaluator``.
+    met : MatchEquityTable, optional
+        The match equity table; default Kazaross-XG2.
+
+    Returns
+    -------
+    CubeDecision
+
+    Raises
+    ------
+    ValueError
+        The game is over in ``position``, or ``ply`` is not 0-2.
+    RulesError
+        Money-only options (Jacoby, beavers) in ``rules`` for a match.
+    TypeError
+        ``position``, ``state`` or ``rules`` of the wrong type.
+
+    See Also
+    --------
+    cube_decision_from : the same from chances you already have.
+    backgammon.rollouts.rollout_cube : the decision rolled out.
+    backgammon.hint.hint : checker plays ranked.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> cube_decision(bg.Position.initial()).action
     'no double'
@@ -177,12 +267,30 @@ def _checked(position, state, rules):
 
 def cube_decision_from(chances, position: Position, state=None, rules: Rules | None = None, *,
                        met=None) -> CubeDecision:
-    """The cube decision of :func:`cube_decision` from given cubeless
-    ``chances`` of the side on roll (five, as an Evaluation gives them),
-    searched however the caller likes: analysis and rollouts grade many
-    positions from chances they already have.  The cube search itself is
-    the model's (``ply`` 0).
+    """The cube decision of :func:`cube_decision` from given cubeless chances.
 
+    Analysis and rollouts grade many positions from chances they already
+    have, searched however they like.
+
+    Parameters
+    ----------
+    chances : sequence of float
+        Five cubeless chances of the side on roll, as
+        :class:`~backgammon.evaluation.Evaluation` gives them.
+    position, state, rules, met
+        As in :func:`cube_decision`.
+
+    Returns
+    -------
+    CubeDecision
+
+    Raises
+    ------
+    ValueError
+        ``chances`` not five numbers, or as :func:`cube_decision`.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> cube_decision_from((0.95, 0.0, 0.0, 0.0, 0.0), bg.Position.initial()).action
     'double, pass'

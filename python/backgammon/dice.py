@@ -138,8 +138,10 @@ OPENING_ROLLS = _dice.opening_throws()
 die, ties are thrown again), shape (30, 2): one die per side, never
 equal; the higher moves first with both.  The kernels' own table.
 
->>> OPENING_ROLLS.shape, bool((OPENING_ROLLS[:, 0] != OPENING_ROLLS[:, 1]).all())
-((30, 2), True)
+>>> OPENING_ROLLS.shape
+(30, 2)
+>>> bool((OPENING_ROLLS[:, 0] != OPENING_ROLLS[:, 1]).all())
+True
 """
 OPENING_ROLLS.flags.writeable = False
 

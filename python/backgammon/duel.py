@@ -35,8 +35,29 @@ _DICE_BLOCK = 256          # rolls drawn per pair at a time; games rarely need m
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One game of a duel: who moved first (0 = player A), the opening and
-    every later roll, each play's notation, the winner and the points."""
+    """One game of a duel, kept with ``duel(..., record=True)``.
+
+    Attributes
+    ----------
+    first : int
+        Who moved first: 0 player A, 1 player B.
+    rolls : list of tuple
+        The opening roll and every later roll, in order.
+    plays : list of str
+        Each play's notation.
+    winner : int
+        0 player A, 1 player B.
+    points : int
+        1, 2 or 3: a single game, a gammon, a backgammon.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> r = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> g = r.records[0]
+    >>> g.first, g.winner in (0, 1), len(g.rolls) == len(g.plays)
+    (0, True, True)
+    """
 
     first: int
     rolls: list
@@ -47,10 +68,32 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class DuelResult:
-    """Player A's points per game against B (``ppg``) with its standard
-    error (over the pairs of duplicate games), and the rates of each
-    player's wins, gammons (including backgammons) and backgammons.
+    """The outcome of :func:`duel`, from player A's side.
 
+    Attributes
+    ----------
+    a, b : str
+        The players' specs.
+    games : int
+        Games played.
+    ppg : float
+        A's points per game against B.
+    ppg_se : float
+        Its standard error, over the pairs of duplicate games.
+    a_wins, b_wins : float
+        Each player's share of the games won.
+    a_gammons, a_backgammons, b_gammons, b_backgammons : float
+        Each player's gammon (backgammons included) and backgammon rates,
+        as shares of all games.
+    seconds : float
+        Time taken.
+    seed : object
+        The seed given.
+    records : list of GameRecord or None
+        Every game, with ``record=True`` (for ``write_mat``).
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> r = bg.duel("pubeval", "random", games=20, seed=1, workers=1)
     >>> r.games, r.ppg > 0, 0 <= r.a_wins <= 1
@@ -84,7 +127,18 @@ class DuelResult:
 
 
 class DuelInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a duel: ``partial`` is the result of the games finished."""
+    """Ctrl-C during a duel (a ``KeyboardInterrupt``).
+
+    Attributes
+    ----------
+    partial : DuelResult or None
+        The result of the games finished before it, None when none had.
+
+    Examples
+    --------
+    >>> issubclass(DuelInterrupted, KeyboardInterrupt)
+    True
+    """
 
     def __init__(self, partial: DuelResult | None):
         super().__init__("duel interrupted")
@@ -92,10 +146,39 @@ class DuelInterrupted(KeyboardInterrupt):
 
 
 def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, record: bool = False):
-    """Play ``pairs`` pairs of duplicate games in lockstep; returns (n, 2)
-    int64 rows (pair, A's points: +1/+2/+3 when A won a single, gammon or
-    backgammon, negative when B did) for the 2 x pairs games (game 2k has A
-    first, 2k + 1 B first), and the records when asked."""
+    """Play pairs of duplicate games between two players, in lockstep.
+
+    The kernel of :func:`duel`: both games of a pair throw the same dice,
+    game ``2k`` with A moving first and ``2k + 1`` with B first.
+
+    Parameters
+    ----------
+    a, b : Player
+        The players.
+    seed : numpy.random.SeedSequence
+        The dice's seed.
+    pairs : int
+        Pairs to play.
+    record : bool, default False
+        Keep every game as a :class:`GameRecord`.
+
+    Returns
+    -------
+    rows : numpy.ndarray
+        (2 * pairs, 2) int64: the pair and A's points (+1, +2, +3 when A
+        won a single game, a gammon or a backgammon; negative when B did).
+    records : list of GameRecord or None
+        The games, with ``record``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from backgammon.players import player
+    >>> seed = np.random.SeedSequence(1)
+    >>> rows, _ = play_pairs(player("pubeval"), player("random"), seed, 2)
+    >>> rows.shape, rows[:, 0].tolist()
+    ((4, 2), [0, 0, 1, 1])
+    """
     rng = np.random.Generator(np.random.PCG64(seed))
     n = 2 * pairs
     pair = np.arange(n) // 2
@@ -143,13 +226,41 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
 
 
 def play_match(players, length: int, *, seed=None, games: int | None = None, rules=None):
-    """A match to ``length`` points between two players (specs or
-    :class:`~backgammon.players.Player`; the first is player 0), each
-    making its own plays and cube decisions (doubling when its
-    ``cube_action`` says so, the other taking or passing by its own), as a
-    :class:`~backgammon.match.Match` to analyse or write (``write_mat``).
-    With ``length`` 0, ``games`` money games.  Same seed, same match.
+    """Play a match between two players, with the cube.
 
+    Each player makes its own plays and cube decisions: it doubles when
+    its ``cube_action`` says so, and the other takes or passes by its own.
+    Same seed, same match.
+
+    Parameters
+    ----------
+    players : pair of str or Player
+        The two players (specs or :class:`~backgammon.players.Player`);
+        the first is player 0.
+    length : int
+        The match length in points; 0 for a money session.
+    seed : int or numpy.random.SeedSequence, optional
+        Seeds the dice and the players.
+    games : int, optional
+        Stop after this many games (needed for a money session).
+    rules : Rules, optional
+        The rules options.
+
+    Returns
+    -------
+    Match
+        The match played, to analyse (:func:`~backgammon.analysis.analyse`)
+        or write (``write_mat``).
+
+    Raises
+    ------
+    ValueError
+        A money session (``length`` 0) without ``games``, or a bad value.
+    TypeError
+        ``players`` not a pair.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> m = bg.play_match(["pubeval", "net"], 1, seed=3)
     >>> m.is_over(), len(m.games) >= 1
@@ -223,17 +334,55 @@ def _summary(a: str, b: str, rows: np.ndarray, seconds: float, seed, records=Non
 
 def duel(a, b, *, games: int = 1000, seed=None, workers: int | None = None, executor: Executor | None = None,
          progress: bool = False, record: bool = False) -> DuelResult:
-    """Play ``games`` cubeless money games (an even number: pairs with the
-    same dice, each player moving first once) between players ``a`` and
-    ``b`` (spec strings such as ``"net:1"`` or ``"gnubg"``, see
-    :func:`backgammon.player`); return A's points per game and the rates.
-    ``workers``/``executor`` as in :func:`backgammon.rollout`; with
-    ``record`` the result keeps every game (for ``.mat`` files).  Player
-    objects run here in one process; specs can go to worker processes.
+    """Compare two players over cubeless money games with duplicate dice.
 
+    Every dice sequence is played twice, each player moving first once,
+    so the luck of the dice cancels out of the difference.
+
+    Parameters
+    ----------
+    a, b : str or Player
+        The players: specs such as ``"net:1"``, ``"pubeval"`` or
+        ``"gnubg"`` (see :func:`backgammon.player`), or Player objects
+        (these play in this process; specs can go to worker processes).
+    games : int, default 1000
+        Games to play, an even number.
+    seed : int or numpy.random.SeedSequence, optional
+        Same seed, same games, on any number of workers.
+    workers : int, optional
+        Local processes; default all cores.
+    executor : concurrent.futures.Executor, optional
+        Runs the chunks instead (a Dask client's, for one).
+    progress : bool, default False
+        Show a progress bar.
+    record : bool, default False
+        Keep every game in the result (for ``.mat`` files).
+
+    Returns
+    -------
+    DuelResult
+        A's points per game against B, with the rates.
+
+    Raises
+    ------
+    ValueError
+        An odd ``games`` or fewer than 2, an unknown player spec.
+    TypeError
+        A player that is neither a spec nor a Player.
+    DuelInterrupted
+        Ctrl-C, with the games finished so far.
+
+    See Also
+    --------
+    play_match : a match with the cube between two players.
+    backgammon.players.player : the player specs.
+
+    Examples
+    --------
     >>> r = duel("pubeval", "random", games=20, seed=1, workers=1)
     >>> f"{r.ppg:+.2f} +- {r.ppg_se:.2f}", r.a_wins
-    ('+2.60 +- 0.16', 1.0)"""
+    ('+2.60 +- 0.16', 1.0)
+    """
     games = integer("games", games, low=2)
     if games % 2:
         raise ValueError(f"games must be even (pairs of duplicate games), not {games}")

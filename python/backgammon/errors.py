@@ -138,7 +138,8 @@ class AmbiguousMoveError(BackgammonError, ValueError):
     """Move text that fits several distinct legal plays.
 
     >>> import backgammon as bg
-    >>> bg.Position.from_id("/x8AhADg/wMGAA").parse_play("13/5", "62")   # blots on the 11 and the 7
+    >>> # blots on the 11 and the 7
+    >>> bg.Position.from_id("/x8AhADg/wMGAA").parse_play("13/5", "62")
     Traceback (most recent call last):
     ...
     backgammon.errors.AmbiguousMoveError: '13/5' fits 2 plays: 13/7*/5, 13/11*/5; mark the hits with *
@@ -196,33 +197,97 @@ class FormatError(BackgammonError, ValueError):
 
 
 class InvalidMatchStateError(BackgammonError, ValueError):
-    """Field values that are not a state of a backgammon match or money game."""
+    """Field values that are not a state of a backgammon match or money game.
+
+    Examples
+    --------
+    >>> from backgammon import MatchState
+    >>> MatchState(cube_value=3)
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.InvalidMatchStateError: the cube value must be a power of two (RULES 7.4), got 3
+    """
 
 
 class InvalidMatchIdError(InvalidMatchStateError, InvalidIdError):
-    """A malformed GNU Match ID."""
+    """A malformed GNU Match ID.
+
+    Examples
+    --------
+    >>> from backgammon import MatchState
+    >>> MatchState.from_match_id("cIkF")
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.InvalidMatchIdError: a Match ID has 12 characters, 'cIkF' has 4
+    """
 
 
 class InvalidMetError(BackgammonError, ValueError):
-    """A match equity table, or a MET file, that cannot be used, and why."""
+    """A match equity table, or a MET file, that cannot be used, and why.
+
+    Examples
+    --------
+    >>> from backgammon.met import MatchEquityTable
+    >>> MatchEquityTable([[0.5, 0.7]], [0.5])
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.InvalidMetError: the pre-Crawford table must be square: row 1 of 1 has 2 entries
+    """
 
 
 class InvalidScoreError(BackgammonError, ValueError):
-    """A score, away count, cube or Crawford flag that a table cannot answer."""
+    """A score, away count, cube or Crawford flag that a table cannot answer.
+
+    Examples
+    --------
+    >>> from backgammon.met import MatchEquityTable
+    >>> MatchEquityTable.kazaross_xg2().mwc(0, 3)
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.InvalidScoreError: away must be at least 1 (the match is not over), got 0
+    """
 
 
 class OutsideDatabaseError(BackgammonError, ValueError):
-    """A position that a bear-off table does not hold, and why."""
+    """A position that a bear-off table does not hold, and why.
+
+    Examples
+    --------
+    >>> from backgammon import Position, bearoff
+    >>> bearoff.race_chances(Position.initial())
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.OutsideDatabaseError: board 0: a checker is outside the home board or on the bar
+    """
 
 
 class BearoffFileError(FormatError):
-    """A bear-off file that is not in GNU Backgammon's ``.bd`` format."""
+    """A bear-off file that is not in GNU Backgammon's ``.bd`` format.
+
+    Examples
+    --------
+    >>> from backgammon.bearoff import OneSidedDatabase
+    >>> OneSidedDatabase.from_bytes(b"not a table")
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.BearoffFileError: not a GNU Backgammon bear-off file (expected a header starting 'gnubg-OS-')
+    """
 
 
 class MatchFileError(FormatError):
     """A match record or file that cannot be read or replayed; ``game``
     (1-based) and ``line`` (1-based, 0 when unknown) say where (a format
-    whose places are not lines names them with ``where``)."""
+    whose places are not lines names them with ``where``).
+
+    Every match format's error is one (``MatFileError``, ``SgfFileError``,
+    ``XgFileError``...).
+
+    Examples
+    --------
+    >>> e = MatchFileError("24/21 moves 3 pips, no die of 5-4", game=1, line=9)
+    >>> str(e), e.game, e.line, isinstance(e, ValueError)
+    ('game 1, line 9: 24/21 moves 3 pips, no die of 5-4', 1, 9, True)
+    """
 
     where = "line"
 

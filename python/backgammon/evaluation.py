@@ -34,6 +34,24 @@ MAX_PLY = 3
 class Evaluation(NamedTuple):
     """The chances of the side on roll and its cubeless money equity.
 
+    Gammons include backgammons, as in gnubg's five outputs.
+
+    Attributes
+    ----------
+    win, win_gammon, win_backgammon : float
+        The chances of winning, winning a gammon or a backgammon.
+    lose_gammon, lose_backgammon : float
+        The chances of losing a gammon or a backgammon.
+    equity : float
+        ``2 win - 1 + win_gammon - lose_gammon + win_backgammon -
+        lose_backgammon``, from -3 to +3.
+    lose : float
+        ``1 - win``.
+    probabilities : tuple of float
+        The five chances, in the order above.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> e = bg.evaluate(bg.Position.initial())
     >>> round(e.win, 2), round(e.win_gammon, 2), round(e.equity, 2)
@@ -57,8 +75,17 @@ class Evaluation(NamedTuple):
 
 
 class Evaluations(NamedTuple):
-    """Chances of many positions: ``probabilities`` (n, 5) and ``equity`` (n,).
+    """The chances of many positions, as arrays.
 
+    Attributes
+    ----------
+    probabilities : numpy.ndarray
+        (n, 5): each position's chances, in :class:`Evaluation`'s order.
+    equity : numpy.ndarray
+        (n,): each position's cubeless equity.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> es = bg.evaluate(bg.Position.initial().legal_plays("31").positions)
     >>> es.probabilities.shape, es.equity.shape
@@ -76,27 +103,64 @@ def evaluate(x: Position, ply: int = ..., *, evaluator: object = ..., networks: 
 def evaluate(x: npt.ArrayLike, ply: int = ..., *, evaluator: object = ..., networks: object = ...,
              threads: int | None = ..., dtype: npt.DTypeLike = ..., out: np.ndarray | None = ...) -> Evaluations: ...
 def evaluate(x, ply=0, *, evaluator=None, networks=None, threads=None, dtype=np.float64, out=None):
-    """The chances of the side on roll of a ``Position`` (an
-    :class:`Evaluation`) or of boards (n, 2, 25) (an :class:`Evaluations`),
-    searched ``ply`` plies deep (0 to 3).  ``evaluator``: any evaluator
-    (``backgammon.evaluator``; default the shipped networks), such as
-    ``backgammon.network.load(path)`` or a callable from boards to chances
-    (``networks`` is its older name); ``threads``: how many threads share a
-    batch (None: every core; the same result).
+    """The cubeless chances of the side on roll of one position or many.
 
-    A batch's chances and equities are ``dtype`` (float64, or float32: the
-    networks' own precision, no copy), or the chances are written into
-    ``out``, a C-contiguous (n, 5) float32 or float64 array (its dtype then
-    rules; the result's ``probabilities`` is ``out``): reuse it in loops.
+    Contact and race positions go to the shipped networks, races with
+    every checker home to the bear-off tables, finished positions to their
+    exact result.  Each ply of search averages over the 21 rolls of the
+    side to move, each with its best play.
 
+    Parameters
+    ----------
+    x : Position or array_like
+        A :class:`~backgammon.position.Position`, or boards (n, 2, 25)
+        in the package's layout (``Plays.positions``, for one).
+    ply : int, default 0
+        The search depth, 0 to :data:`MAX_PLY` (3).
+    evaluator : Evaluator, str or callable, optional
+        Any evaluator (:mod:`backgammon.evaluator`): default the shipped
+        networks; ``backgammon.network.load(path)``; a callable from
+        boards to chances (n, 5).  ``networks`` is its older name.
+    threads : int, optional
+        Threads sharing a batch; default every core (the same result).
+    dtype : numpy dtype, default float64
+        A batch's dtype: float64, or float32 (the networks' own
+        precision, no copy).
+    out : numpy.ndarray, optional
+        A writeable C-contiguous (n, 5) float32 or float64 array the
+        chances are written into (its dtype rules): reuse it in loops.
+
+    Returns
+    -------
+    Evaluation or Evaluations
+        An :class:`Evaluation` for a Position, an :class:`Evaluations`
+        for boards (its ``probabilities`` is ``out`` when given).
+
+    Raises
+    ------
+    ValueError
+        ``ply`` out of range, boards that are not positions, a ``dtype``
+        or ``out`` of the wrong shape or type.
+    TypeError
+        ``out`` given with a Position, or not an array.
+
+    See Also
+    --------
+    backgammon.hint.hint : the plays of a roll ranked.
+    backgammon.cube.cube_decision : the cube decision from these chances.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> round(evaluate(bg.Position.initial()).equity, 2)
     0.07
-    >>> after = bg.Position.initial().legal_plays("31").positions      # the opponent on roll
-    >>> str(bg.Position.initial().legal_plays("31")[int(evaluate(after, ply=1).equity.argmin())])
+    >>> plays = bg.Position.initial().legal_plays("31")
+    >>> after = plays.positions                 # the opponent on roll
+    >>> str(plays[int(evaluate(after, ply=1).equity.argmin())])
     '8/5 6/5'
     >>> evaluate(after, dtype=np.float32).probabilities.dtype
-    dtype('float32')"""
+    dtype('float32')
+    """
     from .evaluator import as_evaluator, chances, is_kernel
     ply = integer("ply", ply, low=0, high=MAX_PLY)
     ev = as_evaluator(evaluator, networks=networks)

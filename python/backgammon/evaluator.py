@@ -23,7 +23,8 @@ Every public function that evaluates (``evaluate``, ``hint``,
 ...     return np.tile([0.5, 0.0, 0.0, 0.0, 0.0], (len(boards), 1))
 >>> bg.evaluate(bg.Position.initial(), evaluator=even).win
 0.5
->>> isinstance(even, Evaluator), isinstance(bg.network.default(), Evaluator)
+>>> from backgammon import network
+>>> isinstance(even, Evaluator), isinstance(network.default(), Evaluator)
 (True, True)
 """
 from __future__ import annotations
@@ -47,16 +48,51 @@ KEEP = ((8, 0.16), (2, 0.04))
 
 @runtime_checkable
 class Evaluator(Protocol):
-    """Boards (n, 2, 25) uint8, side on roll in row 1, in; the five chances
-    of the side on roll, (n, 5), out."""
+    """The evaluator protocol: a callable from boards to chances.
+
+    Called with boards (n, 2, 25) uint8 (side on roll in row 1, validated,
+    games not over), it returns the five cubeless chances of the side on
+    roll, (n, 5).  Anything callable is one (``isinstance`` checks only
+    that); :func:`as_evaluator` checks a user's answers.
+
+    Examples
+    --------
+    >>> from backgammon import network
+    >>> isinstance(network.default(), Evaluator)
+    True
+    >>> isinstance(PubevalEvaluator(), Evaluator)
+    True
+    """
 
     def __call__(self, boards: np.ndarray) -> np.ndarray: ...
 
 
 class CallableEvaluator:
-    """A user's callable as an evaluator: its answers are checked (shape,
-    finite, within 0 and 1) and games already over are answered exactly
-    without calling it."""
+    """A user's callable as an evaluator, its answers checked.
+
+    Games already over are answered exactly without calling it; the
+    callable's answers must be (n, 5), finite and within 0 and 1.
+
+    Parameters
+    ----------
+    fn : callable
+        From boards (n, 2, 25) to chances (n, 5).
+
+    Raises
+    ------
+    TypeError
+        ``fn`` is not callable.
+    ValueError
+        When called: ``fn`` answered the wrong shape or chances outside
+        0..1, naming the position of the batch.
+
+    Examples
+    --------
+    >>> import numpy as np, backgammon as bg
+    >>> ev = CallableEvaluator(lambda b: np.full((len(b), 5), 0.25))
+    >>> ev(bg.Position.initial().array[None]).tolist()
+    [[0.25, 0.25, 0.25, 0.25, 0.25]]
+    """
 
     def __init__(self, fn: Callable[[np.ndarray], np.ndarray]):
         if not callable(fn):
@@ -82,12 +118,20 @@ class CallableEvaluator:
 
 
 class PubevalEvaluator:
-    """Tesauro's pubeval as an evaluator: the chance to win is a logistic
-    of its score (``scale`` points of score per unit of log-odds), no
-    gammons.  Its 0-ply plays are pubeval's own (the order of its scores),
-    except where a play breaks contact (pubeval then uses the weights of
-    the position before it); its chances are not calibrated.
+    """Tesauro's pubeval as an evaluator.
 
+    The chance to win is a logistic of pubeval's score; it gives no
+    gammons, and its chances are not calibrated.  Its 0-ply plays are
+    pubeval's own (the order of its scores), except where a play breaks
+    contact (pubeval then uses the weights of the position before it).
+
+    Parameters
+    ----------
+    scale : float, default 10.0
+        Points of score per unit of log-odds.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> round(float(PubevalEvaluator()(bg.Position.initial().array[None])[0, 0]), 3)
     0.335
@@ -115,15 +159,51 @@ class PubevalEvaluator:
 
 
 def is_kernel(evaluator) -> bool:
-    """Whether the evaluator and its search run in the kernel (the networks)."""
+    """Whether the evaluator and its search run in the kernel (the networks).
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> from backgammon import network
+    >>> is_kernel(network.default()), is_kernel(PubevalEvaluator())
+    (True, False)
+    """
     return isinstance(evaluator, _net.Networks)
 
 
 def as_evaluator(evaluator=None, *, networks=None, name: str = "evaluator"):
-    """The evaluator to use: None is the shipped networks; the networks, a
-    :class:`PubevalEvaluator` or :class:`CallableEvaluator` are used as
-    they are; any other callable is wrapped in :class:`CallableEvaluator`.
-    ``networks`` is the older name of the argument (give one of them)."""
+    """The evaluator an ``evaluator=`` argument names.
+
+    Parameters
+    ----------
+    evaluator : Evaluator or callable, optional
+        None is the shipped networks; the networks, a
+        :class:`PubevalEvaluator` or a :class:`CallableEvaluator` are
+        used as they are; any other callable is wrapped in
+        :class:`CallableEvaluator`.
+    networks : optional
+        The older name of the argument (give one of them).
+    name : str, default "evaluator"
+        The parameter's name, for errors.
+
+    Returns
+    -------
+    Evaluator
+
+    Raises
+    ------
+    TypeError
+        Both arguments given, or something that is not an evaluator.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> from backgammon import network
+    >>> as_evaluator() is network.default()
+    True
+    >>> type(as_evaluator(lambda boards: boards)).__name__
+    'CallableEvaluator'
+    """
     if networks is not None:
         if evaluator is not None:
             raise TypeError("give evaluator or networks (its older name), not both")
@@ -159,9 +239,33 @@ def _exact_or(live: Callable[[np.ndarray], np.ndarray], boards: np.ndarray) -> n
 
 
 def chances(evaluator, boards: np.ndarray, ply: int = 0, threads: int | None = None) -> np.ndarray:
-    """The chances (n, 5) float64 of the side on roll of validated boards
-    at ``ply``: the kernel's search for the networks, the same search in
-    batches here for any other evaluator."""
+    """The chances of the side on roll of validated boards, searched.
+
+    The kernel's search for the networks, the same search in batches here
+    for any other evaluator.
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+        As :func:`as_evaluator` gives it.
+    boards : numpy.ndarray
+        (n, 2, 25) uint8, validated.
+    ply : int, default 0
+        The search depth.
+    threads : int, optional
+        Threads for the networks; default every core.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, 5) float64.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> chances(PubevalEvaluator(), bg.Position.initial().array[None], ply=1).shape
+    (1, 5)
+    """
     from ._parallel import on_threads
     if is_kernel(evaluator):
         p = on_threads(lambda part: _net.evaluate(evaluator, part, ply), boards, threads, 256 if ply == 0 else 8)
@@ -190,11 +294,40 @@ def chances(evaluator, boards: np.ndarray, ply: int = 0, threads: int | None = N
 
 
 def rank(evaluator, children: np.ndarray, ply: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """The plays of one roll given by their results (m, 2, 25) (next
-    mover's view): the chances (m, 5) of the side that played after each,
-    and the ply each was searched to, with gnubg's move filters (all at
-    0-ply; the best ``KEEP[0]`` within its margin at 1-ply; of those the
-    best ``KEEP[1]`` at 2-ply)."""
+    """The plays of one roll searched with gnubg's move filters.
+
+    All plays at 0-ply; the best ``KEEP[0]`` within its margin at 1-ply;
+    of those the best ``KEEP[1]`` at 2-ply.
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+        As :func:`as_evaluator` gives it.
+    children : numpy.ndarray
+        (m, 2, 25): the positions after each play, from the next mover's
+        view (``Plays.positions``).
+    ply : int, default 0
+        The deepest search.
+
+    Returns
+    -------
+    probs : numpy.ndarray
+        (m, 5): the chances of the side that played, after each play.
+    depth : numpy.ndarray
+        (m,) int64: the ply each play was searched to.
+
+    See Also
+    --------
+    ranking : the plays best first.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> plays = bg.Position.initial().legal_plays("31")
+    >>> probs, depth = rank(as_evaluator(), plays.positions, ply=1)
+    >>> str(plays[ranking(probs, depth)[0]]), int(depth.max())
+    ('8/5 6/5', 1)
+    """
     if is_kernel(evaluator):
         probs, depth = _net.rank_plays(evaluator, np.ascontiguousarray(children.reshape(len(children), 50)), ply)
         return probs.astype(np.float64), depth.astype(np.int64)
@@ -215,22 +348,68 @@ def rank(evaluator, children: np.ndarray, ply: int = 0) -> tuple[np.ndarray, np.
 
 
 def ranking(probs: np.ndarray, depth: np.ndarray) -> list[int]:
-    """The plays of a :func:`rank` best first: the deepest searched first,
-    then by the mover's equity, then in the move generator's order."""
+    """The plays of a :func:`rank` best first, as indices.
+
+    The deepest searched first, then by the mover's equity, then in the
+    move generator's order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> probs = np.array([[0.4, 0, 0, 0, 0], [0.6, 0, 0, 0, 0], [0.5, 0, 0, 0, 0]])
+    >>> ranking(probs, np.array([0, 0, 1]))     # play 2 searched deeper
+    [2, 1, 0]
+    """
     eq = equity(probs)
     return sorted(range(len(probs)), key=lambda i: (-int(depth[i]), -eq[i], i))
 
 
 def best_of(probs: np.ndarray, depth: np.ndarray) -> int:
     """The chosen play of a ranking: the best equity of the deepest ply
-    reached, the first of equals."""
+    reached, the first of equals.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> probs = np.array([[0.4, 0, 0, 0, 0], [0.6, 0, 0, 0, 0], [0.5, 0, 0, 0, 0]])
+    >>> best_of(probs, np.array([0, 0, 1]))
+    2
+    """
     deepest = np.flatnonzero(depth == depth.max())
     return int(deepest[np.argmax(equity(probs[deepest]))])
 
 
 def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threads: int | None = None) -> np.ndarray:
-    """The index of the best play of each validated (board, roll) at
-    ``ply`` (move generator order), (n,) int64."""
+    """The best play of each (board, roll), searched ``ply`` deep.
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+        As :func:`as_evaluator` gives it.
+    boards : numpy.ndarray
+        (n, 2, 25) uint8, validated.
+    rolls : numpy.ndarray
+        (n, 2) uint8 dice.
+    ply : int, default 0
+        The search depth.
+    threads : int, optional
+        Threads for the networks; default every core.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n,) int64: each best play's index in the move generator's order
+        (the order of ``legal_plays``).
+
+    Examples
+    --------
+    >>> import numpy as np, backgammon as bg
+    >>> pos = bg.Position.initial()
+    >>> roll = np.array([[3, 1]], dtype=np.uint8)
+    >>> i = choose(as_evaluator(), pos.array[None], roll)
+    >>> str(pos.legal_plays("31")[int(i[0])])
+    '8/5 6/5'
+    """
     from ._parallel import on_threads
     from .batch import legal_positions
     if is_kernel(evaluator):

@@ -3,7 +3,8 @@ doubling cube, resignations and scoring (RULES 2, 6, 7), on top of the
 move generator, which alone decides which plays are legal.
 
 >>> g = Game(seed=1)
->>> g.roll((6, 4))            # the opening: player 0 rolled 6, player 1 rolled 4
+>>> # the opening: player 0 rolled 6, player 1 rolled 4
+>>> g.roll((6, 4))
 >>> g.on_roll, g.dice
 (0, (6, 4))
 >>> g.play("24/18 13/9")
@@ -86,19 +87,66 @@ EVENT_KINDS = ("opening", "roll", "play", "resign", *EVENT_ACTIONS)
 
 
 class Game:
-    """One game between player 0 and player 1.
+    """One game between player 0 and player 1, with the cube.
 
-    Drive it with ``roll``, ``play`` (or ``move``/``undo``/``commit``),
-    ``double``/``take``/``drop``/``beaver``/``raccoon`` and
-    ``resign``/``accept_resignation``/``reject_resignation``.  Any action
-    out of turn or against the rules raises ``RulesError`` naming the rule
-    and leaves the game unchanged; an argument of the wrong type raises
-    ``TypeError`` naming the parameter.  ``match_id()`` is the GNU Match ID
-    of every state, finished ones included, as gnubg writes it.  ``match`` is the ``Match`` this game
-    belongs to, if any; ``seed`` seeds the dice.
+    Drive it with :meth:`roll`, :meth:`play` (or :meth:`move`,
+    :meth:`undo` and :meth:`commit`, a checker at a time), :meth:`double`,
+    :meth:`take`, :meth:`drop`, :meth:`beaver`, :meth:`raccoon` and
+    :meth:`resign`, :meth:`accept_resignation`,
+    :meth:`reject_resignation`; :meth:`legal_actions` says what may be done
+    now.  :meth:`match_id` is the GNU Match ID of every state, finished
+    ones included, as gnubg writes it.
 
+    Parameters
+    ----------
+    rules : Rules, optional
+        The rules options; default the match's, else
+        :class:`~backgammon.rules.Rules`.
+    match : Match, optional
+        The match this game belongs to (``Match.new_game`` passes it):
+        it gives the score, the length and the Crawford flag.
+    seed : int or numpy.random.Generator, optional
+        Seeds the dice.
+
+    Attributes
+    ----------
+    phase : Phase
+        Where the game is: the opening, a turn before the roll, a play,
+        a double or resignation to answer, over.
+    on_roll : int or None
+        The side on roll (None before the opening roll).
+    dice : tuple of int or None
+        The dice to play, larger first after the opening.
+    cube_value : int
+        The cube's value.
+    cube_owner : int or None
+        Who owns the cube (None: centred).
+    outcome : Outcome or None
+        The winner, the ending and the points, once over.
+    history : list of Event
+        Every action, to replay the game (:meth:`replay`).
+    score, length, crawford
+        The match score before this game, the match length (0: money)
+        and whether this is the Crawford game.
+
+    Raises
+    ------
+    RulesError
+        From any action out of turn or against the rules, naming the
+        rule; the game is left unchanged.
+    TypeError
+        From an argument of the wrong type, naming the parameter.
+
+    See Also
+    --------
+    backgammon.match.Match : games to a number of points.
+    backgammon.matchid.MatchState : the state as a GNU Match ID.
+
+    Examples
+    --------
     >>> g = Game(seed=1)
-    >>> g.roll()                       # the opening: one die each, the higher moves first
+    >>> # the opening: one die each, the higher moves first
+    >>> g.roll()
     >>> g.on_roll, g.dice
     (1, (4, 3))
     >>> g.play("24/20 24/21")
@@ -187,9 +235,27 @@ class Game:
     def roll(self, dice=None) -> None:
         """Roll (or set, for replaying records) the dice.
 
-        The opening roll is one die each, ``dice = (player 0's, player 1's)``;
-        ties are rolled again, and with automatic doubles in money play each
-        tie doubles the centred cube (RULES 2.2, 7.5).
+        The opening roll is one die each; ties are rolled again, and with
+        automatic doubles in money play each tie doubles the centred cube
+        (RULES 2.2, 7.5).
+
+        Parameters
+        ----------
+        dice : tuple of int, optional
+            The dice to set instead of rolling: at the opening
+            ``(player 0's, player 1's)``.
+
+        Raises
+        ------
+        RulesError
+            No roll is due (a play or an answer is pending, or the game
+            is over).
+
+        Examples
+        --------
+        >>> g = Game(seed=1)
+        >>> g.roll((3, 5)); g.on_roll, g.dice    # player 1's 5 is higher
+        (1, (5, 3))
         """
         if self.phase is Phase.OPENING:
             d = self._dice(dice)
@@ -241,7 +307,28 @@ class Game:
 
     # -- plays --------------------------------------------------------------------------
     def play(self, play) -> None:
-        """Play a whole turn: a ``Play`` or its notation, checked by the core."""
+        """Play a whole turn: a ``Play`` or its notation, checked by the core.
+
+        Parameters
+        ----------
+        play : Play or str
+            A play of ``legal_plays()``, or its notation (``"8/5 6/5"``).
+
+        Raises
+        ------
+        IllegalPlayError
+            The rules forbid the play, the notation is unreadable or
+            ambiguous (a ``RulesError``; its ``code`` says which).
+        RulesError
+            No play is due, or single moves are pending (commit or undo
+            them).
+
+        Examples
+        --------
+        >>> g = Game(seed=1)
+        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.on_roll, g.phase.value
+        (1, 'turn')
+        """
         self._need(Phase.PLAY, "roll before playing (RULES 2.3)", "roll_first")
         if self._moved():
             raise RulesError("finish the checker moves with commit() or take them back with undo()", code="moves_pending")
@@ -270,9 +357,26 @@ class Game:
         return i
 
     def move(self, frm: int, to: int) -> None:
-        """Move one checker one die's worth (points from the mover's side,
-        25 = bar, 0 = off), if the move generator allows that step now;
-        ``commit`` checks that the steps make a whole legal play."""
+        """Move one checker one die's worth, if the move generator allows that
+        step now; :meth:`commit` checks that the steps make a whole legal play.
+
+        Parameters
+        ----------
+        frm, to : int
+            Points from the mover's side: 25 the bar, 0 off.
+
+        Raises
+        ------
+        RulesError
+            The step is not one of :meth:`legal_steps`.
+
+        Examples
+        --------
+        >>> g = Game(seed=1)
+        >>> g.roll((3, 1)); g.move(8, 5); g.move(6, 5); g.commit()
+        >>> str(g.history[-1].value)
+        '8/5 6/5'
+        """
         frm = _validate.integer("frm", frm)
         to = _validate.integer("to", to)
         self._need(Phase.PLAY, "roll before moving (RULES 2.3)", "roll_first")
@@ -441,7 +545,21 @@ class Game:
 
     # -- the cube -------------------------------------------------------------------------
     def double(self) -> None:
-        """The side on roll offers a double (RULES 7.1, 7.2)."""
+        """The side on roll offers a double (RULES 7.1, 7.2).
+
+        Raises
+        ------
+        RulesError
+            The side may not double now (:meth:`can_double` says why).
+
+        Examples
+        --------
+        >>> g = Game(seed=1)
+        >>> # player 1 doubles
+        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.take()
+        >>> g.cube_value, g.cube_owner
+        (2, 0)
+        """
         verdict = self.can_double()
         if not verdict:
             raise RulesError(verdict.reason, code=verdict.code, params=_cited(verdict.reason))
@@ -457,7 +575,13 @@ class Game:
     def take(self) -> None:
         """Take the double (or accept a beaver or raccoon): the cube doubles
         and the taker owns it (RULES 7.3).  The doubler rolls next: however
-        the cube was answered, it is still the doubler's turn (RULES 7.2)."""
+        the cube was answered, it is still the doubler's turn (RULES 7.2).
+
+        Raises
+        ------
+        RulesError
+            There is no double to take.
+        """
         if self.phase is Phase.DOUBLED:
             self.cube_value *= 2
             self.cube_owner = self._decider
@@ -473,7 +597,21 @@ class Game:
         """Pass the double: the doubler wins the value before the double
         (RULES 7.3, 8.5).  A beaver or raccoon may be passed the same way:
         the side that refuses it loses the value before that redouble
-        (RULES 7.5) -- 2 for a beaver of a double from 1."""
+        (RULES 7.5) -- 2 for a beaver of a double from 1.
+
+        Raises
+        ------
+        RulesError
+            There is no double to pass.
+
+        Examples
+        --------
+        >>> g = Game(seed=1)
+        >>> # player 1 doubles
+        >>> g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.drop()
+        >>> g.outcome.winner, g.outcome.points
+        (1, 1)
+        """
         if self.phase is Phase.BEAVERED:
             refuser = self._decider
             assert refuser is not None and self._refused is not None

@@ -23,15 +23,32 @@ __all__ = ["hint", "RankedPlay"]
 
 
 class RankedPlay(NamedTuple):
-    """A play with the mover's chances after it, its equity, how much it
-    loses to the best play (0 for the best, negative otherwise) and the
-    depth it was searched to.  ``equity`` is cubeless money equity when
-    the hint had no state; at a cube and score (``cubeful``) it is the
-    cubeful value after the play, the opponent holding its cube options:
-    normalised match equity in a match, with the match winning chance in
-    ``mwc``, equity per unit of the cube in money play.  ``evaluation``
-    holds the cubeless chances either way.
+    """One play of :func:`hint`'s ranking.
 
+    Attributes
+    ----------
+    play : Play
+        The play.
+    evaluation : Evaluation
+        The mover's chances after it (a rollout's chances when ranked
+        by rollout).
+    equity : float
+        The mover's cubeless money equity after it when the hint had no
+        state; at a cube and score (``cubeful``) the cubeful value after
+        the play, the opponent holding its cube options: normalised match
+        equity in a match, equity per unit of the cube in money play.
+    difference : float
+        How much it loses to the best play: 0 for the best, negative
+        otherwise.
+    ply : int
+        The depth it was searched to; -1 when ranked by rollout.
+    mwc : float or None
+        The match winning chance after the play, in a match.
+    cubeful : bool
+        Whether ``equity`` is cubeful (the hint had a state).
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> best = bg.hint(bg.Position.initial(), "31")[0]
     >>> str(best.play), best.difference, best.ply, round(best.equity, 2)
@@ -49,12 +66,12 @@ class RankedPlay(NamedTuple):
 
 def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None, evaluator=None, networks=None,
          rollout=None, top: int = 5, met=None):
-    """With ``roll``: all plays ranked best first (:class:`RankedPlay`),
-    searched ``ply`` deep with gnubg's move filters (the best plays of each
-    depth go one deeper, so deeper plays rank first).  Without: the cube
-    decision of the side on roll (``cube.cube_decision``; ``state``,
-    ``rules`` and ``met`` as there).  ``evaluator``: as in ``evaluate``
-    (``networks`` is its older name).
+    """The plays of a roll ranked best first, or the cube decision.
+
+    With a roll, every legal play is searched ``ply`` deep with gnubg's
+    move filters (the best plays of each depth go one deeper, so the
+    deeper-searched plays rank first).  Without one, the cube decision of
+    the side on roll.
 
     With a ``state`` (a ``MatchState``, the mover on roll) plays are ranked
     as gnubg ranks them at that cube and score: by the cubeful value after
@@ -63,20 +80,74 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
     money equity.  The rules are the state's (``MatchState.game_rules``:
     a ``rules`` that contradicts the state is refused).
 
+    Parameters
+    ----------
+    position : Position
+        The position, the side on roll to play.
+    roll : Roll, tuple or str, optional
+        The dice; None asks for the cube decision.
+    ply : int, default 0
+        The search depth, 0 to 2.
+    state : MatchState, optional
+        The cube, the score and the game's rules: plays are then ranked
+        by cubeful (match) equity, and the cube decision and a rollout
+        are cubeful; default cubeless money.
+    rules : Rules, optional
+        The money options, as in :func:`~backgammon.cube.cube_decision`
+        (they must agree with the state's).
+    evaluator : Evaluator, str or callable, optional
+        As in :func:`~backgammon.evaluation.evaluate`; ``networks`` is its
+        older name.
+    rollout : RolloutSettings, optional
+        Roll out the ``top`` plays of the ranking on the same dice and
+        rank them by the rollout (their ``ply`` is -1); without a roll,
+        the cube decision by :func:`~backgammon.rollouts.rollout_cube`.
+    top : int, default 5
+        How many plays a rollout takes.
+    met : MatchEquityTable, optional
+        The match equity table; default Kazaross-XG2.
+
+    Returns
+    -------
+    list of RankedPlay or CubeDecision or CubeRollout
+        The plays best first, with a roll; else the cube decision
+        (a :class:`~backgammon.rollouts.CubeRollout` with ``rollout``).
+
+    Raises
+    ------
+    ValueError
+        ``ply`` not 0-2, or the game is over in ``position``.
+    InvalidRollError
+        ``roll`` is not two dice.
+
+    See Also
+    --------
+    backgammon.evaluation.evaluate : the chances of positions.
+    backgammon.cube.cube_decision : the cube decision alone.
+    backgammon.rollouts.rollout_plays : plays rolled out.
+
+    Examples
+    --------
     >>> import backgammon as bg
+    >>> ranked = bg.hint(bg.Position.initial(), "62")
+    >>> [(str(r.play), round(r.difference, 3)) for r in ranked[:2]]
+    [('24/18 13/11', 0.0), ('24/16', -0.02)]
+    >>> bg.hint(bg.Position.initial()).action            # no roll: the cube
+    'no double'
+
+    At double match point gammons count nothing:
+
     >>> dmp = bg.MatchState(match_length=7, score=(6, 6))
     >>> best = hint(bg.Position.initial(), "31", state=dmp)[0]
     >>> str(best.play), best.cubeful, 0.4 < best.mwc < 0.6
     ('8/5 6/5', True, True)
 
-    ``rollout`` (a ``rollouts.RolloutSettings``): the ``top`` plays of that
-    ranking are rolled out with the same dice and ranked by the rollout
-    (their ``ply`` is -1, ``evaluation`` the rollout's chances); without a
-    roll, the cube decision by ``rollouts.rollout_cube``.
+    Ranked by rollout:
 
     >>> import backgammon as bg
     >>> from backgammon.rollouts import RolloutSettings
-    >>> ranked = hint(bg.Position.initial(), "31", rollout=RolloutSettings(games=36, seed=1, workers=1), top=2)
+    >>> settings = RolloutSettings(games=36, seed=1, workers=1)
+    >>> ranked = hint(bg.Position.initial(), "31", rollout=settings, top=2)
     >>> str(ranked[0].play), ranked[0].ply
     ('8/5 6/5', -1)
     """

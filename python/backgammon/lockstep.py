@@ -42,7 +42,17 @@ __all__ = ["VectorGames", "Lanes", "choose_for_sides", "pick", "MAX_PLIES"]
 def choose_for_sides(players, boards: np.ndarray, rolls: np.ndarray, turn: np.ndarray) -> np.ndarray:
     """The index of each game's play (move generator order): the games
     whose ``turn`` is 0 asked of ``players[0]`` in one call, those of 1 of
-    ``players[1]``; (n,) int64."""
+    ``players[1]``; (n,) int64.
+
+    Examples
+    --------
+    >>> import numpy as np, backgammon as bg
+    >>> boards = np.stack([bg.Position.initial().array] * 2)
+    >>> rolls = np.array([[3, 1], [3, 1]], dtype=np.uint8)
+    >>> players = (bg.player("pubeval"), bg.player("net"))
+    >>> choose_for_sides(players, boards, rolls, np.array([0, 1])).shape
+    (2,)
+    """
     choice = np.zeros(len(boards), dtype=np.int64)
     for side in (0, 1):
         mine = turn == side
@@ -147,28 +157,49 @@ class Lanes:
 
 
 class VectorGames:
-    """``n`` games in lockstep.
+    """``n`` games in lockstep, for self-play: you choose every game's play
+    in one batch.
 
-    Each step: ``candidates()`` rolls for every game and returns the CSR
-    batch of the positions each can reach (``offsets`` (n + 1,),
-    ``children`` (total, 2, 25) with row 0 the side that played,
-    optionally the 198 TD-Gammon inputs); ``advance(choices)`` takes one
-    index per game (into that game's candidates), plays it, and returns the
-    games that ended with their results (win, win gammon, win backgammon,
-    lose gammon, lose backgammon for the side on roll at the start),
-    restarting them.  Dice and settlement are the rollout kernel's own
-    (:class:`Lanes`): stratified first two rolls (games numbered from
-    ``first``), and from ``truncate`` plies on a race both sides bear off
-    settled by the bear-off tables.  ``boards``, ``rolls`` (after
-    ``candidates``) and ``turn`` (0: the side on roll at the start to
-    play) are each game's state.
+    Each step: :meth:`candidates` rolls for every game and returns the CSR
+    batch of the positions each can reach; :meth:`advance` takes one index
+    per game (into that game's candidates), plays it, and returns the games
+    that ended with their results, restarting them.  Dice and settlement
+    are the rollout kernel's own (:class:`Lanes`).
 
+    Parameters
+    ----------
+    n : int
+        Games side by side.
+    seed : int, optional
+        The dice's seed.
+    position : Position, optional
+        Where every game starts; default the opening.
+    stratify : bool, default True
+        Stratified first two rolls over the game numbers.
+    truncate : int, optional
+        From this many plies on, a race where both sides bear off is
+        settled by the bear-off tables.
+    first : int, default 0
+        The first game's number (for the stratified rolls).
+
+    Attributes
+    ----------
+    boards : numpy.ndarray
+        (n, 2, 25): each game's position.
+    rolls : numpy.ndarray
+        (n, 2): each game's dice, after :meth:`candidates`.
+    turn : numpy.ndarray
+        (n,): 0 when the side on roll at the start is to play.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> games = VectorGames(4, seed=1)
     >>> offsets, children = games.candidates()
     >>> offsets.shape, children.shape[1:]
     ((5,), (2, 25))
-    >>> ended, results = games.advance(np.zeros(4, dtype=np.int64))   # each game's first candidate
+    >>> # first candidates
+    >>> ended, results = games.advance(np.zeros(4, dtype=np.int64))
     >>> ended.tolist(), results.shape
     ([], (0, 5))
     """
@@ -203,7 +234,22 @@ class VectorGames:
     index = property(lambda self: self._lanes.index, doc="each game's number")
 
     def candidates(self, encode: bool = False):
-        """Roll for every game; the positions each can reach (CSR)."""
+        """Roll for every game; the positions each can reach (CSR).
+
+        Parameters
+        ----------
+        encode : bool, default False
+            Also return the 198 TD-Gammon inputs of each child.
+
+        Returns
+        -------
+        offsets : numpy.ndarray
+            (n + 1,): game ``i`` can reach ``children[offsets[i]:offsets[i + 1]]``.
+        children : numpy.ndarray
+            (total, 2, 25), row 0 the side that played.
+        inputs : numpy.ndarray
+            With ``encode``: (total, 198) float32.
+        """
         self.rolls = self._lanes.rolls(np.arange(self.n))
         self._offsets, self._children = legal_positions(self.boards, self.rolls, validate=False, threads=1)
         if flag("encode", encode):
@@ -211,8 +257,24 @@ class VectorGames:
         return self._offsets, self._children
 
     def advance(self, choices):
-        """Play ``choices`` (one candidate index per game); returns the
-        games that ended and their results, (k,) and (k, 5)."""
+        """Play ``choices`` (one candidate index per game).
+
+        Returns
+        -------
+        ended : numpy.ndarray
+            (k,): the games that ended (and restarted).
+        results : numpy.ndarray
+            (k, 5): their results for the side on roll at the start
+            (win, win gammon, win backgammon, lose gammon, lose
+            backgammon): 0 or 1, or the bear-off tables' chances for a
+            race settled by them.
+
+        Raises
+        ------
+        ValueError
+            A choice outside its game's candidates, or no
+            :meth:`candidates` call before.
+        """
         if self._offsets is None or self._children is None:
             raise ValueError("call candidates() before advance()")
         counts = np.diff(self._offsets)

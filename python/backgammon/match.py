@@ -22,9 +22,22 @@ __all__ = ["Match", "match_winner"]
 
 
 def match_winner(score, length: int) -> int | None:
-    """The side whose score reached or passed ``length`` (RULES 8.1), None
-    while neither has or in money play (length 0).
+    """The side whose score reached or passed the match length (RULES 8.1).
 
+    Parameters
+    ----------
+    score : pair of int
+        Player 0's and player 1's points.
+    length : int
+        The match length; 0 for money play.
+
+    Returns
+    -------
+    int or None
+        0 or 1; None while neither side has won, and in money play.
+
+    Examples
+    --------
     >>> match_winner((3, 5), 5), match_winner((3, 4), 5), match_winner((9, 0), 0)
     (1, None, None)
     """
@@ -38,23 +51,66 @@ def match_winner(score, length: int) -> int | None:
 
 
 class Match:
-    """Games to ``length`` points (0: a money session that tallies points).
+    """Games to ``length`` points, or a money session that tallies points.
 
-    ``new_game()`` starts the next game with the right cube state: the
+    :meth:`new_game` starts the next game with the right cube state: the
     Crawford game (RULES 8.2), the dead cube (RULES 8.3).
 
+    Parameters
+    ----------
+    length : int
+        The match length in points, from 1 to the Match ID's limit
+        (32,767); 0 for a money session.
+    rules : Rules, optional
+        The rules options; money-only options are refused in a match.
+    seed : int or numpy.random.SeedSequence, optional
+        Seeds every game's dice.
+    score : pair of int, default (0, 0)
+        The score the match resumes at (a record of its later games).
+    crawford : bool, optional
+        Whether the first game of a resumed match is the Crawford game;
+        default when one side is at ``length - 1`` and the other is not
+        (RULES 8.2).
+
+    Attributes
+    ----------
+    score : tuple of int
+        The points of player 0 and player 1 so far.
+    winner : int or None
+        The side that has won the match.
+    games : list of Game
+        The games so far, the current one last.
+
+    Raises
+    ------
+    RulesError
+        A length out of range, a score at which the match is over, a
+        Crawford flag the score does not allow, money-only rules in a
+        match.
+    TypeError
+        ``score`` not a pair.
+
+    See Also
+    --------
+    backgammon.game.Game : one game.
+    backgammon.duel.play_match : a match played by two players.
+
+    Examples
+    --------
     >>> m = Match(3)
     >>> g = m.new_game()
     >>> m.score, m.is_crawford_game, g.match_id()
     ((0, 0), False, 'MABgAAAAAAAE')
+
+    Resumed at 4-2 in a 5-point match: the first game is the Crawford game.
+
+    >>> Match(5, score=(4, 2)).is_crawford_game
+    True
     """
 
     def __init__(self, length: int, rules: Rules | None = None, seed=None, *, score=(0, 0),
                  crawford: bool | None = None):
-        """``score``: the score the match resumes at (a record of its later
-        games); ``crawford``: whether the first game of a resumed match is
-        the Crawford game (default: when one side is at length - 1 and the
-        other is not, RULES 8.2)."""
+        """A match: see the class's parameters."""
         length = _validate.integer("length", length)
         if not 0 <= length <= MAX_FIELD:
             raise RulesError(f"a match length is a whole number of points from 1 (0 for money) to {MAX_FIELD}, "
@@ -112,7 +168,13 @@ class Match:
         return self._crawford_reached and not self.is_crawford_game
 
     def new_game(self) -> Game:
-        """The next game, seeded from the match's seed."""
+        """The next game, seeded from the match's seed.
+
+        Raises
+        ------
+        RulesError
+            The match is over, or the current game is not.
+        """
         return Game(rules=self.rules, match=self, seed=generator(self._seeds.spawn(1)[0]))
 
     # -- called by Game -----------------------------------------------------------------

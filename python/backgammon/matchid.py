@@ -10,7 +10,8 @@ describes a moment of a match, as in gnubg's ``positionid:matchid``.
 'MAGgAAAAAAAE'
 >>> MatchState.from_match_id("MAGgAAAAAAAE") == state
 True
->>> MatchState.from_match_id("QYkqASAAIAAA").score     # gnubg docs: 9-point match, 2-4
+>>> # gnubg docs: 9-point match, 2-4
+>>> MatchState.from_match_id("QYkqASAAIAAA").score
 (2, 4)
 """
 from __future__ import annotations
@@ -105,22 +106,73 @@ def _as_pair(name: str, value) -> tuple[int, int]:
 class MatchState:
     """Everything a GNU Match ID records, validated and normalised.
 
-    Players are 0 and 1 as in gnubg.  ``on_roll`` is the player whose turn it
-    is to move; ``turn`` the player who must decide now (the doubled side
-    while a double is offered, the opponent of a resigning side); it defaults
-    to ``on_roll``.  ``dice`` are stored higher die first, as gnubg writes
-    them (3-1 and 1-3 are one roll, RULES 2.1); ``(0, 0)`` means not rolled.
-    ``match_length`` 0 is money play, where ``score`` is the session score.
-    ``jacoby`` is gnubg's Jacoby setting (RULES 7.5), which gnubg 1.x stores
-    even in matches, where it has no effect (RULES 8.4); IDs from older
-    gnubg versions lack the flag and read as ``jacoby=True``.
+    The state of a match at one moment: the cube, the score, whose turn
+    it is and what is pending.  Players are 0 and 1 as in gnubg.
+    :meth:`from_match_id` and :meth:`to_match_id` read and write the ID;
+    ``Game.match_state()`` builds the state of a game.
 
-    Three fields a Match ID does not hold, kept for the formats that do (an
-    XGID): ``beavers``, whether beavers are allowed (money play only, RULES
-    7.5, 8.4); ``cube_limit``, the highest cube value (a power of two, RULES
-    7.4; None: no limit but the Match ID's ``MAX_CUBE``); and ``dice_order``,
-    the dice in the order given when that is not higher first (else None;
-    not compared, since 3-1 and 1-3 are one roll, RULES 2.1).
+    Parameters
+    ----------
+    cube_value : int, default 1
+        A power of two up to :data:`MAX_CUBE` (RULES 7.4).
+    cube_owner : int, optional
+        0 or 1; None for a centred cube.
+    on_roll : int, default 0
+        The player whose turn it is to move.
+    crawford : bool, default False
+        This is the Crawford game (RULES 8.2).
+    game_state : GameState, default GameState.PLAYING
+        Whether a game is on, or how it ended.
+    turn : int, optional
+        The player who must decide now: the doubled side while a double
+        is offered, the opponent of a resigning side; default ``on_roll``.
+    double_offered : bool, default False
+        A double waits for an answer.
+    resignation : int, default 0
+        A resignation offered (or accepted): 1 single, 2 gammon, 3
+        backgammon.
+    dice : pair of int, default (0, 0)
+        The roll, stored higher die first as gnubg writes it (3-1 and 1-3
+        are one roll, RULES 2.1); ``(0, 0)``: not rolled.
+    match_length : int, default 0
+        The match length; 0 is money play, where ``score`` is the
+        session's.
+    score : pair of int, default (0, 0)
+        Player 0's and player 1's points.
+    jacoby : bool, default False
+        gnubg's Jacoby setting (RULES 7.5), which gnubg 1.x stores even in
+        matches, where it has no effect (RULES 8.4); IDs from older gnubg
+        versions lack the flag and read as ``jacoby=True``.
+    beavers : bool, default False
+        Whether beavers are allowed (money play only, RULES 7.5, 8.4).
+        Not in a Match ID: kept for the formats that hold it (an XGID).
+    cube_limit : int, optional
+        The highest cube value, a power of two (RULES 7.4); None: no limit
+        but :data:`MAX_CUBE`.  Not in a Match ID.
+    dice_order : pair of int, optional
+        The dice in the order given, when that is not higher first (else
+        None; not compared).  Not in a Match ID.
+
+    Raises
+    ------
+    InvalidMatchStateError
+        A field out of range or of the wrong type, or a state that cannot
+        happen (see Notes), naming the field.
+
+    See Also
+    --------
+    backgammon.game.Game.match_state : the state of a game being played.
+    backgammon.formats.codes.read_position : a Position ID:Match ID or an
+        XGID to a position and its state.
+
+    Notes
+    -----
+    Besides each field's range, the state must be possible: no Crawford
+    game in money play; in a match at most one player has reached the
+    length, and only once the game has ended (RULES 8.1); a Crawford game
+    not yet ended has one player at length - 1, the other behind, and no
+    cube action (RULES 8.2).  :meth:`replace` validates again and keeps
+    ``turn`` as is.
 
     In a finished game (``OVER``, ``RESIGNED``, ``DROPPED``) the fields are
     what gnubg writes after the last action: ``score`` is the score after
@@ -132,21 +184,16 @@ class MatchState:
     made before resigning; after a bear-off the loser is on roll and on
     turn.  A beaver or raccoon waiting for an answer (RULES 7.5) is a double
     offered on half the new cube value, owned by the beaverer.
-    ``Game.match_state()`` builds these states.
 
-    >>> s = MatchState.from_match_id("MCugAAAACAAE")  # gnubg: a single resigned, accepted
-    >>> s.game_state.name, s.on_roll, s.turn, s.resignation, s.score
-    ('RESIGNED', 0, 1, 1, (0, 1))
-
-    Besides each field's range, the state must be possible: no Crawford game
-    in money play; in a match at most one player has reached the length, and
-    only once the game has ended (RULES 8.1); a Crawford game not yet ended
-    has one player at length - 1, the other behind, and no cube action
-    (RULES 8.2).  :meth:`replace` validates again and keeps ``turn`` as is.
-
-    >>> s = MatchState(cube_value=2, cube_owner=1, dice=(1, 3), match_length=7, score=(3, 1))
+    Examples
+    --------
+    >>> s = MatchState(cube_value=2, cube_owner=1, dice=(1, 3),
+    ...                match_length=7, score=(3, 1))
     >>> s.dice, s.turn, s.to_match_id()
     ((3, 1), 0, 'EYHlADAACAAE')
+    >>> s = MatchState.from_match_id("MCugAAAACAAE")  # a single resigned, accepted
+    >>> s.game_state.name, s.on_roll, s.turn, s.resignation, s.score
+    ('RESIGNED', 0, 1, 1, (0, 1))
     """
 
     cube_value: int = 1
@@ -257,6 +304,26 @@ class MatchState:
         stored higher first, so ``to_match_id`` gives back the input exactly
         for every ID gnubg 1.x writes.
 
+        Parameters
+        ----------
+        match_id : str
+            The ID, as gnubg prints it (``cIkFAAAAAAAE``).
+
+        Returns
+        -------
+        MatchState
+
+        Raises
+        ------
+        InvalidMatchIdError
+            Not 12 characters of Base64 making 9 bytes.
+        InvalidMatchStateError
+            The ID decodes to a state that cannot happen.
+
+        Examples
+        --------
+        >>> MatchState.from_match_id("cIkFAAAAAAAE").dice
+        (3, 1)
         >>> old = MatchState.from_match_id("MIGsAAAAAAAA")   # dice written 1-3
         >>> old.dice, old.to_match_id()
         ((3, 1), 'MIGlAAAAAAAA')
@@ -310,7 +377,13 @@ class MatchState:
             raise InvalidMatchIdError(f"{text!r}: {e}") from None
 
     def to_match_id(self) -> str:
-        """The 12-character GNU Match ID, exactly as gnubg 1.x writes it."""
+        """The 12-character GNU Match ID, exactly as gnubg 1.x writes it.
+
+        Examples
+        --------
+        >>> MatchState(match_length=5).to_match_id()
+        'MAGgAAAAAAAE'
+        """
         assert self.turn is not None     # __post_init__ sets it
         fields = (
             (_CUBE, self.cube_value.bit_length() - 1),
@@ -407,7 +480,18 @@ class MatchState:
 
     def replace(self, **changes) -> "MatchState":
         """A copy with some fields changed, validated again (new dice
-        drop the old ones' written order)."""
+        drop the old ones' written order).
+
+        Raises
+        ------
+        InvalidMatchStateError
+            The new state is not a possible one.
+
+        Examples
+        --------
+        >>> MatchState(match_length=5).replace(score=(2, 3)).away
+        (3, 2)
+        """
         if "dice" in changes and "dice_order" not in changes:
             changes["dice_order"] = None
         return dataclasses.replace(self, **changes)

@@ -18,11 +18,14 @@ eXtreme Gammon's default (docs/formats.md, "Match equity and cube formulas").
 >>> met = MatchEquityTable.kazaross_xg2()
 >>> met.mwc(3, 5)
 0.64795
->>> met.mwc(1, 2, crawford=True), met.mwc(2, 1)          # Crawford game; post-Crawford
+>>> # Crawford game; post-Crawford
+>>> met.mwc(1, 2, crawford=True), met.mwc(2, 1)
 (0.67736, 0.48803)
->>> round(met.take_point((3, 3), 5), 4)                   # 2-away, 2-away: the Crawford-game value
+>>> # 2-away, 2-away: the Crawford-game value
+>>> round(met.take_point((3, 3), 5), 4)
 0.3226
->>> money_take_point(1, 1), money_cash_point(1, 1)        # no gammons, live cube
+>>> # no gammons, live cube
+>>> money_take_point(1, 1), money_cash_point(1, 1)
 (0.2, 0.8)
 
 The shipped file ``data/kazaross_xg2.json`` was made once from the gnubg
@@ -78,10 +81,34 @@ def _count(name: str, value) -> int:
 
 @dataclass(frozen=True, repr=False)
 class MatchEquityTable:
-    """An immutable MET: ``pre_crawford[i-1][j-1]`` is the chance of the
-    player ``i``-away against one ``j``-away; ``post_crawford[k-1]`` the
-    post-Crawford chance of the trailer ``k``-away against the leader.
+    """A match equity table: the chance of winning the match from each score.
 
+    Parameters
+    ----------
+    pre_crawford : sequence of sequences of float
+        ``pre_crawford[i-1][j-1]`` is the match winning chance of the
+        player ``i`` points away against one ``j`` away, cube centred.
+    post_crawford : sequence of float
+        ``post_crawford[k-1]`` is the post-Crawford chance of the trailer
+        ``k`` away against the leader (1 away).
+    name, description : str, optional
+        What the table is called and says of itself.
+    source, notice : str, optional
+        Where the figures come from and their licence text (not compared).
+
+    Raises
+    ------
+    InvalidMetError
+        An empty table, a pre-Crawford table that is not square, an entry
+        that is not a chance from 0 to 1, a name that is not text.
+
+    See Also
+    --------
+    kazaross_xg2 : the table shipped (the default everywhere).
+    from_xml : read one of gnubg's MET files.
+
+    Examples
+    --------
     >>> t = MatchEquityTable([[0.5, 0.7], [0.3, 0.5]], [0.5, 0.49], name="tiny")
     >>> t, t.mwc(2, 2), t.mwc(1, 2, crawford=True), t.mwc(1, 2)
     (MatchEquityTable(name='tiny', length=2), 0.5, 0.7, 0.51)
@@ -134,14 +161,30 @@ class MatchEquityTable:
 
     # -- queries -------------------------------------------------------------------
     def mwc(self, away: int, opponent_away: int, crawford: bool = False) -> float:
-        """The chance that the player ``away`` points from winning wins the
-        match against an opponent ``opponent_away`` away, cube centred.
+        """The match winning chance of a player ``away`` points from winning,
+        against an opponent ``opponent_away`` away, cube centred.
 
-        With one player 1-away, ``crawford=True`` is the Crawford game (the
-        pre-Crawford table, as gnubg uses it) and ``crawford=False`` a
-        post-Crawford game (the post-Crawford table).  1-away against
-        1-away is always post-Crawford: the Crawford game came first.
+        Parameters
+        ----------
+        away, opponent_away : int
+            Points each side still needs, at least 1.
+        crawford : bool, default False
+            With one player 1-away: True is the Crawford game (the
+            pre-Crawford table, as gnubg uses it), False a post-Crawford
+            game (the post-Crawford table).  1-away against 1-away is
+            always post-Crawford: the Crawford game came first.
 
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        InvalidScoreError
+            A distance below 1 or beyond the table.
+
+        Examples
+        --------
         >>> met = MatchEquityTable.kazaross_xg2()
         >>> met.mwc(2, 1), met.mwc(2, 1, crawford=True), met.mwc(1, 3)
         (0.48803, 0.32264, 0.67736)
@@ -169,17 +212,38 @@ class MatchEquityTable:
         return self.pre_crawford[a - 1][b - 1]
 
     def match_winning_chance(self, score, length: int, crawford: bool = False) -> float:
-        """The chance that the player with ``score[0]`` wins a ``length``-point
-        match against ``score[1]`` (cube centred, between games).
+        """The match winning chance at a score, cube centred, between games.
 
-        ``crawford`` as in :meth:`mwc`.  A score that has reached the length
-        has won (1.0) or lost (0.0) the match (RULES 8.1).
+        Parameters
+        ----------
+        score : pair of int
+            The player's points and the opponent's.
+        length : int
+            The match length.
+        crawford : bool, default False
+            As in :meth:`mwc`.
 
+        Returns
+        -------
+        float
+            The chance that the player with ``score[0]`` wins; a score
+            that has reached the length has won (1.0) or lost (0.0) the
+            match (RULES 8.1).
+
+        Raises
+        ------
+        InvalidScoreError
+            A score or length the table cannot answer.
+
+        Examples
+        --------
         >>> met = MatchEquityTable.kazaross_xg2()
         >>> met.match_winning_chance((2, 0), 5), met.match_winning_chance((0, 0), 5)
         (0.64795, 0.5)
-        >>> met.match_winning_chance((4, 3), 5, crawford=True), met.match_winning_chance((5, 3), 5)
-        (0.67736, 1.0)
+        >>> met.match_winning_chance((4, 3), 5, crawford=True)
+        0.67736
+        >>> met.match_winning_chance((5, 3), 5)
+        1.0
         """
         n, (mine, theirs) = self._score(score, length)
         if mine >= n:
@@ -264,8 +328,10 @@ class MatchEquityTable:
         :class:`InvalidMetError`.
 
         >>> t = MatchEquityTable.from_xml('''<met><info><name>tiny</name></info>
-        ...   <pre-crawford-table type="explicit"><row><me>0.5</me></row></pre-crawford-table>
-        ...   <post-crawford-table type="explicit"><row><me>0.5</me></row></post-crawford-table></met>''')
+        ...   <pre-crawford-table type="explicit">
+        ...     <row><me>0.5</me></row></pre-crawford-table>
+        ...   <post-crawford-table type="explicit">
+        ...     <row><me>0.5</me></row></post-crawford-table></met>''')
         >>> t.name, t.mwc(1, 1)
         ('tiny', 0.5)
         """
@@ -351,7 +417,13 @@ class MatchEquityTable:
 
     @classmethod
     def kazaross_xg2(cls) -> "MatchEquityTable":
-        """The Kazaross-XG2 table shipped with the package (25 x 25)."""
+        """The Kazaross-XG2 table shipped with the package (25 x 25).
+
+        Examples
+        --------
+        >>> MatchEquityTable.kazaross_xg2().length
+        25
+        """
         return _kazaross_xg2()
 
 
@@ -378,9 +450,29 @@ def money_take_point(win: float, loss: float) -> float:
     """Money-play take point (L - 0.5) / (W + L + 0.5), Janowski's formula for
     a live cube (docs/formats.md, "Match equity and cube formulas").
 
-    ``win`` (W) and ``loss`` (L) are the taker's average values of a win and
-    of a loss, at least 1.  Raises ``ValueError`` otherwise.
+    Parameters
+    ----------
+    win, loss : float
+        W and L: the taker's average values of a win and of a loss (1 for
+        a single game, more with gammons), at least 1.
 
+    Returns
+    -------
+    float
+        The least chance of winning at which taking is right.
+
+    Raises
+    ------
+    ValueError
+        ``win`` or ``loss`` below 1.
+
+    See Also
+    --------
+    money_cash_point
+    MatchEquityTable.take_point : the take point of a match score.
+
+    Examples
+    --------
     >>> money_take_point(1, 1), round(money_take_point(1.2, 1.3), 4)
     (0.2, 0.2667)
     """
@@ -391,9 +483,24 @@ def money_take_point(win: float, loss: float) -> float:
 def money_cash_point(win: float, loss: float) -> float:
     """Money-play cash point (L + 1) / (W + L + 0.5) (Janowski, docs/formats.md).
 
-    ``win`` (W) and ``loss`` (L) are the doubler's average values of a win
-    and of a loss, at least 1.
+    Parameters
+    ----------
+    win, loss : float
+        W and L: the doubler's average values of a win and of a loss, at
+        least 1.
 
+    Returns
+    -------
+    float
+        The chance of winning above which the doubler should cash.
+
+    Raises
+    ------
+    ValueError
+        ``win`` or ``loss`` below 1.
+
+    Examples
+    --------
     >>> money_cash_point(1, 1)
     0.8
     """

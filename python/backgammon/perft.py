@@ -17,9 +17,31 @@ MAX_DEPTH = _perft.MAX_PERFT_DEPTH
 
 
 def perft(position: Position, depth: int) -> int:
-    """Leaves of the tree that expands each of the 21 rolls into each
-    distinct play, ``depth`` plies deep.  A finished game is a leaf.
+    """Count the leaves of the game tree, the standard check of move generators.
 
+    The tree expands each of the 21 rolls into each distinct play,
+    ``depth`` plies deep; a finished game is a leaf.
+
+    Parameters
+    ----------
+    position : Position
+        The root.
+    depth : int
+        Plies, 0 to :data:`MAX_DEPTH`.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        ``depth`` out of range.
+    TypeError
+        ``position`` is not a Position.
+
+    Examples
+    --------
     >>> perft(Position.initial(), 2)
     202782
     """

@@ -65,6 +65,26 @@ class Player(abc.ABC):
     ``resignation.accepts`` and ``resignation.offer``) judged by
     ``evaluator`` (None: the shipped networks).
 
+    Attributes
+    ----------
+    spec : str
+        The spec that makes this player (``"net:1"``), as tools print it.
+    name : str
+        The player's name.
+
+    Raises
+    ------
+    TypeError
+        Made from a subclass that overrides neither ``choose`` nor
+        ``choose_indices``.
+
+    See Also
+    --------
+    player : a player from its spec.
+    register_player : a new spec.
+
+    Examples
+    --------
     >>> class FirstPlay(Player):
     ...     def choose_indices(self, boards, rolls):
     ...         return np.zeros(len(boards), dtype=np.int64)
@@ -94,7 +114,27 @@ class Player(abc.ABC):
         return super().__new__(cls)
 
     def choose(self, position: Position, roll) -> Play:
-        """The play this player makes with ``roll`` from ``position``."""
+        """The play this player makes with ``roll`` from ``position``.
+
+        Parameters
+        ----------
+        position : Position
+            The position, this player on roll.
+        roll : Roll, tuple or str
+            The dice.
+
+        Returns
+        -------
+        Play
+            One of ``position.legal_plays(roll)`` (the empty play when
+            the roll cannot be played).
+
+        Examples
+        --------
+        >>> import backgammon as bg
+        >>> str(bg.player("pubeval").choose(bg.Position.initial(), "65"))
+        '24/13'
+        """
         instance("position", position, Position, "backgammon.Position")
         dice = to_dice(roll)
         plays = position.legal_plays(dice)
@@ -113,8 +153,29 @@ class Player(abc.ABC):
         return self.choose(position, roll)
 
     def choose_indices(self, boards: np.ndarray, rolls: np.ndarray) -> np.ndarray:
-        """For validated boards (n, 2, 25) and rolls (n, 2): the index of the
-        chosen play of each, in the move generator's order (``legal_plays``)."""
+        """The chosen play of each of a batch of positions.
+
+        Parameters
+        ----------
+        boards : numpy.ndarray
+            (n, 2, 25) uint8, validated, each side on roll in row 1.
+        rolls : numpy.ndarray
+            (n, 2) uint8 dice.
+
+        Returns
+        -------
+        numpy.ndarray
+            (n,) int64: the index of each chosen play in the move
+            generator's order (``legal_plays``).
+
+        Examples
+        --------
+        >>> import numpy as np, backgammon as bg
+        >>> boards = np.stack([bg.Position.initial().array] * 2)
+        >>> rolls = np.array([[3, 1], [6, 5]], dtype=np.uint8)
+        >>> bg.player("net").choose_indices(boards, rolls).shape
+        (2,)
+        """
         out = np.empty(len(boards), dtype=np.int64)
         for i, (board, roll) in enumerate(zip(boards, rolls)):
             position = Position.from_bytes(np.ascontiguousarray(board, dtype=np.uint8).tobytes())
@@ -127,9 +188,31 @@ class Player(abc.ABC):
         return out
 
     def cube_action(self, position: Position, state=None, rules=None):
-        """The cube decision of the side on roll: this player's judgement
-        when it has one (``has_cube_decisions``: ``cube.cube_action`` at its
-        ``ply``, by its ``evaluator``), else never double, always take."""
+        """The cube decision of the side on roll, by this player's judgement
+        (``cube.cube_action`` at its ``ply``, by its ``evaluator``).
+
+        Parameters
+        ----------
+        position : Position
+            The position before the roll.
+        state : MatchState, optional
+            The cube and the score; default money.
+        rules : Rules, optional
+            The money options.
+
+        Returns
+        -------
+        CubeDecision
+            As :func:`~backgammon.cube.cube_action` gives it when the
+            player has cube judgement (``has_cube_decisions``); else never
+            double, always take (:meth:`CubeDecision.never`).
+
+        Examples
+        --------
+        >>> import backgammon as bg
+        >>> bg.player("net").cube_action(bg.Position.initial()).action
+        'no double'
+        """
         from .cube import CubeDecision, cube_action
         if not self.has_cube_decisions:
             return CubeDecision.never()
@@ -166,10 +249,21 @@ class Player(abc.ABC):
 
 
 class EvaluatorPlayer(Player):
-    """Plays the best play of an evaluator (``backgammon.evaluator``)
-    searched ``ply`` plies deep (0-2, gnubg's move filters) and takes its
-    cube decisions from the same evaluator.
+    """Plays the best play of an evaluator and takes its cube decisions
+    from the same evaluator.
 
+    Parameters
+    ----------
+    evaluator : Evaluator or callable, optional
+        Any evaluator (:mod:`backgammon.evaluator`); default the shipped
+        networks.
+    ply : int, default 0
+        The search depth, 0-2, with gnubg's move filters.
+    threads : int, optional
+        Threads sharing a batch's search; default every core.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> from backgammon.evaluator import PubevalEvaluator
     >>> str(EvaluatorPlayer(PubevalEvaluator()).choose(bg.Position.initial(), "31"))
@@ -240,7 +334,16 @@ class _KernelPlayer(Player):
 
 
 class RandomPlayer(_KernelPlayer):
-    """A distinct legal play chosen uniformly at random."""
+    """A distinct legal play chosen uniformly at random (spec ``random``).
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> p = bg.player("random", seed=1)
+    >>> start = bg.Position.initial()
+    >>> p.choose(start, "31") in start.legal_plays("31")
+    True
+    """
 
     def __init__(self, seed=None):
         from . import _choice
@@ -253,7 +356,15 @@ class RandomPlayer(_KernelPlayer):
 
 
 class PubevalPlayer(_KernelPlayer):
-    """Tesauro's pubeval: the play whose result it scores highest."""
+    """Tesauro's pubeval: the play whose result it scores highest (spec
+    ``pubeval``).
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> str(PubevalPlayer().choose(bg.Position.initial(), "31"))
+    '8/5 6/5'
+    """
 
     def __init__(self):
         from . import _choice
@@ -264,10 +375,26 @@ class PubevalPlayer(_KernelPlayer):
 
 
 class NetPlayer(EvaluatorPlayer):
-    """The project's networks, searched ``ply`` plies deep (0, 1 or 2).
+    """The project's networks, searched ``ply`` plies deep (spec ``net:PLY``).
 
-    ``threads`` (None: every core) share a batch of 1- and 2-ply choices
-    (``choose_indices``); the choices are the same for any number."""
+    Parameters
+    ----------
+    ply : int, default 0
+        0, 1 or 2.
+    networks : optional
+        The networks (``backgammon.network.load(path)``); default the
+        shipped ones.
+    threads : int, optional
+        Threads sharing a batch of 1- and 2-ply choices
+        (``choose_indices``); default every core.  The choices are the
+        same for any number.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> str(NetPlayer(1).choose(bg.Position.initial(), "62"))
+    '24/18 13/11'
+    """
 
     def __init__(self, ply: int = 0, networks=None, threads: int | None = None):
         from . import _net
@@ -327,10 +454,29 @@ _plugins_loaded = False
 
 
 def register_player(name: str, factory: Factory, *, replace: bool = False) -> None:
-    """Make ``player("name")`` and ``player("name:ARG")`` call
-    ``factory(arg, seed)`` (arg: the text after the colon, or None) for a
-    :class:`Player`.  ``replace`` lets a name be registered again.
+    """Add a player spec: ``player("name")`` and ``player("name:ARG")`` then
+    call ``factory(arg, seed)`` for a :class:`Player`.
 
+    Parameters
+    ----------
+    name : str
+        The spec's name.
+    factory : callable
+        ``factory(arg, seed)``, where ``arg`` is the text after the colon
+        or None; it returns a Player.
+    replace : bool, default False
+        Let a name be registered again.
+
+    Raises
+    ------
+    ValueError
+        A name already registered (without ``replace``), or one with
+        ``:`` or spaces.
+    TypeError
+        ``name`` not text, or ``factory`` not callable.
+
+    Examples
+    --------
     >>> class Lazy(Player):
     ...     def choose_indices(self, boards, rolls):
     ...         return np.zeros(len(boards), dtype=np.int64)
@@ -366,16 +512,49 @@ def _load_plugins() -> None:
 
 
 def player_names() -> list[str]:
-    """The registered player names (plugins included)."""
+    """The registered player names (plugins included).
+
+    Examples
+    --------
+    >>> {"net", "pubeval", "random"} <= set(player_names())
+    True
+    """
     _load_plugins()
     return sorted(_registry)
 
 
 def player(spec, seed=None, *, name: str = "spec") -> Player:
-    """A player from its spec string (see the module's list); ``seed``
-    seeds a random player.  A Player given as ``spec`` is returned as it is.
-    ``name`` is the parameter that errors name (a caller's own).
+    """A player from its spec string.
 
+    Parameters
+    ----------
+    spec : str or Player
+        ``"net"``, ``"net:1"``, ``"pubeval"``, ``"random"``, ``"gnubg"``,
+        ``"ubgi:COMMAND"``, a registered name... (the module's list); a
+        Player is returned as it is.
+    seed : int or numpy.random.SeedSequence, optional
+        Seeds a player that draws at random.
+    name : str, default "spec"
+        The parameter that errors name (a caller's own).
+
+    Returns
+    -------
+    Player
+
+    Raises
+    ------
+    ValueError
+        An unknown spec, or a bad argument after the colon.
+    TypeError
+        ``spec`` neither text nor a Player.
+
+    See Also
+    --------
+    player_names : the names known.
+    register_player : add one.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> p = player("pubeval")
     >>> p, str(p.choose(bg.Position.initial(), "31"))
@@ -448,12 +627,29 @@ def _mix(x: np.ndarray) -> np.ndarray:
 
 
 class NoisyPlayer(EvaluatorPlayer):
-    """The network's 0-ply choice with deterministic noise of standard
-    deviation ``sigma`` (equity) on each play's equity; ``seed`` picks the
-    noise.
+    """The network's 0-ply choice with noise on each play's equity (spec
+    ``noisy:SIGMA``): the web game's weakest level.
 
+    The noise is a function of the seed and the position after the play,
+    so the same player makes the same choice in the same spot.
+
+    Parameters
+    ----------
+    sigma : float
+        The noise's standard deviation, in equity: above 0, at most 2.
+    seed : int, optional
+        Picks the noise (default 0).
+
+    Raises
+    ------
+    ValueError
+        ``sigma`` out of range.
+
+    Examples
+    --------
     >>> import backgammon as bg
-    >>> str(NoisyPlayer(0.0001).choose(bg.Position.initial(), "31"))   # almost no noise: the network's play
+    >>> # almost no noise
+    >>> str(NoisyPlayer(0.0001).choose(bg.Position.initial(), "31"))
     '8/5 6/5'
     """
 

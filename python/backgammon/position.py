@@ -36,7 +36,8 @@ ON_ROLL = 1
 OPPONENT = 0
 """Row of the opponent of the side on roll in the (2, 25) array.
 
->>> int(Position.initial().array[OPPONENT][5])      # five checkers on its own 6-point
+>>> # five checkers on its own 6-point
+>>> int(Position.initial().array[OPPONENT][5])
 5
 """
 _BAR = 24
@@ -321,7 +322,7 @@ class Position:
 
         Examples
         --------
-        >>> Position.initial().array[1, 5]       # five checkers on the side on roll's 6-point
+        >>> Position.initial().array[1, 5]     # the side on roll's 6-point: five
         np.uint8(5)
         """
         return np.frombuffer(self._board, dtype=np.uint8).reshape(2, 25)
@@ -506,7 +507,8 @@ class Position:
     def from_ogid(cls, text: str) -> tuple:
         """The position (side on roll in row 1) and ``MatchState`` of an OGID.
 
-        >>> pos, state = Position.from_ogid("11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0")
+        >>> ogid = "11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0"
+        >>> pos, state = Position.from_ogid(ogid)
         >>> pos == Position.initial(), state.on_roll, state.dice
         (True, 1, (6, 5))
         """

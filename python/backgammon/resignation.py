@@ -16,7 +16,8 @@ The position is always the resigner's: it resigns on its own turn, so it
 is on roll (row 1).
 
 >>> import backgammon as bg
->>> accepts(bg.Position.initial(), 1)     # a single game offered at the start: take it
+>>> # a single game offered at the start: take it
+>>> accepts(bg.Position.initial(), 1)
 True
 >>> accepts(bg.Position.initial(), 1, bg.MatchState(match_length=1))
 True
@@ -52,9 +53,38 @@ def _checked(position, level, state, rules):
 
 
 def value_of_playing_on(position: Position, state=None, rules=None, *, evaluator=None, ply: int = 0) -> float:
-    """What playing on is worth to the resigner (on roll in ``position``):
-    its cubeless equity per cube in money play, its match winning chance in
-    a match (``state`` gives the score, length and cube; default money)."""
+    """What playing on is worth to the resigner, on roll in ``position``.
+
+    Parameters
+    ----------
+    position : Position
+        The position, the resigner on roll.
+    state : MatchState, optional
+        The score, the length and the cube; default money play.
+    rules : Rules, optional
+        The money options.
+    evaluator : Evaluator, optional
+        As in :func:`~backgammon.evaluation.evaluate`.
+    ply : int, default 0
+        The search depth.
+
+    Returns
+    -------
+    float
+        The resigner's cubeless equity per cube in money play, its match
+        winning chance in a match.
+
+    Raises
+    ------
+    ValueError
+        The game is over in ``position``.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> round(value_of_playing_on(bg.Position.initial()), 2)
+    0.07
+    """
     _, state, rules = _checked(position, None, state, rules)
     from .evaluation import evaluate
     p = np.asarray(evaluate(position, ply, evaluator=evaluator).probabilities)
@@ -74,10 +104,31 @@ def _value_of_resigning(level: int, state, rules) -> float:
 
 
 def accepts(position: Position, level: int, state=None, rules=None, *, evaluator=None, ply: int = 0) -> bool:
-    """Whether the side that decides should accept the resignation of
-    ``level`` offered by the side on roll of ``position``: when it gives
-    that side at least what playing on is worth to it.
+    """Whether a resignation should be accepted.
 
+    The side that decides accepts when the resignation gives it at least
+    what playing on is worth to it.
+
+    Parameters
+    ----------
+    position : Position
+        The position, the resigning side on roll.
+    level : int
+        1 a single game, 2 a gammon, 3 a backgammon.
+    state, rules, evaluator, ply
+        As in :func:`value_of_playing_on`.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        ``level`` not 1-3, or the game is over in ``position``.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> accepts(bg.Position.initial(), 2), accepts(bg.Position.initial(), 1)
     (True, True)
@@ -88,10 +139,22 @@ def accepts(position: Position, level: int, state=None, rules=None, *, evaluator
 
 
 def offer(position: Position, state=None, rules=None, *, evaluator=None, ply: int = 0) -> int:
-    """The resignation the side on roll should offer before it rolls: the
-    lowest level that the other side accepts and that costs the resigner
-    no more than ``TOLERANCE`` against playing on, in a race; 0 for none.
+    """The resignation the side on roll should offer before it rolls.
 
+    Parameters
+    ----------
+    position, state, rules, evaluator, ply
+        As in :func:`value_of_playing_on`.
+
+    Returns
+    -------
+    int
+        The lowest level that the other side accepts and that costs the
+        resigner no more than :data:`TOLERANCE` against playing on, in a
+        race; 0 for none.
+
+    Examples
+    --------
     >>> import backgammon as bg
     >>> offer(bg.Position.initial())
     0

@@ -15,12 +15,34 @@ __all__ = ["random_positions"]
 
 
 def random_positions(n: int, seed=None, *, games: int = 256):
-    """``n`` (board, roll) pairs met in random-play games, in play order.
+    """Realistic (board, roll) pairs met in random-play games, in play order.
 
-    ``games`` games run in lockstep; each ply rolls for every game, picks one
-    distinct legal play uniformly, and restarts finished games from the
-    opening.  Returns boards (n, 2, 25) uint8 (row 1 on roll) and the rolls
-    (n, 2) uint8 then thrown.  The same seed gives the same corpus.
+    ``games`` games run in lockstep; each ply rolls for every game, picks
+    one distinct legal play uniformly, and restarts finished games from
+    the opening.  The same seed gives the same corpus.
+
+    Parameters
+    ----------
+    n : int
+        How many pairs.
+    seed : int or numpy.random.Generator, optional
+        The seed.
+    games : int, default 256
+        Games played side by side.
+
+    Returns
+    -------
+    boards : numpy.ndarray
+        (n, 2, 25) uint8, row 1 on roll.
+    rolls : numpy.ndarray
+        (n, 2) uint8: the roll then thrown.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> boards, rolls = random_positions(3, seed=1, games=1)
+    >>> bg.Position.from_array(boards[0]) == bg.Position.initial(), rolls.shape
+    (True, (3, 2))
     """
     from ._validate import integer
     from .dice import generator

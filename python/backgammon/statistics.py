@@ -45,7 +45,8 @@ gnubg gives these figures in its ``show statistics match``
 >>> g = m.new_game()
 >>> g.roll((4, 2)); g.play("24/20 24/22")
 >>> s = statistics(analyse(m, workers=1))
->>> s.players[0].unforced_moves, s.players[0].checker_marks["very bad"], s.players[0].checker_rating
+>>> p = s.players[0]
+>>> p.unforced_moves, p.checker_marks["very bad"], p.checker_rating
 (1, 1, 'Awful!')
 """
 from __future__ import annotations
@@ -77,9 +78,21 @@ CLOSE = 0.16     # a no double is a close decision when doubling costs less (gnu
 
 
 def rating(rate: float | None) -> str:
-    """gnubg's rating of an error rate (EMG per decision, >= 0); "n/a"
-    for None (no decisions).
+    """gnubg's rating of an error rate.
 
+    Parameters
+    ----------
+    rate : float or None
+        The error per decision in EMG, at least 0; None when there were
+        no decisions.
+
+    Returns
+    -------
+    str
+        One of :data:`RATINGS`, or ``"n/a"`` for None.
+
+    Examples
+    --------
     >>> rating(0.0036), rating(0.0135), rating(0.3621), rating(None)
     ('World class', 'Intermediate', 'Awful!', 'n/a')
     """
@@ -93,9 +106,23 @@ def rating(rate: float | None) -> str:
 
 
 def luck_rating(rate: float | None, luck_marks=LUCK_MARKS) -> str:
-    """gnubg's luck rating of a luck rate (EMG per move): ten times the
-    rate against the luck marks.
+    """gnubg's luck rating of a luck rate: ten times the rate against the
+    luck marks.
 
+    Parameters
+    ----------
+    rate : float or None
+        The luck per move in EMG; None when no roll was counted.
+    luck_marks : pair of float, default LUCK_MARKS
+        Lucky and very lucky (either sign).
+
+    Returns
+    -------
+    str
+        One of :data:`LUCK_RATINGS`, or ``"n/a"`` for None.
+
+    Examples
+    --------
     >>> luck_rating(0.0209), luck_rating(-0.0369), luck_rating(0.07)
     ('None', 'Bad dice, man!', 'Go to Las Vegas')
     """
@@ -118,9 +145,21 @@ def _luck_index(r: float, luck_marks) -> int:
 
 
 def mark(error: float, marks=GNUBG_MARKS) -> str:
-    """gnubg's mark of an error (>= 0): "", "doubtful", "bad" or "very bad"
-    (an error beyond each mark).
+    """gnubg's mark of an error: "", "doubtful", "bad" or "very bad".
 
+    Parameters
+    ----------
+    error : float
+        What a decision lost, at least 0; marked when it exceeds a mark.
+    marks : tuple of float, default GNUBG_MARKS
+        Doubtful, bad, very bad.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
     >>> mark(0.02), mark(0.031), mark(0.07), mark(0.2)
     ('', 'doubtful', 'bad', 'very bad')
     """
@@ -133,8 +172,22 @@ def mark(error: float, marks=GNUBG_MARKS) -> str:
 
 @dataclass(frozen=True)
 class CubeErrors:
-    """A kind of cube error: how many, and their total in EMG and in MWC
-    (points in money play)."""
+    """A kind of cube error: how many, and their total.
+
+    Attributes
+    ----------
+    count : int
+        How many.
+    emg : float
+        Their total in EMG.
+    cost : float
+        Their total in MWC (points in money play).
+
+    Examples
+    --------
+    >>> CubeErrors().count
+    0
+    """
 
     count: int = 0
     emg: float = 0.0
@@ -150,12 +203,54 @@ def _rate(total: float, n: int) -> float | None:
 
 @dataclass(frozen=True)
 class PlayerStatistics:
-    """One player's gnubg figures over a game or a match.  Totals are in EMG
-    (``..._error``, ``luck``) and in MWC (``..._cost``: match winning
-    chances in a match, points in money play); errors are positive (gnubg
-    prints them negative).  Rates are per decision (per move for luck) in
-    EMG, ``None`` where there was nothing to count; ``*_mrate`` give them in
-    gnubg's mEMG."""
+    """One player's gnubg figures over a game or a match.
+
+    Totals are in EMG (``..._error``, ``luck``) and in MWC (``..._cost``:
+    match winning chances in a match, points in money play); errors are
+    positive (gnubg prints them negative).  Rates are per decision (per
+    move for luck) in EMG, ``None`` where there was nothing to count;
+    ``*_mrate`` give them in gnubg's mEMG.
+
+    Attributes
+    ----------
+    name : str
+        The player.
+    total_moves, unforced_moves : int
+        Every roll played (forced ones and dances too), and the
+        decisions among them.
+    checker_marks : dict
+        Moves marked ``"doubtful"``, ``"bad"``, ``"very bad"``.
+    checker_error, checker_cost : float
+        The checker error total (EMG, MWC).
+    rolls, luck, luck_cost
+        The rolls counted and the luck total (EMG, MWC).
+    total_cube, close_cube, doubles, takes, passes : int
+        Cube decisions: all, close or actual ones (the rate's
+        denominator), and what was done.
+    missed_double_below_cp, missed_double_above_cp, wrong_double_below_dp, wrong_double_above_tg, wrong_take, wrong_pass : CubeErrors
+        Each kind of cube error.
+    cube_marks : dict
+        Cube decisions marked, apart from the checker marks.
+    actual_result, luck_adjusted_result : float
+        The result, and the result with the luck taken out.
+    snowie_error_rate : float
+        The total error per move of both players.
+    checker_rating, cube_rating, overall_rating, luck_rating : str
+        gnubg's ratings (see :func:`rating`, :func:`luck_rating`).
+    pr : float
+        Our performance rating: the overall error rate in mEMG / 2.
+    fibs_rating : float
+        The error-based absolute FIBS rating (a match only).
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> from backgammon.analysis import analyse
+    >>> g = bg.Game(seed=2); g.roll((4, 2)); g.play("24/20 24/22")
+    >>> p = statistics(analyse(g, ply=0, workers=1)).players[0]
+    >>> p.unforced_moves, p.checker_marks["very bad"], p.checker_rating
+    (1, 1, 'Awful!')
+    """
 
     name: str
     total_moves: int = 0
@@ -283,7 +378,17 @@ class PlayerStatistics:
 
 @dataclass(frozen=True)
 class GameStatistics:
-    """One game's figures: its number, the score before it and each player's."""
+    """One game's figures.
+
+    Attributes
+    ----------
+    number : int
+        The game's number, from 1.
+    score : tuple of int
+        The score before it.
+    players : tuple of PlayerStatistics
+        Each player's figures in this game.
+    """
 
     number: int
     score: tuple
@@ -292,11 +397,35 @@ class GameStatistics:
 
 @dataclass(frozen=True)
 class MatchStatistics:
-    """gnubg's statistics of an analysed match (or money session): each
-    player's over the match (``players``) and per game (``games``), the
-    marks used, and in a match the luck-based FIBS rating difference
-    (player 0's, as gnubg prints it).  ``report()`` is gnubg's text,
-    ``to_dict()`` everything."""
+    """gnubg's statistics of an analysed match or money session.
+
+    :meth:`report` is gnubg's text, ``to_dict()`` everything.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The players.
+    length : int
+        The match length (0: money).
+    players : tuple of PlayerStatistics
+        Each player's figures over the match.
+    games : list of GameStatistics
+        The same per game.
+    marks, luck_marks : tuple of float
+        The marks used.
+    luck_fibs_rating_difference : float
+        In a match, the luck-based FIBS rating difference (player 0's,
+        as gnubg prints it).
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> from backgammon.analysis import analyse
+    >>> g = bg.Game(seed=2); g.roll((4, 2)); g.play("24/20 24/22")
+    >>> s = statistics(analyse(g, ply=0, workers=1))
+    >>> s.names, len(s.games), s.report().startswith("Statistics")
+    (('Player 0', 'Player 1'), 1, True)
+    """
 
     names: tuple
     length: int
@@ -565,11 +694,42 @@ def _figures(names, length, plays, cubes, luck, actual, marks, luck_marks, both_
 
 
 def statistics(analysis, marks=GNUBG_MARKS, luck_marks=LUCK_MARKS, met=None) -> MatchStatistics:
-    """gnubg's statistics of ``analysis`` (a ``MatchAnalysis``), over the
-    match and per game, with ``marks`` (doubtful, bad, very bad; default
-    gnubg 1.07's 0.03, 0.06, 0.12) and ``luck_marks`` (lucky, very lucky);
-    ``met`` the match equity table of the actual results (default
-    Kazaross-XG2, gnubg's)."""
+    """gnubg's statistics of an analysis, over the match and per game.
+
+    Parameters
+    ----------
+    analysis : MatchAnalysis
+        As :func:`~backgammon.analysis.analyse` gives it.
+    marks : tuple of float, default GNUBG_MARKS
+        Doubtful, bad, very bad (gnubg 1.07's 0.03, 0.06, 0.12).
+    luck_marks : pair of float, default LUCK_MARKS
+        Lucky, very lucky.
+    met : MatchEquityTable, optional
+        The table of the actual results; default Kazaross-XG2, gnubg's.
+
+    Returns
+    -------
+    MatchStatistics
+
+    Raises
+    ------
+    TypeError
+        ``analysis`` is not a MatchAnalysis.
+    ValueError
+        Marks that are not increasing.
+
+    See Also
+    --------
+    backgammon.analysis.MatchAnalysis.statistics : the same, as a method.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> from backgammon.analysis import analyse
+    >>> g = bg.Game(seed=2); g.roll((4, 2)); g.play("24/20 24/22")
+    >>> statistics(analyse(g, ply=0, workers=1)).players[0].checker_rating
+    'Awful!'
+    """
     # analysis imports this module, so the type is checked by name (no import circle)
     if not any(c.__name__ == "MatchAnalysis" for c in type(analysis).__mro__):
         raise TypeError(f"analysis must be a backgammon.analysis.MatchAnalysis, not {type(analysis).__name__}")

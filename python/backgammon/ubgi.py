@@ -7,7 +7,9 @@ the commands.
 
 >>> import io
 >>> out = io.StringIO()
->>> serve(io.StringIO("ubgi\\nposition gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA\\ndice 3 1\\ngo\\nquit\\n"), out, "pubeval")
+>>> position = "position gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA"
+>>> commands = f"ubgi\\n{position}\\ndice 3 1\\ngo\\nquit\\n"
+>>> serve(io.StringIO(commands), out, "pubeval")
 >>> out.getvalue().splitlines()[-1]
 'bestmove 8/5 6/5'
 """
@@ -36,13 +38,29 @@ NAME = "backgammon"
 
 
 class UbgiError(BackgammonError, RuntimeError):
-    """An external engine that does not answer as UBGI says, or not in time."""
+    """An external engine that does not answer as UBGI says, or not in time
+    (also a ``RuntimeError``).
+
+    Examples
+    --------
+    >>> import sys
+    >>> UbgiPlayer(f"{sys.executable} -c pass", timeout=10)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    backgammon.ubgi.UbgiError: the engine '...' stopped while answering 'ubgi'
+    """
 
 
 def format_move(play) -> str:
     """A play in UBGI's move format: every single-die step written out as
     ``from/to`` (no repeats in parentheses, no hit marks), ``bar`` and
-    ``off``; ``pass`` for a turn with no move."""
+    ``off``; ``pass`` for a turn with no move.
+
+    Examples
+    --------
+    >>> format_move(Position.initial().parse_play("13/7(2) 8/2(2)", "66"))
+    '13/7 13/7 8/2 8/2'
+    """
     steps = [f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}" for f, t, _ in play.steps]
     return " ".join(steps) if steps else "pass"
 
@@ -164,9 +182,29 @@ class _Engine:
 
 
 def serve(stdin: IO[str], stdout: IO[str], spec: str = "net") -> None:
-    """Answer UBGI commands from ``stdin`` on ``stdout`` until ``quit`` or
-    the end of input.  A malformed line gets an ``error ...`` line and the
-    engine carries on."""
+    """Be a UBGI engine: answer UBGI commands from ``stdin`` on ``stdout``
+    until ``quit`` or the end of input.
+
+    A malformed line gets an ``error ...`` line and the engine carries on.
+    ``backgammon ubgi --player SPEC`` runs this.
+
+    Parameters
+    ----------
+    stdin, stdout : text file
+        Where the commands come from and the answers go.
+    spec : str, default "net"
+        The player behind the engine (any spec of
+        :func:`~backgammon.players.player`).
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO()
+    >>> xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:62:0:0:0:0:10"
+    >>> serve(io.StringIO(f"ubgi\\nposition xgid {xgid}\\ngo\\nquit\\n"), out)
+    >>> out.getvalue().splitlines()[-1]
+    'bestmove 24/18 13/11'
+    """
     engine = _Engine(spec)
     for line in stdin:
         try:
@@ -181,10 +219,35 @@ def serve(stdin: IO[str], stdout: IO[str], spec: str = "net") -> None:
 
 
 class UbgiPlayer(Player):
-    """An external UBGI engine as a player: ``UbgiPlayer("path/to/engine
-    --flag")`` starts it, shakes hands (``ubgi`` ... ``ubgiok``, ``isready``
-    ... ``readyok``) and asks it for each play (``position gnubgid``,
-    ``dice``, ``go``).  Every answer must come within ``timeout`` seconds."""
+    """An external UBGI engine as a player (spec ``ubgi:COMMAND``).
+
+    It starts the engine, shakes hands (``ubgi`` ... ``ubgiok``,
+    ``isready`` ... ``readyok``) and asks it for each play
+    (``position gnubgid``, ``dice``, ``go``).
+
+    Parameters
+    ----------
+    command : str
+        The engine's command line (split as a shell would).
+    timeout : float, default 30.0
+        Seconds every answer must come within.
+
+    Raises
+    ------
+    UbgiError
+        The engine does not start, answer the handshake or a request as
+        UBGI says, or in time.
+
+    Examples
+    --------
+    This package's own engine, as another program would run it:
+
+    >>> import sys, backgammon as bg
+    >>> engine = UbgiPlayer(f"{sys.executable} -m backgammon ubgi --player pubeval")
+    >>> str(engine.choose(bg.Position.initial(), "31"))
+    '8/5 6/5'
+    >>> engine.close()
+    """
 
     def __init__(self, command: str, timeout: float = 30.0):
         if not isinstance(command, str) or not command.strip():
@@ -296,7 +359,17 @@ class UbgiPlayer(Player):
 
 def ubgi_player(arg, seed=None) -> UbgiPlayer:
     """The factory of ``player("ubgi:COMMAND")`` (registered through the
-    ``backgammon.players`` entry point)."""
+    ``backgammon.players`` entry point).
+
+    Examples
+    --------
+    >>> import sys, backgammon as bg
+    >>> command = f"{sys.executable} -m backgammon ubgi --player pubeval"
+    >>> engine = bg.player(f"ubgi:{command}")
+    >>> type(engine).__name__
+    'UbgiPlayer'
+    >>> engine.close()
+    """
     if not arg:
         raise ValueError("spec must give the engine's command after 'ubgi:', e.g. 'ubgi:python -m backgammon ubgi'")
     return UbgiPlayer(arg)

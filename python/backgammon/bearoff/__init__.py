@@ -9,9 +9,11 @@ GNU Backgammon's files entry for entry and read and write its ``.bd`` format
 (``bdfile``); built tables are cached (``cache``).
 
 >>> db = one_sided()
->>> db.distribution((1, 0, 0, 0, 0, 0))[:2].tolist()       # one checker on the ace
+>>> # one checker on the ace
+>>> db.distribution((1, 0, 0, 0, 0, 0))[:2].tolist()
 [0.0, 1.0]
->>> round(float(db.distribution((0, 0, 0, 0, 0, 1))[1]), 4)   # on the 6-point: 27/36
+>>> # the 6-point: 27/36
+>>> round(float(db.distribution((0, 0, 0, 0, 0, 1))[1]), 4)
 0.75
 >>> race_chances(Position.from_id("AQAAAAAAAAAAAA"))
 RaceChances(win=1.0, win_gammon=0.0, lose_gammon=0.0)
@@ -38,7 +40,18 @@ __all__ = [
 
 class RaceChances(NamedTuple):
     """Cubeless chances of the side on roll in a bear-off race (no
-    backgammon is possible once both sides are home)."""
+    backgammon is possible once both sides are home).
+
+    Attributes
+    ----------
+    win, win_gammon, lose_gammon : float
+        The chances of winning, winning a gammon, losing a gammon.
+
+    Examples
+    --------
+    >>> race_chances(Position.from_id("AQAAAAAAAAAAAA")).win
+    1.0
+    """
 
     win: float
     win_gammon: float
@@ -51,22 +64,45 @@ def race_chances(x: Position) -> RaceChances: ...
 def race_chances(x: npt.ArrayLike, *, dtype: npt.DTypeLike = ..., out: np.ndarray | None = ...,
                  outside: Literal["raise", "nan"] = ...) -> np.ndarray: ...
 def race_chances(x, *, dtype=np.float64, out=None, outside="raise"):
-    """The chances of the side on roll when both sides have every checker
-    home: win, win gammon, lose gammon.  The win is exact from the two-sided
-    table when both sides fit in it, otherwise from the two one-sided
-    distributions (the side on roll wins when it needs no more rolls; it
-    rolls first); gammons come from the one-sided gammon distributions.
+    """The exact race chances of the side on roll when both sides have every
+    checker home: win, win gammon, lose gammon.
 
-    ``x`` is a ``Position`` (gives a :class:`RaceChances`) or boards
-    (n, 2, 25) (gives an (n, 3) array of ``dtype``, float64 or float32, or
-    writes into ``out``, a C-contiguous (n, 3) array of either, and returns
-    it).  A position with a checker outside a home board raises
-    :class:`OutsideDatabaseError` naming it; with ``outside="nan"`` a batch
-    may mix such positions in, and their rows are NaN (:func:`all_home`
-    is the mask of the rows answered).
+    The win is exact from the two-sided table when both sides fit in it,
+    otherwise from the two one-sided distributions (the side on roll wins
+    when it needs no more rolls; it rolls first); gammons come from the
+    one-sided gammon distributions.
 
+    Parameters
+    ----------
+    x : Position or array_like
+        A position, or boards (n, 2, 25).
+    dtype : numpy dtype, default float64
+        A batch's dtype, float64 or float32.
+    out : numpy.ndarray, optional
+        A C-contiguous (n, 3) float32 or float64 array to write into (and
+        return).
+    outside : {"raise", "nan"}, default "raise"
+        What a board with a checker outside a home board gives: an
+        error, or a row of NaN (:func:`all_home` is the mask of the rows
+        answered).
+
+    Returns
+    -------
+    RaceChances or numpy.ndarray
+        A :class:`RaceChances` for a Position, an (n, 3) array for boards.
+
+    Raises
+    ------
+    OutsideDatabaseError
+        A checker outside a home board (or on the bar), naming the board.
+    TypeError
+        ``out`` or ``outside`` given with a Position.
+
+    Examples
+    --------
     >>> import numpy as np
-    >>> board = np.zeros((1, 2, 25), dtype=np.uint8); board[0, :, 5] = 1   # one on each 6-point
+    >>> board = np.zeros((1, 2, 25), dtype=np.uint8)
+    >>> board[0, :, 5] = 1                     # one checker on each 6-point
     >>> race_chances(board).round(4).tolist()
     [[0.8125, 0.0, 0.0]]
     >>> mixed = np.stack([board[0], Position.initial().array])
@@ -100,7 +136,9 @@ def all_home(boards) -> np.ndarray:
     answers, a bool array (n,).
 
     >>> import numpy as np
-    >>> all_home(np.stack([Position.initial().array, Position.from_id("AQAAAAAAAAAAAA").array])).tolist()
+    >>> last = Position.from_id("AQAAAAAAAAAAAA")   # one checker left, on the ace
+    >>> boards = np.stack([Position.initial().array, last.array])
+    >>> all_home(boards).tolist()
     [False, True]
     """
     from .. import _board
@@ -119,7 +157,13 @@ def kernel_tables() -> dict:
 
 
 def race_win_probability(position: Position) -> float:
-    """The same as ``race_chances(position).win`` (the name older code uses)."""
+    """The same as ``race_chances(position).win`` (the name older code uses).
+
+    Examples
+    --------
+    >>> race_win_probability(Position.from_id("AQAAAAAAAAAAAA"))
+    1.0
+    """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a backgammon.Position, not {type(position).__name__}")
     return race_chances(position).win

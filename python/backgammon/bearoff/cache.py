@@ -50,7 +50,19 @@ _memo: dict = {}
 
 
 def one_sided() -> OneSidedDatabase:
-    """The 15-checker one-sided table, built on first use and cached."""
+    """The 15-checker one-sided table, built on first use and cached.
+
+    Returns
+    -------
+    OneSidedDatabase
+        gnubg's ``gnubg_os_6_15.bd``, entry for entry.
+
+    Examples
+    --------
+    >>> db = one_sided()
+    >>> round(float(db.expected_rolls((0, 0, 0, 0, 0, 2))), 3) > 1
+    True
+    """
     if "os" not in _memo:
         def make():
             db = OneSidedDatabase.build()
@@ -60,7 +72,25 @@ def one_sided() -> OneSidedDatabase:
 
 
 def two_sided(checkers: int = 6) -> TwoSidedDatabase:
-    """The two-sided table for up to ``checkers`` a side, built on first use and cached."""
+    """The two-sided table for up to ``checkers`` a side, built on first use and cached.
+
+    Parameters
+    ----------
+    checkers : int, default 6
+        Checkers a side.
+
+    Returns
+    -------
+    TwoSidedDatabase
+        gnubg's ``gnubg_ts_6_N.bd``, entry for entry: exact cubeful money
+        equities.
+
+    Examples
+    --------
+    >>> ts = two_sided(2)
+    >>> ts.checkers
+    2
+    """
     checkers = integer("checkers", checkers, low=1, high=MAX_TWO_SIDED_CHECKERS)
     key = ("ts", checkers)
     if key not in _memo:
@@ -74,8 +104,33 @@ def two_sided(checkers: int = 6) -> TwoSidedDatabase:
 def build(path, kind: str = "one-sided", *, checkers: int | None = None, compressed: bool = True) -> Path:
     """Build a table and write it to ``path`` in GNU Backgammon's format.
 
-    ``kind`` is ``"one-sided"`` (15 checkers; ``compressed`` picks the
-    variant) or ``"two-sided"`` (``checkers`` a side, default 6).
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.bd`` file to write.
+    kind : {"one-sided", "two-sided"}, default "one-sided"
+        Which table.
+    checkers : int, optional
+        For the two-sided table, checkers a side (default 6).
+    compressed : bool, default True
+        For the one-sided table, gnubg's compressed variant.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Raises
+    ------
+    ValueError
+        An unknown ``kind``, or ``checkers`` for the one-sided table.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "ts2.bd")
+    >>> path = build(path, "two-sided", checkers=2)
+    >>> path.name
+    'ts2.bd'
     """
     one_of("kind", kind, ("one-sided", "two-sided"))
     if kind == "one-sided":

@@ -1,7 +1,8 @@
 """The one-sided and two-sided bear-off tables and their lookups.
 
 >>> db = OneSidedDatabase.build()
->>> db.distribution((1, 0, 0, 0, 0, 0))[:2].tolist()       # one checker on the ace
+>>> # one checker on the ace
+>>> db.distribution((1, 0, 0, 0, 0, 0))[:2].tolist()
 [0.0, 1.0]
 """
 from __future__ import annotations

@@ -52,7 +52,8 @@ def encode(boards: np.ndarray, rolls: np.ndarray | None, out: np.ndarray | None 
 
     >>> import backgammon as bg
     >>> obs = encode(bg.Position.initial().array[None], [(3, 1)])
-    >>> obs.shape, (obs[0, 198:].nonzero()[0] + 198).tolist()   # high die 3 at 198 + 2, low die 1 at 204
+    >>> # high die 3 at 198 + 2, low die 1 at 204
+    >>> obs.shape, (obs[0, 198:].nonzero()[0] + 198).tolist()
     ((1, 210), [200, 204])
     """
     b = np.ascontiguousarray(boards, dtype=np.uint8)
@@ -204,8 +205,10 @@ def final_points(boards) -> np.ndarray:
 
     >>> import backgammon as bg
     >>> a = np.zeros((2, 25), dtype=np.uint8)
-    >>> a[1, 0], a[0, 12] = 1, 15            # our last checker on the ace; all of theirs on their 13-point
-    >>> final_points(bg.Position.from_array(a).legal_plays("61").positions).tolist()   # a gammon won
+    >>> # our last checker on the ace; all of theirs on their 13-point
+    >>> a[1, 0], a[0, 12] = 1, 15
+    >>> # a gammon won
+    >>> final_points(bg.Position.from_array(a).legal_plays("61").positions).tolist()
     [-2]
     >>> int(final_points(bg.Position.initial().array[None])[0])
     0

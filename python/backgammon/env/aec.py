@@ -4,7 +4,8 @@
 >>> e = env()
 >>> e.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = e.last()
->>> obs["observation"].shape, int(obs["action_mask"].sum()) == len(info["afterstates"])
+>>> mask = obs["action_mask"]
+>>> obs["observation"].shape, int(mask.sum()) == len(info["afterstates"])
 ((210,), True)
 """
 from __future__ import annotations
@@ -58,6 +59,23 @@ class BackgammonAEC(AECEnv):
     An action that is not a legal play raises ``IllegalPlayError`` (a
     ``ValueError``); ``env(illegal_reward=-1)`` ends the game instead, as
     PettingZoo's ``TerminateIllegalWrapper`` does.
+
+    Parameters
+    ----------
+    render_mode : str, optional
+        PettingZoo's render mode.
+    observation, afterstates, max_plays, cube, match_length, reward, rules
+        As in :class:`~backgammon.env.single.BackgammonEnv`.
+
+    Examples
+    --------
+    >>> from backgammon.env import raw_env, sample_legal
+    >>> e = raw_env()
+    >>> e.reset(seed=0)
+    >>> agent = e.agent_selection
+    >>> e.step(sample_legal(e.observe(agent)["action_mask"], rng=0))
+    >>> e.agent_selection != agent
+    True
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "backgammon_v0", "is_parallelizable": False,

@@ -22,7 +22,8 @@ raw        (63,)                (51,)          the 50 checker counts, on roll, d
 >>> enc.state_shape, enc.afterstate_shape
 ((15, 26), (9, 26))
 >>> x = enc.states(bg.Position.initial().array[None], np.array([[3, 1]], dtype=np.uint8))
->>> x.shape, float(x[0, 0, 6]), float(x[0, 9 + 2, 0])   # a checker on its 6-point; a 3 among the dice
+>>> # a checker on its 6-point; a 3 among the dice
+>>> x.shape, float(x[0, 0, 6]), float(x[0, 9 + 2, 0])
 ((1, 15, 26), 1.0, 1.0)
 """
 from __future__ import annotations

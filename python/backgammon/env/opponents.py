@@ -53,7 +53,8 @@ class PolicyPlayer(Player):
     it never doubles and always takes (``cube_action``).
 
     >>> import backgammon as bg
-    >>> p = PolicyPlayer(lambda obs: obs["action_mask"].argmax(axis=1))   # the first legal play
+    >>> # the first legal play
+    >>> p = PolicyPlayer(lambda obs: obs["action_mask"].argmax(axis=1))
     >>> str(p.choose(bg.Position.initial(), "31"))
     '24/23 24/21'
     """

@@ -3,8 +3,11 @@
 >>> import gymnasium, backgammon.env
 >>> e = gymnasium.make("backgammon/Backgammon-v0", opponent="pubeval")
 >>> obs, info = e.reset(seed=0)
->>> obs["observation"].shape, info["num_plays"] == len(info["afterstates"]) == int(e.unwrapped.action_masks().sum())
+>>> plays = info["num_plays"]
+>>> obs["observation"].shape, plays == len(info["afterstates"])
 ((210,), True)
+>>> plays == int(e.unwrapped.action_masks().sum())
+True
 """
 from __future__ import annotations
 
@@ -35,7 +38,9 @@ def observation_space(mask_in_observation: bool = True, **options) -> spaces.Dic
 
     >>> sorted(observation_space(mask_in_observation=False).spaces)
     ['observation']
-    >>> observation_space(observation="board", afterstates=True, max_plays=64)["afterstates"].shape
+    >>> space = observation_space(observation="board", afterstates=True,
+    ...                           max_plays=64)
+    >>> space["afterstates"].shape
     (64, 9, 26)
     """
     return Options.of(mask_in_observation=mask_in_observation, **options).observation_space()
@@ -64,33 +69,59 @@ class BackgammonEnv(gymnasium.Env):
     starts; when the opponent does, its first play is made in ``reset``.
     ``reset(options={"position": pos})`` starts at ``pos`` instead, the
     agent on roll (row 1) with an ordinary roll (cubeless money play only).
+    docs/environments.md has the options in full.
 
-    Options (docs/environments.md has them in full):
+    Parameters
+    ----------
+    opponent : str or Player, default "random"
+        A :func:`~backgammon.players.player` spec (``"random"``,
+        ``"pubeval"``, ``"net"``, ``"net:1"``...) or a Player: a frozen
+        policy, a league.
+    render_mode : {"ansi", "human"}, optional
+        Gymnasium's render mode.
+    illegal_reward : float or None, default -3.0
+        An action outside the mask ends the game with this reward and
+        ``info["illegal_action"] = True`` (with the cube or match play it
+        forfeits the game: a pass when answering a double, else a
+        backgammon resigned); None raises ``IllegalPlayError`` instead.
+    mask_in_observation : bool, default True
+        False leaves ``"action_mask"`` out of the observation, so that a
+        policy does not take the mask units as features.
+    observation : str, default "tesauro"
+        ``"tesauro"`` (210 units), ``"net"`` (the shipped network's
+        inputs, 266), ``"board"`` (a (15, 26) tensor of planes) or
+        ``"raw"`` (checker counts, 63); see
+        :mod:`backgammon.env.encodings`.
+    afterstates : bool, default False
+        The observation also holds ``"afterstates"``, the encodings of
+        the positions the plays lead to, padded to ``max_plays`` with the
+        mask, so that a policy can score them with a shared network.
+    max_plays : int, optional
+        The width of the plays' actions (and of the padded afterstates);
+        default 3072, more than any roll can have.  A position with more
+        plays offers only the first ``max_plays`` (``info["plays_cut"]``
+        counts the rest).
+    cube : bool, default False
+        The doubling cube, with decision steps (double or roll; take,
+        pass or beaver; accept, refuse or raccoon a beaver) as actions
+        ``max_plays + k`` for ``CUBE_ACTIONS[k]`` = roll, double, take,
+        pass, beaver (a raccoon too).
+    match_length : int, default 0
+        A match to this many points (Crawford rule, the match equity
+        table), one episode a match.  With ``cube`` or a match the
+        observation adds ``"cube"`` (14 units: the cube, the decision
+        asked, the score) and the opponent decides as in
+        :func:`backgammon.play_match`.
+    reward : {"points", "win", "match"}, default "points"
+        The points of each game; +1 or -1 when the episode ends (the
+        game, or the match); or twice the change of the agent's match
+        winning chances at each game's end (+1 or -1 over a match from
+        0-0).
+    rules : Rules, optional
+        Money options (Jacoby, beavers).
 
-    - ``observation``: ``"tesauro"`` (210 units), ``"net"`` (the shipped
-      network's inputs, 266), ``"board"`` (a (15, 26) tensor of planes) or
-      ``"raw"`` (checker counts, 63); see ``backgammon.env.encodings``.
-    - ``afterstates=True``: the observation also holds ``"afterstates"``,
-      the encodings of the positions the plays lead to, padded to
-      ``max_plays`` (default 3072, more than any roll can have) with the
-      mask, so that a policy can score them with a shared network.
-    - ``max_plays``: the width of the plays' actions (and of the padded
-      afterstates); a position with more plays offers only the first
-      ``max_plays`` (``info["plays_cut"]`` counts the rest).
-    - ``cube=True``: the doubling cube, with decision steps (double or roll;
-      take, pass or beaver; accept, refuse or raccoon a beaver) as actions
-      ``max_plays + k`` for ``CUBE_ACTIONS[k]`` = roll, double, take, pass,
-      beaver (a raccoon too).  ``match_length=N``: a match to N points
-      (Crawford rule, the match equity table), one episode a match.  Either
-      adds ``"cube"`` (14 units: the cube, the decision asked, the score)
-      to the observation and plays through ``Game`` and ``Match``, the
-      opponent deciding as in :func:`backgammon.play_match`; ``rules`` (a
-      ``backgammon.Rules``) sets money options (Jacoby, beavers).
-    - ``reward``: ``"points"`` (the points of each game), ``"win"`` (+1 or
-      -1 when the episode ends: the game, or the match) or ``"match"``
-      (twice the change of the agent's match winning chances at each game's
-      end, adding up to +1 or -1 over a match from 0-0).
-
+    Notes
+    -----
     ``info``: ``"action_mask"`` (as in the observation), ``"num_plays"``
     (the number of legal plays, 0 once the game is over or at a cube
     decision), ``"afterstates"`` (an :class:`~backgammon.env.Afterstates`:
@@ -117,6 +148,17 @@ class BackgammonEnv(gymnasium.Env):
     forfeits the game instead: a pass when answering a double, else a
     backgammon resigned, scored as such); with ``illegal_reward=None`` it
     raises ``IllegalPlayError`` instead.
+
+    Examples
+    --------
+    >>> import gymnasium, backgammon.env
+    >>> e = gymnasium.make("backgammon/Backgammon-v0", opponent="pubeval")
+    >>> obs, info = e.reset(seed=1)
+    >>> obs["observation"].shape, int(info["num_plays"]) > 0
+    ((210,), True)
+    >>> # the first legal play
+    >>> obs, reward, terminated, truncated, info = e.step(0)
+    >>> e.close()
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
@@ -310,7 +352,8 @@ class BackgammonEnv(gymnasium.Env):
         >>> e = BackgammonEnv()
         >>> obs, info = e.reset(seed=0)
         >>> m = e.action_masks()
-        >>> m.dtype, int(m.sum()) == info["num_plays"], bool(m[:info["num_plays"]].all())
+        >>> n = info["num_plays"]
+        >>> m.dtype, int(m.sum()) == n, bool(m[:n].all())
         (dtype('bool'), True, True)
         """
         if self.options.played:

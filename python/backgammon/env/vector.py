@@ -2,11 +2,13 @@
 stepped together in one batch-kernel call per half-turn.
 
 >>> import gymnasium, numpy as np, backgammon.env
->>> envs = gymnasium.make_vec("backgammon/Backgammon-v0", num_envs=8, vectorization_mode="vector_entry_point")
+>>> envs = gymnasium.make_vec("backgammon/Backgammon-v0", num_envs=8,
+...                           vectorization_mode="vector_entry_point")
 >>> obs, info = envs.reset(seed=0)
 >>> obs["observation"].shape, obs["action_mask"].shape
 ((8, 210), (8, 3072))
->>> obs, reward, terminated, truncated, info = envs.step(sample_legal(info["num_plays"], rng=0))
+>>> actions = sample_legal(info["num_plays"], rng=0)
+>>> obs, reward, terminated, truncated, info = envs.step(actions)
 >>> envs.action_masks().shape, envs.action_masks().dtype
 ((8, 3072), dtype('bool'))
 """
@@ -70,6 +72,32 @@ class BackgammonVectorEnv(VectorEnv):
     the observation (``info`` and ``action_masks()`` still have it).
 
     The environment pickles and deep-copies with its games and opponent.
+
+    Parameters
+    ----------
+    num_envs : int, default 1
+        Games in lockstep.
+    opponent, render_mode, illegal_reward, mask_in_observation, observation, afterstates, max_plays, cube, match_length, reward, rules
+        As in :class:`~backgammon.env.single.BackgammonEnv`.
+    copy : bool, default True
+        See above.
+    threads : int, optional
+        See above.
+    max_episode_steps : int, optional
+        See above.
+
+    Examples
+    --------
+    >>> import gymnasium, numpy as np, backgammon.env
+    >>> envs = gymnasium.make_vec("backgammon/Backgammon-v0", num_envs=3,
+    ...                           vectorization_mode="vector_entry_point",
+    ...                           opponent="pubeval")
+    >>> obs, info = envs.reset(seed=1)
+    >>> obs["observation"].shape, info["afterstate_offsets"].shape
+    ((3, 210), (4,))
+    >>> first = np.zeros(3, dtype=np.int64)        # each game's first legal play
+    >>> obs, reward, terminated, truncated, info = envs.step(first)
+    >>> envs.close()
     """
 
     metadata = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.NEXT_STEP}

@@ -26,7 +26,8 @@ Examples
 >>> pos, state = read_position("-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
 >>> pos.to_id(), state.to_match_id()
 ('4HPwATDgc/ABMA', 'cIkFAAAAAAAE')
->>> read_position("4HPwATDgc/ABMA")[1] is None       # a bare Position ID has no state
+>>> # a bare Position ID has no state
+>>> read_position("4HPwATDgc/ABMA")[1] is None
 True
 """
 from __future__ import annotations
@@ -253,7 +254,7 @@ def read_position(code: str) -> tuple[Position, MatchState | None]:
 
     Examples
     --------
-    >>> pos, state = read_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
+    >>> pos, state = read_position("-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
     >>> pos.to_id(), state.dice
     ('4HPwATDgc/ABMA', (3, 1))
     >>> read_position("4HPwATDgc/ABMA:QYkqASAAIAAA")[1].score

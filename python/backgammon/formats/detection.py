@@ -50,10 +50,30 @@ def _sniff_builtin(name: str, data: bytes) -> bool:
 
 
 def detect(data: bytes, path=None) -> Format | None:
-    """The format a file's bytes are in, by their content as gnubg's
-    ``import auto`` tells them, else by the extension of ``path``; None
-    when neither tells.
+    """The format a file's bytes are in.
 
+    Told by their content, as gnubg's ``import auto`` tells it, else by
+    the extension of ``path``.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's bytes.
+    path : str or os.PathLike, optional
+        Its name, for the extension.
+
+    Returns
+    -------
+    Format or None
+        None when neither content nor name tells.
+
+    Raises
+    ------
+    TypeError
+        ``data`` is not bytes.
+
+    Examples
+    --------
     >>> detect(b"; [Site \\"FIBS\\"]\\n 5 point match\\n").name
     'mat'
     """
@@ -74,9 +94,49 @@ def detect(data: bytes, path=None) -> Format | None:
 
 
 def read_match(source, *, format: str | None = None, **options):
-    """A match file's record: ``source`` a path, an open file, its text or
-    bytes; the format told by the content (``format`` names it instead).
-    A refusal raises the format's error, its message naming the file."""
+    """Read a match file of any format, told by its content.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, file or bytes
+        A path (``str`` or ``pathlib.Path``), an open file, the text or
+        the bytes.
+    format : str, optional
+        The format's name (``"mat"``, ``"sgf"``, ``"xg"``, ...; see
+        :func:`formats`), instead of telling it.
+    **options
+        The reader's options: ``partial``, ``strict``, ``rules``...
+
+    Returns
+    -------
+    MatchRecord
+
+    Raises
+    ------
+    FormatError
+        Not a match file of any known format, or a position file.
+    MatchFileError
+        The format's own error (``MatFileError``, ``SgfFileError``...),
+        its message naming the file, the game and the line.
+    OSError
+        A path that cannot be read.
+
+    See Also
+    --------
+    backgammon.formats.mat.read_mat, backgammon.formats.sgf.read_sgf, backgammon.formats.xg.read_xg
+    backgammon.analysis.analyse : grade the record.
+
+    Examples
+    --------
+    >>> import os, tempfile, backgammon as bg
+    >>> path = os.path.join(tempfile.mkdtemp(), "games.sgf")
+    >>> d = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> with open(path, "w") as f:
+    ...     _ = f.write(bg.write_sgf(d))
+    >>> record = read_match(path)
+    >>> record.players, len(record.games)
+    (('pubeval', 'random'), 2)
+    """
     data, path = load(source)
     fmt = get(format) if format is not None else detect(data, path)
     where = f"{path}: " if path else ""

@@ -16,11 +16,13 @@ index 24 towards 1, bears off to ``home`` 0 and enters from ``bar`` 25; with
 direction 1 everything is mirrored (home 25, bar 0).  Index ``bar`` holds the
 player's checkers on the bar, index ``home`` the opponent's.
 
->>> line = ("board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:"
-...         "1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0")
+>>> line = ("board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:"
+...         "-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0")
 >>> fb = read_fibs_board(line)      # the FIBS documentation's example
->>> fb.position == Position.initial(), fb.player_on_roll, fb.dice, fb.match_length
-(True, True, (6, 2), 3)
+>>> fb.position == Position.initial(), fb.player_on_roll
+(True, True)
+>>> fb.dice, fb.match_length
+((6, 2), 3)
 >>> str(fb) == line
 True
 
@@ -142,6 +144,17 @@ class FibsBoard:
     and :attr:`player_position` are the same checkers as a
     :class:`~backgammon.Position` with the side on roll, or the player, in
     row 1.  :meth:`match_state` gives the cube, score and turn.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> line = ("board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:"
+    ...         "-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0")
+    >>> b = read_fibs_board(line)
+    >>> b.position == bg.Position.initial(), b.match_state().match_length
+    (True, 3)
+    >>> str(b) == line
+    True
     """
 
     player: str
@@ -257,7 +270,8 @@ class FibsBoard:
         """The on-home and on-bar counts that disagree with the board
         numbers (which are the checkers), each named with both values.
 
-        >>> fb = read_fibs_board(DOC_EXAMPLE.replace(":0:25:0:0:0:0:2:", ":0:25:0:0:0:1:2:"))
+        >>> odd = DOC_EXAMPLE.replace(":0:25:0:0:0:0:2:", ":0:25:0:0:0:1:2:")
+        >>> fb = read_fibs_board(odd)
         >>> fb.mismatches
         ('on bar: the opponent has 0 checkers on the bar, not 1',)
         """
@@ -318,7 +332,8 @@ class FibsBoard:
         """The state of play with the line's player as MatchState ``player``
         (default 1, as gnubg) and the opponent as the other.
 
-        >>> fb = read_fibs_board(write_fibs_board(Position.initial(), MatchState(match_length=5, score=(1, 3))))
+        >>> state = MatchState(match_length=5, score=(1, 3))
+        >>> fb = read_fibs_board(write_fibs_board(Position.initial(), state))
         >>> fb.score, fb.match_state().score
         ((3, 1), (1, 3))
         """
@@ -437,8 +452,36 @@ class FibsBoard:
 
 
 def read_fibs_board(text: str) -> FibsBoard:
-    """Every field of a ``board:...`` line (blanks around the numbers are
-    allowed).  Raises :class:`InvalidFibsBoardError` naming the field."""
+    """Read a FIBS ``board:...`` line (blanks around the numbers are allowed).
+
+    Parameters
+    ----------
+    text : str
+        The line, as FIBS (or gnubg's ``set output rawboard on``) writes
+        it.
+
+    Returns
+    -------
+    FibsBoard
+        Every field; ``.position`` and ``.match_state()`` for the engine.
+
+    Raises
+    ------
+    InvalidFibsBoardError
+        A malformed line, naming the field.
+
+    See Also
+    --------
+    write_fibs_board : the other way.
+    backgammon.formats.codes.read_position : any position code.
+
+    Examples
+    --------
+    >>> read_fibs_board("board:You:someplayer:3").position
+    Traceback (most recent call last):
+    ...
+    backgammon.formats.fibs.InvalidFibsBoardError: FIBS board line: has 53 fields separated by ':', this one has 4
+    """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     fields = text.strip().split(":")
@@ -478,7 +521,8 @@ def write_fibs_board(position, state: MatchState | None = None,
     A state a board line cannot hold (a resignation offer, no game started)
     raises :class:`InvalidFibsBoardError`.
 
-    >>> write_fibs_board(Position.initial(), MatchState(on_roll=1, dice=(6, 2), match_length=3))
+    >>> state = MatchState(on_roll=1, dice=(6, 2), match_length=3)
+    >>> write_fibs_board(Position.initial(), state)
     'board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0'
     """
     if isinstance(position, FibsBoard):

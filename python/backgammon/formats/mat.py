@@ -24,7 +24,8 @@ cut short, raises :class:`MatFileError` naming the game and the line.
       Wins 1 point and the match
 <BLANKLINE>
 >>> record = read_mat(text)
->>> record.players, record.length, record.games[0].winner, record.games[0].points
+>>> game = record.games[0]
+>>> record.players, record.length, game.winner, game.points
 (('Ann', 'Bob'), 1, 0, 1)
 >>> [e.kind for e in record.games[0].events]
 ['opening', 'play', 'resign', 'accept']
@@ -119,7 +120,14 @@ __all__ = ["MatFileError", "read_mat", "write_mat", "save_duel"]
 
 
 class MatFileError(MatchFileError):
-    """A ``.mat`` file that is malformed, truncated or against the rules."""
+    """A ``.mat`` file that is malformed, truncated or against the rules:
+    the message names the game, the line and the rule.
+
+    Examples
+    --------
+    >>> issubclass(MatFileError, ValueError)
+    True
+    """
 
 
 # -- reading .mat ---------------------------------------------------------------------------
@@ -277,23 +285,62 @@ def _name(text: str) -> tuple[str, str | None]:
 @reads_source
 def read_mat(source: str | bytes | os.PathLike | IO, rules: Rules | None = None, *, partial: bool = False,
              strict: bool = False) -> MatchRecord:
-    """Read a ``.mat`` file into a :class:`MatchRecord`, replaying every
-    game (RULES 2-8).  ``source`` is the file's path (a ``str`` or a
-    ``pathlib.Path``), the file open for reading, its text, or its bytes
-    (UTF-8, else Latin-1); an error reading a named file starts with its
-    path.
+    """Read a ``.mat`` file (Jellyfish's text, as gnubg exports it), replaying
+    every game (RULES 2-8).
 
-    ``rules`` replaces the rules read from the header (a match uses the
-    standard rules; a money session :data:`MONEY_RULES`, with Jacoby when
-    the header says ``; [Jacoby "On"]``).  With ``partial`` the last game
-    (and the match) may be unfinished, as in a match in progress or a file
-    cut short (a move cut in the file's last line is read as its dice
-    alone, with a warning); otherwise a game with no result, or a match that
-    nobody has won, is a truncated file.  Where the file contradicts itself
-    (a score line, a ``Wins`` or ``Losses`` line that the play does not
-    give) the play wins and the record's ``warnings`` say so; with
-    ``strict`` each of them is an error.  Errors raise :class:`MatFileError`
-    with the game, the line and the rule.
+    Parameters
+    ----------
+    source : str, os.PathLike, file or bytes
+        The file's path (a ``str`` or a ``pathlib.Path``), the file open
+        for reading, its text, or its bytes (UTF-8, else Latin-1).
+    rules : Rules, optional
+        Replaces the rules read from the header (a match uses the
+        standard rules; a money session :data:`MONEY_RULES`, with Jacoby
+        when the header says ``; [Jacoby "On"]``).
+    partial : bool, default False
+        The last game (and the match) may be unfinished, as in a match in
+        progress or a file cut short (a move cut in the last line is read
+        as its dice alone, with a warning); otherwise a game with no
+        result, or a match nobody has won, is a truncated file.
+    strict : bool, default False
+        Where the file contradicts itself (a score line, a ``Wins`` or
+        ``Losses`` line the play does not give) the play wins and the
+        record's ``warnings`` say so; with ``strict`` each is an error.
+
+    Returns
+    -------
+    MatchRecord
+        The players, the length and every game's actions.
+
+    Raises
+    ------
+    MatFileError
+        A malformed or truncated file, or an action against the rules,
+        naming the game, the line and the rule (and the path, when read
+        from one).
+    OSError
+        A path that cannot be read.
+
+    See Also
+    --------
+    write_mat : the other way.
+    backgammon.formats.read_match : any format, told by its content.
+    backgammon.analysis.analyse : grade the record's decisions.
+
+    Examples
+    --------
+    >>> import os, tempfile, backgammon as bg
+    >>> path = os.path.join(tempfile.mkdtemp(), "duel.mat")
+    >>> d = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> bg.formats.mat.save_duel(path, d)
+    >>> record = bg.read_mat(path)      # or a pathlib.Path, an open file, the text
+    >>> record.players, record.length, len(record.games)
+    (('pubeval', 'random'), 0, 2)
+    >>> cut = " 3 point match\\n\\n Game 1\\n A : 0     B : 0\\n  1) 31: 8/5 6/5\\n"
+    >>> bg.read_mat(cut)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    backgammon.formats.mat.MatFileError: game 1, line 5: the game ends without a result: the file is truncated ...
     """
     text: str | bytes = cast(bytes, source)    # its bytes, whatever it was (reads_source)
     if isinstance(text, (bytes, bytearray)):
@@ -611,16 +658,50 @@ def _mat_game(number: int, players, game: GameItems) -> list:
 
 
 def write_mat(source, players=None) -> str:
-    """The ``.mat`` text of a ``Match`` (its games' histories), a
-    :class:`MatchRecord`, or a ``DuelResult`` made with ``record=True``
-    (written as a money session between ``result.a`` and ``result.b``).
+    """The ``.mat`` text of a match.
 
-    ``players`` names the two sides (default: the record's, or
-    ``"Player 0"`` and ``"Player 1"``).  The games are replayed first, so
-    a record the rules refuse raises :class:`MatFileError`; a tied
-    opening roll or a rejected resignation is left out, and an automatic
-    double or an opening re-roll cannot be written (see the module
-    documentation)."""
+    Parameters
+    ----------
+    source : Match, MatchRecord or DuelResult
+        A :class:`~backgammon.match.Match` (its games' histories), a
+        :class:`MatchRecord`, or a ``DuelResult`` made with
+        ``record=True`` (written as a money session between
+        ``result.a`` and ``result.b``).
+    players : pair of str, optional
+        The two sides' names; default the record's, or ``"Player 0"``
+        and ``"Player 1"``.
+
+    Returns
+    -------
+    str
+        The file's text: write it with ``open(path, "w")``.
+
+    Raises
+    ------
+    MatFileError
+        A record the rules refuse (the games are replayed first), or an
+        automatic double or an opening re-roll, which ``.mat`` cannot
+        write.  A tied opening roll or a rejected resignation is left
+        out.
+
+    See Also
+    --------
+    read_mat, backgammon.formats.sgf.write_sgf
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> m = bg.Match(3, seed=1)
+    >>> g = m.new_game(); g.roll((3, 1)); g.play("8/5 6/5")
+    >>> g.resign(1, player=1); g.accept_resignation()
+    >>> print(bg.write_mat(m, players=("Ann", "Bob")), end="")
+     3 point match
+    <BLANKLINE>
+     Game 1
+     Ann : 0                        Bob : 0
+      1) 31: 8/5 6/5
+          Wins 1 point
+    """
     record, games = record_items(source, players, MatFileError)
     for name in record.players:
         if not name.strip() or ":" in name or "\n" in name or name != name.strip():
@@ -646,9 +727,27 @@ def write_mat(source, players=None) -> str:
 
 
 def save_duel(path, duel_result, players=None) -> None:
-    """Write the games of ``duel_result`` (a ``DuelResult`` made with
-    ``record=True``) to ``path`` as a ``.mat`` money session; player A
-    is the left column (player 0)."""
+    """Write the games of a duel to ``path`` as a ``.mat`` money session;
+    player A is the left column (player 0).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write.
+    duel_result : DuelResult
+        Made with ``duel(..., record=True)``.
+    players : pair of str, optional
+        The names; default the duel's specs.
+
+    Examples
+    --------
+    >>> import os, tempfile, backgammon as bg
+    >>> path = os.path.join(tempfile.mkdtemp(), "duel.mat")
+    >>> d = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> save_duel(path, d)
+    >>> len(bg.read_mat(path).games)
+    2
+    """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
     duel_records(duel_result)

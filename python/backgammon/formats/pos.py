@@ -22,7 +22,8 @@ The first player is MatchState player 0, as gnubg imports it.
 >>> words = [126, 0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 1, 1, 0, 7, 2, 1]
 >>> head = struct.pack("<18h", *words) + b"\\x03Ann\\x03Bob" + struct.pack("<3h", 0, 0, 0) + b"\\x00"
 >>> board = [0] * 26
->>> board[24], board[13], board[8], board[6] = -2, -5, -3, -5        # the first player
+>>> # the first player
+>>> board[24], board[13], board[8], board[6] = -2, -5, -3, -5
 >>> board[1], board[12], board[17], board[19] = 2, 5, 3, 5
 >>> pos = read_pos(head + struct.pack("<2h", 3, 1) + b"".join(struct.pack("<2h", v + 20, v + 20) for v in board))
 >>> pos.position == Position.initial(), pos.state.on_roll, pos.state.dice, pos.state.score, pos.players

@@ -39,17 +39,51 @@ _DEFAULT_PLAYERS = ("Player 0", "Player 1")
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """A match (``length`` points, RULES 8.1) or money session (``length``
-    0) as a file holds it.
+    """A match or a money session as a file holds it: what every reader
+    gives and every writer takes.
 
-    ``header`` is the ``(key, value)`` pairs of the file's header (for
-    ``.mat`` the ``; [Key "value"]`` lines), ``comments`` its other
-    comment lines, ``rules`` the rules the games are replayed with.
-    ``warnings`` (:class:`RecordWarning` items) lists what the reader
-    mended: where the file contradicts itself, the play wins.
-    ``analysis`` holds the analysis a file carries (gnubg's SGF: one
-    :class:`~backgammon.formats.sgf.NodeAnalysis` per analysed action).
-    :meth:`replay` rebuilds the games through ``Match``/``Game``.
+    :meth:`replay` rebuilds the games through ``Match`` and ``Game``;
+    :func:`~backgammon.analysis.analyse` grades them.
+
+    Attributes
+    ----------
+    players : tuple of str
+        The two players' names (player 0 first).
+    length : int
+        The match length in points (RULES 8.1); 0 for a money session.
+    games : tuple of RecordedGame
+        Each game: the score before it, its events, the winner and the
+        points.
+    header : tuple of (str, str)
+        The file header's pairs (for ``.mat`` the ``; [Key "value"]``
+        lines).
+    comments : tuple of str
+        The file's other comment lines.
+    rules : Rules
+        The rules the games are replayed with.
+    warnings : tuple of RecordWarning
+        What the reader mended: where the file contradicts itself, the
+        play wins.
+    analysis : tuple
+        The analysis the file carries (gnubg's SGF: one
+        :class:`~backgammon.formats.sgf.NodeAnalysis` per analysed
+        action).
+    score : tuple of int
+        The score after the last finished game.
+    winner : int or None
+        The side that won the match.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> m = bg.Match(1, seed=1)
+    >>> g = m.new_game(); g.roll((3, 1)); g.play("8/5 6/5")
+    >>> g.resign(1, player=1); g.accept_resignation()
+    >>> record = MatchRecord.from_match(m, players=("Ann", "Bob"))
+    >>> record.length, record.score, record.winner, record.games[0].events[1].value
+    (1, (1, 0), 0, '8/5 6/5')
+    >>> record.replay().is_over()
+    True
     """
 
     players: tuple = _DEFAULT_PLAYERS

@@ -20,13 +20,38 @@ _PACKAGE = __name__.rpartition(".")[0]
 
 @dataclass(frozen=True)
 class Format:
-    """A file format: its ``name``, the file ``extensions`` it is known by,
-    ``kind`` ("match": a ``MatchRecord``; "position": a position and its
-    state), its reader and writer, the error class both raise, and
-    ``binary`` when it is read from bytes rather than text (and its writer,
-    if any, gives bytes), ``sniff``: whether a file's bytes look like this
-    format (:func:`detect`), and for a position format typed as a code,
-    the ``title`` players call it by and an ``example`` that errors quote."""
+    """A file format, as a format module declares it (``FORMAT``).
+
+    Attributes
+    ----------
+    name : str
+        Its name (``"mat"``).
+    extensions : tuple of str
+        The file extensions it is known by.
+    kind : str
+        ``"match"`` (read to a ``MatchRecord``) or ``"position"`` (a
+        position and its state).
+    read : callable
+        The reader.
+    write : callable or None
+        The writer, if any.
+    error : type
+        The error class both raise.
+    binary : bool
+        Read from bytes rather than text (its writer, if any, gives
+        bytes).
+    sniff : callable or None
+        Whether a file's bytes look like this format (:func:`detect`).
+    title, example : str or None
+        For a position format typed as a code: what players call it and
+        an example that errors quote.
+
+    Examples
+    --------
+    >>> fmt = get("sgf")
+    >>> fmt.kind, fmt.extensions, fmt.binary
+    ('match', ('.sgf',), False)
+    """
 
     name: str
     extensions: tuple
@@ -42,7 +67,13 @@ class Format:
 
 @lru_cache(maxsize=1)
 def formats() -> dict[str, Format]:
-    """Every format of this package, by name."""
+    """Every format of this package, by name.
+
+    Examples
+    --------
+    >>> "mat" in formats() and "xgid" in formats()
+    True
+    """
     found = {}
     for info in pkgutil.iter_modules([os.path.dirname(__file__)]):
         module = importlib.import_module(f"{_PACKAGE}.{info.name}")
@@ -53,12 +84,31 @@ def formats() -> dict[str, Format]:
 
 
 def match_formats() -> list[Format]:
-    """The formats that hold whole matches."""
+    """The formats that hold whole matches.
+
+    Examples
+    --------
+    >>> "sgf" in [f.name for f in match_formats()]
+    True
+    """
     return [f for f in formats().values() if f.kind == "match"]
 
 
 def get(name: str) -> Format:
-    """The format called ``name``."""
+    """The format called ``name`` (any case).
+
+    Raises
+    ------
+    ValueError
+        No format has that name; the message lists them.
+    TypeError
+        ``name`` is not text.
+
+    Examples
+    --------
+    >>> get("MAT").extensions
+    ('.mat', '.txt')
+    """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, not {type(name).__name__}")
     known = formats()
@@ -69,7 +119,13 @@ def get(name: str) -> Format:
 
 def for_path(path) -> Format | None:
     """The match format a file name's extension names, or None; its
-    ``binary`` says whether to hand the reader bytes (``.xg``) or text."""
+    ``binary`` says whether to hand the reader bytes (``.xg``) or text.
+
+    Examples
+    --------
+    >>> for_path("match.sgf").name, for_path("notes.doc")
+    ('sgf', None)
+    """
     ext = os.path.splitext(os.fspath(path))[1].lower()
     named = [f for f in match_formats() if ext in f.extensions]
     # Several formats share .gam (Jellyfish, GammonEmpire, PartyGammon): the one that writes first.

@@ -21,7 +21,8 @@ Black's point p is ``x`` - (p - 1); ``y`` is the bar and ``z`` off.
 >>> g = m.new_game()
 >>> g.roll((3, 1)); g.play("8/5 6/5"); g.resign(1); g.accept_resignation()
 >>> text = write_sgf(m, players=("Ann", "Bob"))
->>> print(text.replace("AP[backgammon:" + bg.__version__ + "]", "AP[...]"), end="")
+>>> app = "AP[backgammon:" + bg.__version__ + "]"
+>>> print(text.replace(app, "AP[...]"), end="")
 (;FF[4]GM[6]CA[UTF-8]AP[...]MI[length:1][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RE[W+1R]
 ;W[31hefe])
 >>> record = read_sgf(text)
@@ -62,7 +63,17 @@ __all__ = ["SgfFileError", "read_sgf", "write_sgf"]
 
 
 class SgfFileError(MatchFileError):
-    """An SGF file that is malformed, truncated or against the rules."""
+    """An SGF file that is malformed, truncated or against the rules: the
+    message names the game and the line.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> bg.read_sgf("(;FF[4]GM[1])")
+    Traceback (most recent call last):
+    ...
+    backgammon.formats.sgf.SgfFileError: game 1, line 1: GM[1] is not backgammon (GM[6])
+    """
 
 
 _COLOURS = "WB"          # White is player 0, Black player 1 (gnubg's player 0 and 1)
@@ -199,18 +210,50 @@ def _one(node: _Node, name: str) -> str | None:
 @reads_source
 def read_sgf(source: str | bytes | os.PathLike | IO, rules: Rules | None = None, *,
              partial: bool = False) -> MatchRecord:
-    """Read gnubg's SGF match file into a :class:`~backgammon.mat.MatchRecord`,
-    replaying every game (RULES 2-8).  ``source`` is the file's path (a
-    ``str`` or a ``pathlib.Path``), the file open for reading, its text, or
-    its bytes (UTF-8, else Latin-1); an error reading a named file starts
-    with its path.
+    """Read gnubg's SGF match file, replaying every game (RULES 2-8).
 
-    ``rules`` replaces the rules the file implies (the standard rules for
-    a match; :data:`~backgammon.mat.MONEY_RULES` for money, with Jacoby
-    when the root says ``RU[Jacoby]``).  With ``partial`` the last game
-    (and the match) may be unfinished; otherwise a game with no ``RE``
-    result, or a match nobody has won, is a truncated file.  Errors raise
-    :class:`SgfFileError` naming the game and the line.
+    The analysis gnubg wrote into the file is kept in the record's
+    ``analysis`` (a list of :class:`NodeAnalysis`).
+
+    Parameters
+    ----------
+    source : str, os.PathLike, file or bytes
+        The file's path (a ``str`` or a ``pathlib.Path``), the file open
+        for reading, its text, or its bytes (UTF-8, else Latin-1).
+    rules : Rules, optional
+        Replaces the rules the file implies (the standard rules for a
+        match; :data:`~backgammon.mat.MONEY_RULES` for money, with Jacoby
+        when the root says ``RU[Jacoby]``).
+    partial : bool, default False
+        The last game (and the match) may be unfinished; otherwise a game
+        with no ``RE`` result, or a match nobody has won, is a truncated
+        file.
+
+    Returns
+    -------
+    MatchRecord
+
+    Raises
+    ------
+    SgfFileError
+        A malformed or truncated file, or an action against the rules,
+        naming the game and the line (and the path, when read from one).
+    OSError
+        A path that cannot be read.
+
+    See Also
+    --------
+    write_sgf : the other way, with an analysis.
+    backgammon.formats.read_match : any format, told by its content.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> duel = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+    >>> # or a path, or an open file
+    >>> record = bg.read_sgf(bg.write_sgf(duel))
+    >>> record.players, len(record.games)
+    (('pubeval', 'random'), 2)
     """
     text: str | bytes = cast(bytes, source)    # its bytes, whatever it was (reads_source)
     if isinstance(text, (bytes, bytearray)):
@@ -411,7 +454,10 @@ class NodeAnalysis:
     ``cube_skill``, the mark of not doubling.
 
     >>> import backgammon as bg
-    >>> text = "(;FF[4]GM[6]MI[length:0]PW[A]PB[B]RE[W+1R];W[31hefe]A[0][hefe E ver 3 0.55 0.15 0.01 0.12 0.005 0.17 0C 0 1 0.000000 1]LU[0.13800])"
+    >>> text = ("(;FF[4]GM[6]MI[length:0]PW[A]PB[B]RE[W+1R];W[31hefe]"
+    ...         "A[0][hefe E ver 3 0.55 0.15 0.01 0.12 0.005 0.17 "
+    ...         "0C 0 1 0.000000 1]"
+    ...         "LU[0.13800])")
     >>> r = bg.read_sgf(text, partial=True)
     >>> n = r.analysis[0]
     >>> n.kind, n.candidates[0][0], n.played, n.luck
@@ -680,14 +726,41 @@ def _analysis_notes(record: MatchRecord, analysis) -> list:
 
 
 def write_sgf(source, players=None, *, analysis=None) -> str:
-    """gnubg's SGF text of a ``Match``, a :class:`~backgammon.mat.MatchRecord`
-    or a ``DuelResult`` made with ``record=True`` (a money session), one
-    game tree per game.  ``players`` names White (player 0) and Black
-    (player 1).  ``analysis`` (a ``backgammon.analysis.MatchAnalysis`` of
-    the same match) is written into the nodes as gnubg writes its own
-    (candidate plays, cube decisions, luck and skill marks), so gnubg shows
-    it.  The games are replayed first: a record the rules refuse raises
-    :class:`SgfFileError`."""
+    """gnubg's SGF text of a match, one game tree per game.
+
+    Parameters
+    ----------
+    source : Match, MatchRecord or DuelResult
+        A :class:`~backgammon.match.Match`, a
+        :class:`~backgammon.mat.MatchRecord` or a ``DuelResult`` made
+        with ``record=True`` (a money session).
+    players : pair of str, optional
+        White's (player 0) and Black's (player 1) names.
+    analysis : MatchAnalysis, optional
+        An analysis of the same match
+        (:func:`~backgammon.analysis.analyse`), written into the nodes as
+        gnubg writes its own (candidate plays, cube decisions, luck and
+        skill marks), so gnubg shows it.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    SgfFileError
+        A record the rules refuse (the games are replayed first).
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> m = bg.Match(3, seed=1)
+    >>> g = m.new_game(); g.roll((3, 1)); g.play("8/5 6/5")
+    >>> g.resign(1); g.accept_resignation()
+    >>> text = bg.write_sgf(m, players=("Ann", "Bob"))
+    >>> text.startswith("(;FF[4]GM[6]"), "PW[Ann]" in text, "MI[length:3]" in text
+    (True, True, True)
+    """
     record, games = record_items(source, players, SgfFileError)
     for name in record.players:
         if not name.strip() or "\n" in name:

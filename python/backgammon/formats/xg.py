@@ -62,7 +62,14 @@ _SET_POSITION = 31               # gammonview: a play it could only give as a po
 class XgFileError(MatchFileError):
     """An ``.xg`` file that cannot be read (or ``gammonview`` missing), or
     whose games break the rules; ``game`` and ``line`` (the action number in
-    the game) say where."""
+    the game) say where.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> issubclass(XgFileError, bg.MatchFileError)
+    True
+    """
 
     where = "action"
 
@@ -75,7 +82,13 @@ def _gammonview():
 
 
 def available() -> bool:
-    """Whether ``gammonview`` can be imported (the ``xg`` extra)."""
+    """Whether ``gammonview`` can be imported (the ``xg`` extra).
+
+    Examples
+    --------
+    >>> available() in (True, False)
+    True
+    """
     try:
         _gammonview()
     except XgFileError:
@@ -86,17 +99,44 @@ def available() -> bool:
 @reads_source(binary=True)
 def read_xg(source: str | bytes | os.PathLike | IO[bytes], rules: Rules | None = None, *, partial: bool = False,
             strict: bool = False) -> MatchRecord:
-    """Read an ``.xg`` file into a :class:`MatchRecord`, replaying every
-    game (RULES 2-8).  ``source`` is the file's path (a ``str`` or a
-    ``pathlib.Path``), the file open in binary mode, or its bytes; an
-    error reading a named file starts with its path.
+    """Read an eXtreme Gammon ``.xg`` file, replaying every game (RULES 2-8).
 
-    ``rules`` replaces the rules the file's match header gives (Jacoby and
-    beavers in money play, the cube limit).  ``partial`` lets the match end
-    before anyone has won.  Where XG's own result of a game is not what the
-    play gives, the play wins and the record's ``warnings`` say so; with
-    ``strict`` that is an error.  A file gammonview cannot decode, or a
-    game the rules refuse, raises :class:`XgFileError`.
+    Needs the ``xg`` extra (``gammonview``); XG's own analysis is not
+    read.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, binary file or bytes
+        The file's path (a ``str`` or a ``pathlib.Path``), the file open
+        in binary mode, or its bytes.
+    rules : Rules, optional
+        Replaces the rules the file's match header gives (Jacoby and
+        beavers in money play, the cube limit).
+    partial : bool, default False
+        Let the match end before anyone has won.
+    strict : bool, default False
+        Where XG's own result of a game is not what the play gives, the
+        play wins and the record's ``warnings`` say so; with ``strict``
+        that is an error.
+
+    Returns
+    -------
+    MatchRecord
+
+    Raises
+    ------
+    XgFileError
+        A file gammonview cannot decode (or gammonview missing), or a
+        game the rules refuse, naming the game and the action (and the
+        path, when read from one).
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> bg.read_xg(b"not an xg file")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    backgammon.formats.xg.XgFileError: not an .xg match file gammonview can read ...
     """
     data = cast(bytes, source)        # its bytes, whatever it was (reads_source)
     if isinstance(data, (bytearray, memoryview)):

@@ -12,9 +12,11 @@ on roll, owner 1 gives player 1 the cube, the bottom score is
 ``score[1]``).  The :class:`~backgammon.Position` has the side on roll in
 row 1, whichever player that is (docs/design.md).
 
->>> pos, state = read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:41:1:0:0:11:10")
->>> pos == Position.initial(), state.on_roll, state.dice, state.score, state.match_length
-(True, 1, (4, 1), (0, 1), 11)
+>>> pos, state = read_xgid("-b----E-C---eE---c-e----B-:0:0:1:41:1:0:0:11:10")
+>>> pos == Position.initial(), state.on_roll, state.dice
+(True, 1, (4, 1))
+>>> state.score, state.match_length
+((0, 1), 11)
 >>> state.to_match_id()          # what gnubg makes of this XGID
 'cAlmAQAACAAE'
 >>> write_xgid(pos, state)
@@ -38,7 +40,7 @@ read (no cube limit), :func:`parse_xgid` remembers the shape, so
 ``str(parse_xgid(x))`` is ``x`` for them too, and ``write_xgid(pos, state)``
 writes XG's 10 fields.
 
->>> pos, state = read_xgid("XGID=-b----E-C---eE---c-e----B-:1:-1:1:46:0:0:3:0:8")
+>>> pos, state = read_xgid("-b----E-C---eE---c-e----B-:1:-1:1:46:0:0:3:0:8")
 >>> state.jacoby, state.beavers, state.cube_limit, state.dice, state.dice_order
 (True, True, 256, (6, 4), (4, 6))
 >>> write_xgid(pos, state)
@@ -86,7 +88,16 @@ _MAX_LOG2 = MAX_CUBE.bit_length() - 1  # 15: the largest cube a Match ID holds
 
 class InvalidXgidError(FormatError, InvalidIdError):
     """A malformed XGID, or a state that an XGID cannot record; the message
-    names the field."""
+    names the field.
+
+    Examples
+    --------
+    >>> read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:71:0:0:0:0:10")
+    Traceback (most recent call last):
+    ...
+    backgammon.formats.xgid.InvalidXgidError: XGID dice field: '71' is not '00' (not rolled), 'D' (double offered) \
+or two dice 1-6
+    """
 
 
 @dataclass(frozen=True)
@@ -102,7 +113,8 @@ class Xgid:
     ``fields`` is 10, or 9 for an XGID printed without the max-cube field.
 
     >>> x = parse_xgid("-b----E-C---eE---c-e----B-:1:-1:1:66:0:0:3:0:10")
-    >>> x.state.cube_value, x.state.cube_owner, x.state.jacoby, x.beavers, x.max_cube
+    >>> s = x.state
+    >>> s.cube_value, s.cube_owner, s.jacoby, x.beavers, x.max_cube
     (2, 0, True, True, 1024)
     >>> str(x)
     'XGID=-b----E-C---eE---c-e----B-:1:-1:1:66:0:0:3:0:10'
@@ -225,7 +237,8 @@ def parse_xgid(text: str) -> Xgid:
     """Every field of an XGID (the ``XGID=`` prefix and surrounding blanks
     are optional).  Raises :class:`InvalidXgidError` naming the field.
 
-    >>> parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10").state.double_offered
+    >>> x = parse_xgid("-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10")
+    >>> x.state.double_offered
     True
     """
     if not isinstance(text, str):
@@ -308,12 +321,37 @@ def parse_xgid(text: str) -> Xgid:
 
 
 def read_xgid(text: str) -> tuple[Position, MatchState]:
-    """The position (side on roll in row 1) and match state of an XGID.
+    """The position and match state of an XGID (eXtreme Gammon's position code).
 
     The bottom (upper-case) player is MatchState player 1, as in gnubg.
     The state keeps every field: the Jacoby and beaver flags, the cube
     limit (None for a 9-field XGID) and the dice's order as written.
 
+    Parameters
+    ----------
+    text : str
+        The XGID, with or without its ``XGID=`` prefix.
+
+    Returns
+    -------
+    position : Position
+        The side on roll in row 1.
+    state : MatchState
+        The cube, the score, the match length, the dice.
+
+    Raises
+    ------
+    InvalidXgidError
+        A malformed XGID, naming the field.
+
+    See Also
+    --------
+    write_xgid : the other way.
+    backgammon.formats.codes.read_position : any position code.
+    backgammon.rollouts.rollout : ``rollout(pos, state=state, cube=True)``.
+
+    Examples
+    --------
     >>> pos, state = read_xgid("-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
     >>> pos.to_id(), state.to_match_id()
     ('4HPwATDgc/ABMA', 'cIkFAAAAAAAE')
@@ -356,11 +394,34 @@ def _format(x: Xgid) -> str:
 
 def write_xgid(position, state: MatchState | None = None, *, beavers: bool | None = None,
                max_cube: int | None = None, dice_order: tuple | None = None) -> str:
-    """The XGID of ``position`` (side on roll in row 1) in ``state``
-    (default: money play, cube centred, player 0 (top) on roll, not rolled),
-    of a ``(position, state)`` pair (:func:`read_xgid`'s value), or of an
-    :class:`Xgid` (:func:`parse_xgid`'s value, every field as written).
+    """The XGID of a position in a match state.
 
+    Parameters
+    ----------
+    position : Position, pair or Xgid
+        The position (side on roll in row 1); or a ``(position, state)``
+        pair (:func:`read_xgid`'s value); or an :class:`Xgid`
+        (:func:`parse_xgid`'s value, every field as written).
+    state : MatchState, optional
+        Default money play, cube centred, player 0 (top) on roll, not
+        rolled.
+    beavers, max_cube, dice_order : optional
+        Replace the state's ``beavers``, ``cube_limit`` and
+        ``dice_order``.
+
+    Returns
+    -------
+    str
+        ``XGID=...``.
+
+    Raises
+    ------
+    InvalidXgidError
+        A state an XGID cannot record (a game not in play, a resignation
+        offer, a turn that does not follow from the double).
+
+    Notes
+    -----
     MatchState player 1 is the bottom player.  The rules field, the max
     cube and the dice's order come from the state (``jacoby``, ``beavers``,
     ``cube_limit``: by default XG's 1024, or the cube value if that is
@@ -369,10 +430,10 @@ def write_xgid(position, state: MatchState | None = None, *, beavers: bool | Non
     offered the turn field is the player who must answer it.  In a match
     the rules field is the Crawford flag, so ``state.jacoby`` (which gnubg
     stores even in matches, where it has no effect, RULES 8.4) is not
-    written.  A state XGID cannot record (a game not in play, a resignation
-    offer, a turn that does not follow from the double) raises
-    :class:`InvalidXgidError`.
+    written.
 
+    Examples
+    --------
     >>> write_xgid(Position.initial(), MatchState(on_roll=1, dice=(3, 1)))
     'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10'
     >>> write_xgid(read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:13:0:0:2:0:8"))

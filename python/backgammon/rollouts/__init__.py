@@ -1,7 +1,8 @@
 """Rollouts: a position's chances, its cubeful equity, the best of several
 plays or the right cube action, estimated by playing it out many times.
 
->>> r = rollout(games=1296, policy="pubeval", seed=1, workers=1, variance_reduction=False)
+>>> r = rollout(games=1296, policy="pubeval", seed=1, workers=1,
+...             variance_reduction=False)
 >>> r.games, round(r.win, 2)
 (1296, 0.52)
 
@@ -54,5 +55,12 @@ __all__ = ["rollout", "rollout_plays", "rollout_cube", "RolloutResult", "Rollout
 # rollouts module has always offered them to rollout users.
 def race_chances(boards) -> np.ndarray:
     """The bear-off race chances of (n, 2, 25) boards: the same as
-    :func:`backgammon.bearoff.race_chances`."""
+    :func:`backgammon.bearoff.race_chances`.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> race_chances(bg.Position.from_id("AQAAAAAAAAAAAA").array[None]).tolist()
+    [[1.0, 0.0, 0.0]]
+    """
     return bearoff.race_chances(boards)

@@ -31,37 +31,117 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="net"
             variance_reduction: bool = True, cube: bool | None = None, state: MatchState | None = None,
             rules: Rules | None = None, workers: int | None = None, executor: Executor | None = None,
             progress: bool = False, scorer=None, evaluator=None, chunk_size: int = CHUNK) -> RolloutResult:
-    """Play ``position`` (default: the opening, side on roll to play)
-    ``games`` times and return the chances, equity and (with ``cube``)
-    cubeful equity for the side on roll.
+    """Roll out a position: play it out ``games`` times and average.
 
-    ``policy``: who plays: a player spec (see :func:`backgammon.player`:
-    "net" (the default), "net:1", "pubeval", "gnubg", a registered name,
-    ...) or a Player, or a pair of them (side on roll, opponent);
-    ``cube_policy`` the same for the cube decisions (default: the same
-    players), so checker play and cube may use different plies.
-    ``cube``: each side doubles, takes, passes and beavers as its player
-    decides (``cube_action``), from ``state`` (a MatchState of player 0,
-    the side on roll, and player 1: cube, owner, score, match length,
-    Crawford; default money with a centred cube) under its rules
-    (``MatchState.game_rules``: ``rules`` may add what a state does not
-    hold, never contradict it).  ``cube`` None (the default): cubeful at a
-    match score, cubeless otherwise; the result's ``cubeful`` says which ran.
-    ``variance_reduction``: subtract each roll's luck (see the module).
-    ``truncate=k``: stop each game after k plies and score it with the
-    side to roll's evaluator at its ply; ``bearoff``: stop as soon as both
-    sides bear off and take the bear-off tables' chances.  ``stratify``:
-    the first roll of game i is ordered roll i mod 36 and the second
-    (i // 36) mod 36.  ``workers``: local processes (default: all cores; 1
-    runs here); ``executor``: any ``concurrent.futures.Executor`` instead
-    (e.g. Dask's); players given as objects (not specs, and not kernel
-    policies) play in this process.  ``scorer``: plays for both sides
-    instead, choosing from a batch of the positions after each play of
-    every game, called once per ply, with (m,) values for the side that
-    played (higher is better); ``evaluator`` the same with an Evaluator
-    (chances (m, 5) of the side then on roll: its 0-ply choice).  (A
-    scorer given as ``evaluator``, the older name, still plays, with a
-    DeprecationWarning.)
+    Gives the chances and cubeless equity of the side on roll, and with
+    ``cube`` its cubeful equity, each with its standard error.  Every
+    game's dice are a function of ``seed``, the game's number and the ply,
+    so a seed gives the same result on any number of workers.
+
+    Parameters
+    ----------
+    position : Position, optional
+        The position, the side on roll to play; default the opening.
+    games : int, default 1296
+        Games to play (1,296 is one chunk: every pair of first two rolls
+        once when ``stratify``).
+    policy : str, Player or pair of them, default "net"
+        Who plays: a player spec (``"net"``, ``"net:1"``, ``"pubeval"``,
+        ``"gnubg"``, any registered name; see :func:`backgammon.player`),
+        a :class:`~backgammon.players.Player`, or a pair of them (side on
+        roll, opponent).
+    cube_policy : str, Player or pair of them, optional
+        The same for the cube decisions; default the checker players, so
+        checker play and cube may search to different plies.
+    seed : int or numpy.random.SeedSequence, optional
+        The seed of every game's dice; None draws a fresh one.
+    stratify : bool, default True
+        Game ``i``'s first roll is ordered roll ``i % 36`` and its second
+        ``(i // 36) % 36``.
+    truncate : int, optional
+        Stop each game after this many plies and score it with the
+        evaluator of the side to roll.
+    bearoff : bool, default False
+        Stop each game as soon as both sides bear off and take the
+        bear-off tables' exact chances.
+    variance_reduction : bool, default True
+        Subtract each roll's luck (gnubg's variance reduction); the
+        result keeps the plain estimate too (``raw_equity``).
+    cube : bool or None, default None
+        Play with the doubling cube: each side doubles, takes, passes and
+        beavers as its player decides (``cube_action``), and the result
+        has a cubeful equity.  None: cubeful at a match score, cubeless
+        otherwise; the result's ``cubeful`` says which ran.
+    state : MatchState, optional
+        The cube, the score, the match length, the Crawford flag and the
+        game's rules (Jacoby, beavers, cube limit), player 0 being the
+        side on roll; default money play with a centred cube.
+    rules : Rules, optional
+        What a state does not hold (``MatchState.game_rules``); it may
+        add to the state's rules, never contradict them.
+    workers : int, optional
+        Local processes; default all cores, 1 plays in this process.
+    executor : concurrent.futures.Executor, optional
+        Runs the chunks instead of local processes (a Dask client's
+        ``get_executor()``, for one).  Players given as objects rather
+        than specs play in this process.
+    progress : bool, default False
+        Show a progress bar (needs tqdm).
+    scorer : callable, optional
+        Plays for both sides instead of ``policy``: called once a ply
+        with the (m, 2, 25) positions after each play of every game, it
+        returns (m,) values for the side that played, higher better.
+    evaluator : Evaluator, optional
+        The same with an :class:`~backgammon.evaluator.Evaluator`
+        (chances (m, 5) of the side then on roll; its 0-ply choice).
+        Scores given here still play, with a ``DeprecationWarning``.
+    chunk_size : int, default 1296
+        Games per chunk, the unit of work of a worker.
+
+    Returns
+    -------
+    RolloutResult
+        Chances, equities and their standard errors, from the side on
+        roll of ``position``.
+
+    Raises
+    ------
+    ValueError
+        A value out of range (``games`` < 1, ``truncate`` < 0, ...), a
+        ``position`` whose game is over, or a ``scorer`` with workers.
+    TypeError
+        An argument of the wrong type, naming it.
+    RolloutInterrupted
+        Ctrl-C: the games finished so far are in its ``partial``.
+
+    See Also
+    --------
+    rollout_plays : candidate plays of a roll, on the same dice.
+    rollout_cube : no double against double/take, on the same dice.
+    backgammon.hint.hint : plays ranked by the network, optionally rolled out.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> r = bg.rollout(games=1296, policy="pubeval", seed=1, workers=1,
+    ...                variance_reduction=False)
+    >>> r.games, round(r.win, 2)
+    (1296, 0.52)
+
+    With variance reduction (the default) far fewer games give the same
+    precision:
+
+    >>> r = bg.rollout(games=36, seed=1, workers=1)
+    >>> r.equity_se < r.raw_equity_se
+    True
+
+    An XGID's position and match state, rolled out with the cube:
+
+    >>> pos, state = bg.read_xgid("-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10")
+    >>> r = bg.rollout(pos, state=state, cube=True, games=72, policy="pubeval",
+    ...                seed=1, workers=1, truncate=8)
+    >>> r.cubeful, 0.0 < r.mwc < 1.0
+    (True, True)
     """
     position = checked_position(position)
     state, rules, cube = _state_rules_cube(state, rules, cube)
@@ -95,15 +175,40 @@ def as_player0(state: MatchState | None) -> MatchState:
 
 @dataclass(frozen=True)
 class PlayRollout:
-    """One candidate play of ``rollout_plays``: the play, its rollout (the
-    mover's chances and equity), its equity and how much it loses to the
-    best (``difference``, 0 for the best), and the standard error of that
-    difference: that of the per-game differences over the candidates'
-    shared dice, below sqrt(se_a^2 + se_b^2) only as far as their games
-    stay alike (with variance reduction, hardly: 0.97 of it measured)).
-    ``equity`` is cubeful when the rollout was (``cubeful``); at a match
-    score it is normalised match equity, with the match winning chance in
-    ``mwc``, cubeful or (asked for) cubeless."""
+    """One candidate play of :func:`rollout_plays`.
+
+    Attributes
+    ----------
+    play : Play
+        The candidate.
+    result : RolloutResult
+        Its rollout: the mover's chances and equity.
+    equity : float
+        The mover's equity after the play: cubeful when the rollout was
+        (``cubeful``); at a match score normalised match equity.
+    equity_se : float
+        Its standard error.
+    difference : float
+        ``equity`` minus the best candidate's (0 for the best, else
+        negative).
+    difference_se : float
+        The standard error of ``difference``: that of the per-game
+        differences over the candidates' shared dice, below
+        sqrt(se_a^2 + se_b^2) only as far as their games stay alike (with
+        variance reduction, hardly: 0.97 of it measured).
+    cubeful : bool
+        Whether the rollout was cubeful.
+    mwc : float or None
+        At a match score, the match winning chance after the play.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> start = bg.Position.initial()
+    >>> best = bg.rollout_plays(start, "31", top=1, games=36, seed=1, workers=1)[0]
+    >>> str(best.play), best.result.games, sorted(best.to_dict())[:3]
+    ('8/5 6/5', 36, ['difference', 'difference_se', 'equity'])
+    """
 
     play: Any
     result: RolloutResult
@@ -130,21 +235,68 @@ def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: 
                   state: MatchState | None = None, rules: Rules | None = None, ply: int = 0,
                   workers: int | None = None, executor: Executor | None = None, progress: bool = False,
                   chunk_size: int = CHUNK) -> list[PlayRollout]:
-    """Roll out candidate plays of ``roll`` from ``position`` with the same
-    dice for each: ``plays`` (Plays or notation; ``hint(..., rollout=...)``
-    rolls out a hint's best), or else the ``top`` plays of the networks'
-    ranking at ``ply`` (``evaluator.rank``; at a cube and score in ``state``
-    the cubeful ranking of ``hint``).  Returns the candidates best first,
-    each with its equity for the mover (cubeful with ``cube``), its
-    difference from the best and the standard error of that difference.
-    At a match score (``state``) the rollout is cubeful unless ``cube`` is
-    False, and the candidates are ranked by match equity either way.
-    Other options as in :func:`rollout`.
+    """Roll out candidate plays of a roll, every candidate on the same dice.
 
+    At a match score (``state``) the rollout is cubeful unless ``cube`` is
+    False, and the candidates are ranked by match equity either way (the
+    cubeful ranking of ``hint``).
+
+    Because the candidates share their dice, the differences between them
+    are far less noisy than each equity: the standard error of each
+    difference is reported.
+
+    Parameters
+    ----------
+    position : Position
+        The position before the play, the side on roll to play.
+    roll : Roll, tuple or str
+        The dice: ``"31"``, ``(3, 1)``, ``Roll(3, 1)``.
+    plays : list of Play or str, optional
+        The candidates, as plays or notation (``["8/5 6/5", "24/21"]``);
+        default the ``top`` plays of the network's ranking at ``ply``.
+    top : int, default 5
+        How many of the ranked plays to roll out when ``plays`` is None.
+    ply : int, default 0
+        The depth of that ranking, 0 to 2.
+    games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, cube, state, rules, workers, executor, progress, chunk_size
+        As in :func:`rollout`.
+
+    Returns
+    -------
+    list of PlayRollout
+        The candidates best first, each with its equity for the mover
+        (cubeful with ``cube``), its difference from the best and that
+        difference's standard error.
+
+    Raises
+    ------
+    IllegalMoveError
+        A play in ``plays`` the rules forbid (``InvalidMoveError`` when
+        it is not notation).
+    InvalidRollError
+        ``roll`` is not two dice.
+    ValueError
+        An empty ``plays``, ``top`` < 1, ``ply`` out of 0-2, or an option
+        :func:`rollout` refuses.
+    TypeError
+        ``plays`` given as one string rather than a list.
+
+    See Also
+    --------
+    rollout, rollout_cube
+    backgammon.hint.hint : ``hint(..., rollout=settings)`` rolls out a hint's best plays.
+
+    Examples
+    --------
     >>> import backgammon as bg
-    >>> ranked = rollout_plays(bg.Position.initial(), "31", top=2, games=72, seed=1, workers=1)
+    >>> start = bg.Position.initial()
+    >>> ranked = bg.rollout_plays(start, "31", top=2, games=72, seed=1, workers=1)
     >>> [str(r.play) for r in ranked][0], ranked[0].difference
     ('8/5 6/5', 0.0)
+    >>> mine = bg.rollout_plays(start, "31", plays=["24/23 13/10", "8/5 6/5"],
+    ...                         games=36, seed=1, workers=1)
+    >>> [str(r.play) for r in mine]
+    ['8/5 6/5', '24/23 13/10']
     """
     position = checked_position(position)
     dice = to_dice(roll)
@@ -205,11 +357,42 @@ def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: 
 
 @dataclass(frozen=True)
 class CubeRollout:
-    """``rollout_cube``'s answer: the equities of no double, double/take
-    and double/pass for the side on roll (money: per unit of the current
-    cube; match: normalised match equity, with the winning chances in
-    ``mwc``), their standard errors, the right action and what each other
-    action loses (``errors``), and the two rollouts."""
+    """The answer of :func:`rollout_cube`.
+
+    Equities are the side on roll's: in money play per unit of the
+    current cube, in a match in normalised match equity.
+
+    Attributes
+    ----------
+    action : str
+        The right action of the side on roll, as
+        :func:`~backgammon.cube.cube_decision` names it: one of
+        :data:`~backgammon.cube.ACTIONS` (``"no double"``,
+        ``"double, take"``, ``"too good to double"``, ...).
+    take : str
+        The opponent's right answer to a double: ``"take"``, ``"pass"``
+        or ``"beaver"``.
+    no_double, double_take, double_pass : float
+        The equity of each action (double/pass is exact: +1).
+    no_double_se, double_take_se : float
+        Their standard errors.
+    difference_se : float
+        The standard error of ``double_take - no_double`` (same dice).
+    errors : dict
+        What each action loses to the best, by name (``"no double"``,
+        ``"double, take"``, ``"double, pass"``).
+    mwc : tuple or None
+        In a match, the match winning chances of the three actions.
+    no_double_rollout, double_take_rollout : RolloutResult
+        The two rollouts.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> r = bg.rollout_cube(bg.Position.initial(), games=36, seed=1, workers=1)
+    >>> r.double_pass, r.mwc, sorted(r.errors)
+    (1.0, None, ['double, pass', 'double, take', 'no double'])
+    """
 
     action: str
     take: str
@@ -237,16 +420,45 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
                  bearoff: bool = False, variance_reduction: bool = True, rules: Rules | None = None,
                  workers: int | None = None, executor: Executor | None = None, progress: bool = False,
                  chunk_size: int = CHUNK) -> CubeRollout:
-    """Roll out the cube decision of the side on roll of ``position``
-    (before it rolls) in ``state`` (default money, cube centred): no double
-    (it may not double this turn; play goes on cubefully), double/take (the
-    cube doubled, owned by the other side) with the same dice, and
-    double/pass (exact); returns the equities, the right action (named as
-    ``cube_decision`` names it) and what the others lose.
+    """Roll out the cube decision of the side on roll, before it rolls.
 
+    No double (play goes on cubefully; the side may not double this turn)
+    and double/take (the cube doubled and owned by the other side) are
+    rolled out on the same dice; double/pass is exact.
+
+    Parameters
+    ----------
+    position : Position
+        The position, the side on roll about to decide.
+    state : MatchState, optional
+        The cube, the score and the match length, player 0 being the side
+        on roll; default money play with a centred cube.
+    games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, rules, workers, executor, progress, chunk_size
+        As in :func:`rollout`.
+
+    Returns
+    -------
+    CubeRollout
+        The three equities, the right action and what the others lose.
+
+    Raises
+    ------
+    ValueError
+        The side on roll may not double in ``state`` (it does not own the
+        cube, the Crawford game, a dead cube...), or an option
+        :func:`rollout` refuses.
+
+    See Also
+    --------
+    backgammon.cube.cube_decision : the same decision from the network, at once.
+    rollout : ``rollout(cube=True)`` gives one cubeful equity.
+
+    Examples
+    --------
     >>> import backgammon as bg
-    >>> r = rollout_cube(bg.Position.initial(), games=36, seed=1, workers=1)
-    >>> r.take, r.double_pass, r.no_double_rollout.games    # 36 games: too few to name the action
+    >>> r = bg.rollout_cube(bg.Position.initial(), games=36, seed=1, workers=1)
+    >>> # too few games to name the action
+    >>> r.take, r.double_pass, r.no_double_rollout.games
     ('take', 1.0, 36)
     """
     position = checked_position(position)

@@ -32,8 +32,22 @@ CHUNK = 1296    # games per chunk: one full cycle of the first two stratified ro
 
 
 class RolloutInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a rollout: ``games`` finished before it and their
-    ``partial`` result (None when no chunk had finished)."""
+    """Ctrl-C during a rollout (a ``KeyboardInterrupt``).
+
+    Attributes
+    ----------
+    games : int
+        Games finished before it.
+    partial : RolloutResult, list of RolloutResult or None
+        Their result (one per candidate for several starts); None when no
+        chunk had finished.
+
+    Examples
+    --------
+    >>> e = RolloutInterrupted(1296)
+    >>> str(e), e.partial, isinstance(e, KeyboardInterrupt)
+    ('interrupted after 1,296 games', None, True)
+    """
 
     def __init__(self, games: int, partial=None):
         super().__init__(f"interrupted after {games:,} games")
@@ -43,13 +57,21 @@ class RolloutInterrupted(KeyboardInterrupt):
 
 @dataclass(frozen=True)
 class RolloutSettings:
-    """How to roll out, for ``rollout_plays``, ``rollout_cube`` and
-    ``hint(..., rollout=settings)``: the keyword arguments of
-    :func:`rollout` (games, policy, cube_policy, seed, stratify, truncate,
-    bearoff, variance_reduction, workers, executor, progress, chunk_size).
+    """How to roll out, for ``hint(..., rollout=settings)`` and
+    ``analyse(..., rollout=settings)``.
 
-    >>> RolloutSettings(games=648).games
-    648
+    Parameters
+    ----------
+    games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, workers, executor, progress, chunk_size
+        The keyword arguments of :func:`~backgammon.rollouts.rollout`,
+        with its defaults.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> settings = RolloutSettings(games=36, seed=1, workers=1)
+    >>> str(bg.hint(bg.Position.initial(), "31", rollout=settings, top=2)[0].play)
+    '8/5 6/5'
     """
 
     games: int = 1296

@@ -18,19 +18,51 @@ __all__ = ["RolloutResult", "summary", "merge", "game_values", "standard_error",
 
 @dataclass(frozen=True)
 class RolloutResult:
-    """Chances of the side on roll in the rolled-out position (gammons
-    include backgammons), the cubeless equity and their standard errors
-    (variance-reduced when ``variance_reduction``; ``raw_equity`` and
-    ``raw_equity_se`` are the same without it), and the speed.
+    """What a rollout found, for the side on roll of the rolled-out position.
 
-    Cubeful rollouts (``cubeful``) add ``cubeful_equity`` and its standard
-    error: in money play the equity per unit of the starting cube; in a
-    match the normalised match equity (-1: losing a single game at the
-    starting cube, +1: winning one), with the match winning chance in
-    ``mwc`` and ``mwc_se``; ``passes`` counts the games whose value a
-    passed double settled.  Such a game plays on (cubeless) for its
-    chances, so the chances of a cubeful rollout are those of playing on:
-    the same as a rollout by the same players with the cube never turned."""
+    Attributes
+    ----------
+    games : int
+        Games played.
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon : float
+        The chances (gammons include backgammons); ``lose`` is
+        ``1 - win``.
+    equity : float
+        The cubeless equity (variance-reduced when
+        ``variance_reduction``).
+    win_se, win_gammon_se, win_backgammon_se, lose_gammon_se, lose_backgammon_se, equity_se : float
+        Their standard errors.
+    seconds : float
+        Time taken; ``games_per_second`` the speed.
+    variance_reduction : bool
+        Whether each roll's luck was subtracted.
+    raw_equity, raw_equity_se : float
+        The cubeless equity and its standard error without variance
+        reduction.
+    truncate : int or None
+        The plies each game was cut after, if it was.
+    cubeful : bool
+        A rollout with the cube.
+    cubeful_equity, cubeful_equity_se : float or None
+        With the cube: in money play the equity per unit of the starting
+        cube; in a match the normalised match equity (-1: losing a single
+        game at the starting cube, +1: winning one).
+    raw_cubeful_equity_se : float or None
+        Its standard error without variance reduction.
+    mwc, mwc_se : float or None
+        In a match, the match winning chance and its standard error.
+    passes : int
+        Games whose value a passed double settled; such a game plays on
+        (cubeless) for its chances, so a cubeful rollout's chances are
+        those of playing on, as with the cube never turned.
+
+    Examples
+    --------
+    >>> import backgammon as bg
+    >>> r = bg.rollout(games=36, policy="pubeval", seed=1, workers=1)
+    >>> r.games, round(r.win + r.lose, 6), r.cubeful, r.to_dict()["games"]
+    (36, 1.0, False, 36)
+    """
 
     games: int
     win: float
