@@ -122,8 +122,10 @@ def main(argv=None):
                     help="CPU minutes between progress duels against pubeval "
                          "(not counted; 0: none)")
     ap.add_argument("--progress-games", type=int, default=2000)
-    ap.add_argument("--save", default=None, help="checkpoint (.npz), written at each progress duel and at the end")
-    ap.add_argument("--load", default=None, help="a checkpoint to continue from (its CPU time and games count on)")
+    ap.add_argument("--save", default=None,
+                    help="checkpoint (.npz), written at each progress duel and at the end")
+    ap.add_argument("--load", default=None,
+                    help="a checkpoint to continue from (its CPU time and games count on)")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     net = Net(args.hidden, rng)

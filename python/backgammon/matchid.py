@@ -468,7 +468,8 @@ class MatchState:
         state read from a Match ID, which holds only Jacoby, beside the
         rules of its match).
 
-        >>> MatchState().with_rules(Rules(jacoby=True, cube_limit=64)).game_rules().cube_limit
+        >>> rules = Rules(jacoby=True, cube_limit=64)
+        >>> MatchState().with_rules(rules).game_rules().cube_limit
         64
         """
         if not isinstance(rules, Rules):
