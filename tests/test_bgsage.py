@@ -344,7 +344,7 @@ def test_cube_decisions_are_bgsages_1ply_ones(raw):
     race = np.array([bg.Position.from_bytes(b.tobytes()).is_race() for b in boards])
     pick = np.concatenate([np.flatnonzero(~race)[:8], np.flatnonzero(race)[:8]])
     cases = [(MatchState(), Rules(), dict(jacoby=False)),
-             (MatchState(), Rules(jacoby=True), dict(jacoby=True)),
+             (MatchState(jacoby=True), Rules(jacoby=True), dict(jacoby=True)),   # the state holds the rules
              (MatchState(cube_value=2, cube_owner=0), Rules(), dict(cube_value=2, cube_owner="player")),
              (MatchState(match_length=7, score=(2, 4), on_roll=1), Rules(), dict(away1=3, away2=5))]
     actions = Counter()

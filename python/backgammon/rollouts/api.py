@@ -207,7 +207,7 @@ class PlayRollout:
     >>> start = bg.Position.initial()
     >>> best = bg.rollout_plays(start, "31", top=1, games=36, seed=1, workers=1)[0]
     >>> str(best.play), best.result.games, sorted(best.to_dict())[:3]
-    ('8/5 6/5', 36, ['difference', 'difference_se', 'equity'])
+    ('8/5 6/5', 36, ['cubeful', 'difference', 'difference_se'])
     """
 
     play: Any
