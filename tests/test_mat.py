@@ -392,6 +392,25 @@ def test_duel_saved_as_money_session(engine, tmp_path):
         save_duel(tmp_path / "x.mat", record)
 
 
+def test_save_duel_writes_whole_or_not_at_all(tmp_path, monkeypatch):
+    # A save that fails at the last step (the rename) leaves the old file as
+    # it was and no temporary file beside it.
+    import backgammon._files
+    path = tmp_path / "duel.mat"
+    path.write_text("old")
+    result = bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True)
+
+    def fail(src, dst):
+        raise OSError("disk full")
+    monkeypatch.setattr(backgammon._files.os, "replace", fail)
+    with pytest.raises(OSError, match="disk full"):
+        save_duel(path, result)
+    assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["duel.mat"]
+    monkeypatch.undo()
+    save_duel(path, result)
+    assert len(read_mat(path.read_text()).games) == 2
+
+
 def test_cli_duel_save(tmp_path, capsys):
     # `backgammon duel A B --save FILE.mat` writes the games through save_duel.
     from backgammon.cli import main

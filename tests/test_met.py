@@ -10,6 +10,7 @@ import math
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import gnubg
@@ -220,11 +221,20 @@ def test_money_points():
     assert money_take_point(2, 2) < money_cash_point(2, 2)
 
 
-@pytest.mark.parametrize("w, l", [(0.9, 1), (1, 0.5), (0, 0), (-1, 2), (math.nan, 1), (1, math.inf), ("x", 1), (None, 1)])
+@pytest.mark.parametrize("w, l", [(0.9, 1), (1, 0.5), (0, 0), (-1, 2), (math.nan, 1), (1, math.inf)])
 def test_money_points_reject_bad_values(w, l):
     for f in (money_take_point, money_cash_point):
         with pytest.raises(ValueError, match="W and L"):
             f(w, l)
+
+
+@pytest.mark.parametrize("w, l, name", [("x", 1, "win"), (None, 1, "win"), (1, "1.5", "loss"), (True, 1, "win")])
+def test_money_points_reject_non_numbers_by_name(w, l, name):
+    for f in (money_take_point, money_cash_point):
+        with pytest.raises(TypeError, match=f"^{name} must be a number"):
+            f(w, l)
+    # numpy's scalars are numbers
+    assert money_take_point(np.float32(1), np.int64(1)) == pytest.approx(0.2)
 
 
 # -- reading MET files -----------------------------------------------------------------------

@@ -11,7 +11,7 @@ from backgammon import network
 from backgammon.duel import duel
 from backgammon.evaluation import equity, evaluate
 from backgammon.hint import hint
-from backgammon.players import NetPlayer, Player, player
+from backgammon.players import NetPlayer, NoisyPlayer, Player, player
 from backgammon.sample import random_positions
 
 from helpers import make
@@ -48,6 +48,17 @@ def test_player_specs():
         player(3)
     assert isinstance(player("pubeval"), Player) and not player("pubeval").has_cube_decisions
     assert player("net").cube_action(bg.Position.initial()).action == "no double"
+
+
+def test_noisy_player_checks_sigma():
+    with pytest.raises(TypeError, match="^sigma must be a number"):
+        NoisyPlayer("0.1")
+    with pytest.raises(TypeError, match="^sigma"):
+        NoisyPlayer(True)
+    for bad in (0, -0.1, 2.5, float("nan")):
+        with pytest.raises(ValueError, match="^sigma"):
+            NoisyPlayer(bad)
+    assert NoisyPlayer(np.float64(0.15)).spec == "noisy:0.15"
 
 
 def test_random_player_is_seeded():

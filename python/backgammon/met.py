@@ -47,6 +47,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import numbers
 import operator
 import os
 import xml.etree.ElementTree as ET
@@ -436,10 +437,10 @@ def _kazaross_xg2() -> MatchEquityTable:
 
 # -- money play (Janowski) ---------------------------------------------------------------
 def _gammon_values(win, loss) -> tuple[float, float]:
-    try:
-        w, l = float(win), float(loss)
-    except (TypeError, ValueError):
-        raise ValueError(f"W and L must be numbers, got {win!r} and {loss!r}") from None
+    for name, value in (("win", win), ("loss", loss)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{name} must be a number, not {type(value).__name__}")
+    w, l = float(win), float(loss)
     if not (math.isfinite(w) and math.isfinite(l)) or w < 1 or l < 1:
         raise ValueError("W and L are the average values of a win and of a loss "
                          f"(1 plus gammon and backgammon shares), so at least 1; got W={win!r}, L={loss!r}")
@@ -463,8 +464,10 @@ def money_take_point(win: float, loss: float) -> float:
 
     Raises
     ------
+    TypeError
+        ``win`` or ``loss`` not a number.
     ValueError
-        ``win`` or ``loss`` below 1.
+        ``win`` or ``loss`` below 1 (or not finite).
 
     See Also
     --------
@@ -496,8 +499,10 @@ def money_cash_point(win: float, loss: float) -> float:
 
     Raises
     ------
+    TypeError
+        ``win`` or ``loss`` not a number.
     ValueError
-        ``win`` or ``loss`` below 1.
+        ``win`` or ``loss`` below 1 (or not finite).
 
     Examples
     --------

@@ -16,16 +16,16 @@ weights were made (the training command, games, seed, seconds).  The shipped wei
 from __future__ import annotations
 
 import copyreg
+import io
 import json
-import os
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 
 from . import _net, bearoff
+from ._files import write_atomically
 
 __all__ = ["new_arrays", "load", "save", "default", "meta", "rebuild", "CONTACT_INPUTS", "RACE_INPUTS",
            "PRUNE_INPUTS", "LAYOUTS"]
@@ -111,11 +111,9 @@ def save(path, arrays: dict[str, np.ndarray], meta: dict) -> None:
     >>> meta(path), load(path).arrays["race_b2"].shape
     ({'games': 0}, (5,))
     """
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        np.savez_compressed(f, meta=np.array(json.dumps(meta, sort_keys=True)), **cast("dict[str, Any]", arrays))
-    os.replace(tmp, path)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, meta=np.array(json.dumps(meta, sort_keys=True)), **cast("dict[str, Any]", arrays))
+    write_atomically(path, buffer.getvalue())
 
 
 def read(path) -> tuple[dict[str, np.ndarray], dict]:

@@ -35,6 +35,7 @@ and run there, without Python in the loop.
 from __future__ import annotations
 
 import abc
+import numbers
 import threading
 from typing import Any, Callable
 
@@ -642,6 +643,8 @@ class NoisyPlayer(EvaluatorPlayer):
 
     Raises
     ------
+    TypeError
+        ``sigma`` not a number.
     ValueError
         ``sigma`` out of range.
 
@@ -654,7 +657,9 @@ class NoisyPlayer(EvaluatorPlayer):
     """
 
     def __init__(self, sigma: float, seed=None):
-        if isinstance(sigma, bool) or not isinstance(sigma, (int, float)) or not 0 < sigma <= 2:
+        if isinstance(sigma, bool) or not isinstance(sigma, numbers.Real):
+            raise TypeError(f"sigma must be a number, not {type(sigma).__name__}")
+        if not 0 < sigma <= 2:
             raise ValueError(f"sigma must be a number of points of equity above 0, at most 2, not {sigma!r}")
         super().__init__(None, 0)
         self.sigma = float(sigma)

@@ -3,12 +3,11 @@ databases"): one-sided tables, plain or compressed, and two-sided tables,
 read and written byte for byte as gnubg does."""
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from .._files import write_atomically
 from ..errors import BearoffFileError
 
 __all__ = ["write_one_sided", "read_one_sided", "write_two_sided", "read_two_sided", "write_atomic"]
@@ -147,18 +146,7 @@ def _header(raw: bytes, magic: bytes) -> bytes:
 
 def write_atomic(path: Path, data: bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes it private
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomically(path, data)
     return path
 
 

@@ -7,8 +7,8 @@ import json
 import os
 import re
 import sys
-import tempfile
 
+from .._files import write_atomically
 from ..errors import BackgammonError
 from ..formats.codes import read_position
 
@@ -76,31 +76,6 @@ def check_output(path: str, option: str = "") -> None:
         raise CommandError(f"{where}cannot write {path}: no directory {os.path.dirname(path) or folder}")
     if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise CommandError(f"{where}cannot write {path}: permission denied")
-
-
-def write_atomically(path: str, text: str | bytes) -> None:
-    """Write ``text`` (or bytes) to ``path`` whole or not at all: a
-    temporary file in the same directory, renamed over ``path`` once
-    complete."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        if isinstance(text, bytes):
-            with os.fdopen(fd, "wb") as bout:
-                bout.write(text)
-        else:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-                out.write(text)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def wrap(text: str, width: int = 79) -> str:

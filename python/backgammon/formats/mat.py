@@ -109,6 +109,7 @@ import re
 from typing import IO, cast
 
 from .. import _validate
+from .._files import write_atomically
 from ..game import Phase
 from ..position import Position
 from ..rules import MAX_CUBE, Rules
@@ -752,8 +753,7 @@ def save_duel(path, duel_result, players=None) -> None:
         raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
     duel_records(duel_result)
     text = write_mat(duel_result, players=players)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    write_atomically(path, text)
 
 
 FORMAT = Format("mat", (".mat", ".txt"), "match", read_mat, write_mat, MatFileError)

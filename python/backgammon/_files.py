@@ -1,0 +1,43 @@
+"""Files written whole or not at all: the one place the package writes a
+file that a reader may open while it is being made (saved matches, bear-off
+databases, weight files, the command line's outputs)."""
+from __future__ import annotations
+
+import os
+import tempfile
+
+
+def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8, or bytes) to ``path`` whole or not at
+    all: a temporary file in the same directory, renamed over ``path`` once
+    complete, with the permissions a new file would get (``mkstemp`` makes
+    its file private).  The directory must exist.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "a.txt")
+    >>> write_atomically(path, "one")
+    >>> open(path).read()
+    'one'
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    name = os.path.basename(os.fspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    try:
+        if isinstance(data, bytes):
+            with os.fdopen(fd, "wb") as bout:
+                bout.write(data)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+                out.write(data)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
