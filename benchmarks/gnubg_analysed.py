@@ -5,6 +5,12 @@ making its own cube decisions, so there are errors to find), written as
 at the plies asked, saved as gnubg's SGF with its statistics text beside.
 
     python benchmarks/gnubg_analysed.py OUT --matches 16 --length 5 --ply 2 --seed 100 [--jobs 2]
+    python benchmarks/gnubg_analysed.py OUT --mats FILE... --ply 2 --thresholds 0.03,0.06,0.12
+
+With ``--mats`` the matches are the files given (real matches, e.g.
+Backgammon Galaxy exports, any name), copied into OUT as NAME.mat and
+analysed the same way; ``statistics_agreement.py`` and
+``human_blunders.py`` read such a folder.
 
 gnubg's marks are set to the issue's thresholds (doubtful 0.04, bad 0.08,
 very bad 0.16) unless ``--thresholds`` says otherwise.
@@ -50,6 +56,15 @@ def make(out: Path, length: int, seed: int, ply: int, thresholds=THRESHOLDS) -> 
     return mat.stem
 
 
+def copy_and_analyse(out: Path, source: Path, ply: int, thresholds=THRESHOLDS) -> str:
+    """``source`` (a .mat file of any name) as OUT/NAME.mat, analysed by gnubg."""
+    mat = out / (source.stem + ".mat")
+    if mat.resolve() != source.resolve():
+        shutil.copyfile(source, mat)
+    analyse_with_gnubg(mat, ply, thresholds)
+    return mat.stem
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
@@ -58,6 +73,7 @@ def main(argv=None) -> int:
     ap.add_argument("--ply", type=int, default=2)
     ap.add_argument("--seed", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--mats", nargs="+", type=Path, help="analyse these match files instead of playing matches")
     ap.add_argument("--thresholds", default=",".join(map(str, THRESHOLDS)),
                     help="gnubg's doubtful, bad and very bad marks (gnubg's own: 0.03,0.06,0.12)")
     args = ap.parse_args(argv)
@@ -66,6 +82,12 @@ def main(argv=None) -> int:
         return 1
     args.out.mkdir(parents=True, exist_ok=True)
     thresholds = tuple(float(v) for v in args.thresholds.split(","))
+    if args.mats:
+        n = len(args.mats)
+        with ProcessPoolExecutor(args.jobs) as ex:
+            for name in ex.map(copy_and_analyse, [args.out] * n, args.mats, [args.ply] * n, [thresholds] * n):
+                print(name, flush=True)
+        return 0
     seeds = [args.seed + i for i in range(args.matches)]
     n = len(seeds)
     with ProcessPoolExecutor(args.jobs) as ex:

@@ -6,6 +6,13 @@ by gnubg's command-line program and by us at the same plies, and gnubg's
 
     nice -n 10 python benchmarks/statistics_agreement.py MATS... --ply 0 --out results.json
 
+A .mat with gnubg's analysis beside it (NAME.sgf and NAME.stats.txt, as
+``human_blunders.py --prepare`` leaves them) at the same plies and gnubg's
+own marks is read as it is; else gnubg analyses it first.  With the SGF,
+our analysis is of the match as gnubg read it, and gnubg's very bad
+decisions (its blunders) are compared action by action: the share we mark
+an error or worse (our marks at gnubg's too).
+
 For each match and player: the checker, cube and overall error rates
 (mEMG), the luck rate, the three rating names, the marks, the doubles,
 takes and passes, the actual and luck-adjusted results; then the
@@ -34,6 +41,7 @@ from backgammon.statistics import GNUBG_MARKS, statistics
 
 sys.path.insert(0, str(Path(__file__).parent))
 from gnubg_analysed import analyse_with_gnubg  # noqa: E402
+from human_blunders import _ours, _theirs  # noqa: E402
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 
@@ -61,14 +69,39 @@ def _names(words: list[str]) -> list[str]:
     return found
 
 
-def compare(mat: Path, ply: int) -> dict:
+def _analysed_by_gnubg(mat: Path, ply: int) -> Path:
+    """NAME.stats.txt of gnubg's analysis of ``mat`` at ``ply`` with its own
+    marks: the one beside it when it was made so, else a new one."""
+    beside = mat.with_suffix(".stats.txt")
+    if beside.exists() and mat.with_suffix(".sgf").exists():
+        text = beside.read_text()
+        marks = [f"`{name}' threshold set to {m:.3f}." for name, m in zip(("doubtful", "bad", "verybad"), GNUBG_MARKS)]
+        if all(m in text for m in marks) and f"chequerplay will use {ply} ply" in text:
+            return beside
     work = Path(tempfile.mkdtemp())
     local = work / "m.mat"
     shutil.copy(mat, local)
     analyse_with_gnubg(local, ply, GNUBG_MARKS)
-    g = gnubg_rows((work / "m.stats.txt").read_text())
-    record = bg.read_mat(mat.read_text(errors="replace"))
-    s = statistics(analyse(record, ply=ply, cube_ply=ply, workers=1))
+    return work / "m.stats.txt"
+
+
+def _blunders(record, analysis) -> tuple[int, int]:
+    """gnubg's very bad decisions in an analysed SGF, and of them those our
+    analysis marks an error or worse (matched action by action)."""
+    ours, theirs = _ours(analysis), _theirs(record)
+    keys = [k for k, skill in theirs.items() if skill == "blunder" and k in ours]
+    return len(keys), sum(ours[k] in ("error", "blunder") for k in keys)
+
+
+def compare(mat: Path, ply: int) -> dict:
+    stats_file = _analysed_by_gnubg(mat, ply)
+    g = gnubg_rows(stats_file.read_text())
+    sgf = stats_file.with_suffix("").with_suffix(".sgf")
+    record = bg.read_sgf(sgf.read_bytes(), partial=True) if sgf.exists() else \
+        bg.read_mat(mat.read_text(errors="replace"))
+    analysis = analyse(record, ply=ply, cube_ply=ply, workers=1, thresholds=GNUBG_MARKS)
+    s = statistics(analysis)
+    blunders = _blunders(record, analysis) if sgf.exists() else (0, 0)
     rows = []
     for k, p in enumerate(s.players):
         def col(label, per=2):
@@ -92,12 +125,13 @@ def compare(mat: Path, ply: int) -> dict:
                        doubles=g["Doubles"][0][k], takes=g["Takes"][0][k], passes=g["Passes"][0][k],
                        unforced=g["Unforced moves"][0][k], close=g["Close or actual cube decisions"][0][k])))
     # the error-rate rows repeat (chequer, cube, overall): read them in order
-    rates = [ln for ln in (work / "m.stats.txt").read_text().splitlines() if ln.startswith("Error rate mEMG")]
+    rates = [ln for ln in stats_file.read_text().splitlines() if ln.startswith("Error rate mEMG")]
     for kind, line in zip(("checker", "cube", "overall"), rates):
         nums = [float(x) for x in NUMBER.findall(line.split("  ", 1)[1])]
         for k in (0, 1):
             rows[k]["gnubg"][kind] = -nums[2 * k]
-    return {"match": mat.name, "length": record.length, "players": rows}
+    return {"match": mat.name, "length": record.length, "players": rows, "gnubg_blunders": blunders[0],
+            "gnubg_blunders_we_mark_error": blunders[1], "seconds": analysis.seconds}
 
 
 def summary(results: list[dict]) -> dict:
@@ -112,7 +146,11 @@ def summary(results: list[dict]) -> dict:
             counted += 1
             order += (a["ours"]["overall"] < b["ours"]["overall"]) == (a["gnubg"]["overall"] < b["gnubg"]["overall"])
     exact = sum(o[k] == t[k] for o, t in pairs for k in ("doubles", "takes", "passes", "unforced"))
+    blunders = [sum(r.get("gnubg_blunders", 0) for r in results), sum(r.get("gnubg_blunders_we_mark_error", 0)
+                                                                      for r in results)]
     return {"matches": len(results), "rating_names_same": [same, len(ratings)],
+            "gnubg_blunders_we_mark_error": [blunders[1], blunders[0]],
+            "seconds": round(sum(r.get("seconds", 0.0) for r in results), 1),
             "overall_rate_correlation": float(np.corrcoef(overall.T)[0, 1]) if len(overall) > 2 else None,
             "player_order_same": [order, counted], "counts_same": [exact, 4 * len(pairs)]}
 

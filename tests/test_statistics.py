@@ -158,3 +158,25 @@ def test_bad_arguments_are_refused(sessions):
         statistics("not an analysis")
     with pytest.raises(ValueError, match="marks"):
         statistics(sessions[0][0], marks=(0.1, 0.05, 0.2))
+
+
+#: Two real 5-point Backgammon Galaxy matches (lassehjorthmadsen/bglab, MIT; tests/data/README)
+#: with gnubg 1.07's own 2-ply analysis statistics beside each (NAME.stats.txt).
+GALAXY = Path(__file__).parent / "data" / "galaxy"
+
+
+@pytest.mark.parametrize("name", ["match10031435", "match10090396"])
+def test_real_matches_count_as_gnubg(name):
+    """What does not hang on the evaluator is gnubg's exactly on real
+    matches between people: every roll, the unforced moves (the decisions),
+    the doubles, takes and passes, the cube decisions in all, the result."""
+    mat = GALAXY / f"{name}.mat"
+    theirs = _rows((GALAXY / f"{name}.stats.txt").read_text())
+    assert "`verybad' threshold set to 0.120." in (GALAXY / f"{name}.stats.txt").read_text()
+    s = statistics(analyse(bg.read_mat(mat.read_text()), ply=0, workers=1))
+    ours = _rows(s.report(games=False))
+    for label in ("Total moves", "Unforced moves", "Doubles", "Takes", "Passes", "Total cube decisions",
+                  "Actual result"):
+        assert ours[label][0] == theirs[label][0], (label, ours[label][0], theirs[label][0])
+    assert s.players[0].doubles + s.players[1].doubles >= 4
+

@@ -685,3 +685,27 @@ def test_the_analysis_of_the_match_so_far(client):
         assert e["best_moves"] and e["played_moves"] and e["turn"] >= 1
     assert client.get(f"/api/games/{s['id']}/analysis?ply=3").status_code == 422
     assert client.get("/api/games/nope/analysis").status_code == 404
+
+
+def test_the_analysis_carries_gnubg_s_statistics(client):
+    # issue 40 item 5: the page's statistics panel shows backgammon.statistics of the same
+    # analysis (gnubg's figures, its marks), by side, over the match and per game.
+    from backgammon.analysis import analyse
+    from backgammon.statistics import GNUBG_MARKS, statistics
+    s = play_out(client, new(client, length=3, level="beginner", seed=11, cube=True), double=True)
+    d = client.get(f"/api/games/{s['id']}/analysis").json()
+    st = d["statistics"]
+    record = read_mat(client.get(f"/api/games/{s['id']}/mat").text, partial=True)
+    mine = statistics(analyse(record, ply=0, workers=1, players=("You", "Computer")))
+    you = 0 if record.players[0] == "You" else 1
+    assert st["marks"] == list(GNUBG_MARKS)
+    assert len(st["games"]) == len(mine.games) == d["games"]
+    for who, k in (("you", you), ("computer", 1 - you)):
+        got, want = st["match"][who], mine.players[k].to_dict()
+        assert got.pop("name") in ("You", "Computer") and want.pop("name") in ("You", "Computer")
+        assert got == json.loads(json.dumps(want)), who
+        for g, h in zip(st["games"], mine.games):
+            assert g["score"][who] == h.score[k]
+            assert g["players"][who]["unforced_moves"] == h.players[k].unforced_moves
+            assert g["players"][who]["error_rate"] == pytest.approx(h.players[k].error_rate)
+    assert st["match"]["you"]["doubles"] + st["match"]["computer"]["doubles"] >= 1

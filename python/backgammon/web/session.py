@@ -434,7 +434,18 @@ def analysis_json(session: Session, ply: int) -> dict:
             entries.append(entry)
     stats = {session.who(k): s.to_dict() for k, s in enumerate(result.stats)}
     return {"length": result.length, "ply": result.ply, "cube_ply": result.cube_ply, "games": len(result.games),
-            "stats": stats, "decisions": entries, "seconds": result.seconds}
+            "stats": stats, "statistics": _statistics_json(session, result.statistics()), "decisions": entries,
+            "seconds": result.seconds}
+
+
+def _statistics_json(session: Session, s) -> dict:
+    """gnubg's statistics (``backgammon.statistics``) by side ("you",
+    "computer"), over the match and per game; the page's panel shows them."""
+    def sides(players) -> dict:
+        return {session.who(k): p.to_dict() for k, p in enumerate(players)}
+    return {"marks": list(s.marks), "luck_marks": list(s.luck_marks), "match": sides(s.players),
+            "games": [{"number": g.number, "score": {session.who(k): v for k, v in enumerate(g.score)},
+                       "players": sides(g.players)} for g in s.games]}
 
 
 # -- records --------------------------------------------------------------------------------

@@ -1487,7 +1487,7 @@
     const a = analysis && analysis.id === state.id ? analysis : null;
     $("analysis").hidden = !a;
     if (a) {
-      if (a.built !== a.data) buildAnalysis(a);
+      if (a.built !== a.data || a.builtLang !== lang) buildAnalysis(a);
       $("analysis-stale").hidden = a.key === historyKey(state);
       for (const b of document.querySelectorAll("#analysis-errors button")) {
         b.classList.toggle("reviewed", !!review && a.data.decisions[Number(b.dataset.index)] === review.entry);
@@ -1510,6 +1510,8 @@
   function buildAnalysis(a) {
     const d = a.data;
     a.built = d;
+    a.builtLang = lang;
+    buildStatistics(d);
     $("analysis-about").textContent = t(d.length ? "analysis.about_match" : "analysis.about_money",
       { n: d.games, length: d.length, ply: d.ply, seconds: d.seconds.toFixed(1) });
     const table = $("analysis-summary");
@@ -1562,6 +1564,130 @@
       btn.addEventListener("click", () => startReview(e));
       li.appendChild(btn);
       list.appendChild(li);
+    }
+  }
+
+  // gnubg's statistics of the analysis (its "show statistics": data.statistics), with its
+  // names and scales: errors negative in EMG and mEMG, in brackets MWC (a match) or points;
+  // over all games or one (the select); each rating cell keeps gnubg's name in data-rating.
+  const RATINGS = {
+    "Awful!": "gstat.rating.awful", "Beginner": "gstat.rating.beginner", "Casual player": "gstat.rating.casual",
+    "Intermediate": "gstat.rating.intermediate", "Advanced": "gstat.rating.advanced", "Expert": "gstat.rating.expert",
+    "World class": "gstat.rating.world_class", "Supernatural": "gstat.rating.supernatural",
+    "Go to bed": "gstat.luck.go_to_bed", "Bad dice, man!": "gstat.luck.bad_dice", "None": "gstat.luck.none",
+    "Good dice, man!": "gstat.luck.good_dice", "Go to Las Vegas": "gstat.luck.las_vegas",
+  };
+  let statsScope = "all";      // "all" or a game's number, as the select shows
+  const fixed = (x, n) => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(n);
+  function buildStatistics(d) {
+    const st = d.statistics;
+    const match = d.length > 0;
+    const [doubtful, bad, veryBad] = st.marks.map((m) => m.toFixed(3));
+    $("gnubg-stats-about").textContent = t(match ? "gstat.about_match" : "gstat.about_money",
+      { doubtful, bad, very_bad: veryBad });
+    const select = $("gnubg-stats-scope");
+    if (statsScope !== "all" && !st.games.some((g) => String(g.number) === statsScope)) statsScope = "all";
+    select.replaceChildren();
+    const option = (value, text) => { const o = document.createElement("option"); o.value = value; o.textContent = text; select.appendChild(o); };
+    option("all", t("gstat.all_games"));
+    for (const g of st.games) option(String(g.number), t("gstat.game", { game: g.number, you: g.score.you, computer: g.score.computer }));
+    select.value = statsScope;
+    select.parentNode.hidden = st.games.length < 2;
+    const players = statsScope === "all" ? st.match : st.games.find((g) => String(g.number) === statsScope).players;
+    const unit = t(match ? "gstat.unit_mwc" : "gstat.unit_points");
+    const na = t("gstat.na");
+    // a total in EMG and, in brackets, in MWC (%) or points; a rate per decision in mEMG
+    // (a pair: the figure, and the bracket drawn under it in a narrow column)
+    const total = (emg, cost, sign = -1) => [fixed(sign * emg, 3), `(${match ? fixed(sign * 100 * cost, 3) + "%" : fixed(sign * cost, 3)})`];
+    const rate = (r, costTotal, n, sign = -1) => (r === null ? na
+      : [fixed(sign * 1000 * r, 1), `(${match ? fixed(sign * 100 * costTotal / n, 3) + "%" : fixed(sign * costTotal / n, 3)})`]);
+    const named = (name, counted) => (counted ? t(RATINGS[name]) : na);
+    const kind = (e) => (e.count ? [String(e.count), `(${fixed(-e.emg, 3)})`] : "0");
+    const result = (x) => (match ? fixed(100 * x, 2) + "%" : fixed(x, 3));
+    const parts = [
+      ["checker", "gstat.checker", [
+        ["total_moves", "gstat.total_moves", (p) => p.total_moves],
+        ["unforced_moves", "gstat.unforced_moves", (p) => p.unforced_moves],
+        ["moves_doubtful", "gstat.moves_doubtful", (p) => p.checker_marks.doubtful],
+        ["moves_bad", "gstat.moves_bad", (p) => p.checker_marks.bad],
+        ["moves_very_bad", "gstat.moves_very_bad", (p) => p.checker_marks["very bad"]],
+        ["checker_error", "gstat.error_total", (p) => total(p.checker_error, p.checker_cost)],
+        ["checker_rate", "gstat.error_rate", (p) => rate(p.checker_rate, p.checker_cost, p.unforced_moves)],
+        ["checker_rating", "gstat.checker_rating", (p) => named(p.checker_rating, p.unforced_moves), (p) => (p.unforced_moves ? p.checker_rating : "n/a")],
+      ]],
+      ["luck", "gstat.luck", [
+        ["rolls_very_lucky", "gstat.rolls_very_lucky", (p) => p.rolls["very lucky"]],
+        ["rolls_lucky", "gstat.rolls_lucky", (p) => p.rolls.lucky],
+        ["rolls_unlucky", "gstat.rolls_unlucky", (p) => p.rolls.unlucky],
+        ["rolls_very_unlucky", "gstat.rolls_very_unlucky", (p) => p.rolls["very unlucky"]],
+        ["luck_total", "gstat.luck_total", (p) => total(p.luck, p.luck_cost, 1)],
+        ["luck_rate", "gstat.luck_rate", (p) => rate(p.luck_rate, p.luck_cost, p.total_moves, 1)],
+        ["luck_rating", "gstat.luck_rating", (p) => t(RATINGS[p.luck_rating]), (p) => p.luck_rating],
+      ]],
+      ["cube", "gstat.cube", [
+        ["total_cube", "gstat.total_cube", (p) => p.total_cube],
+        ["close_cube", "gstat.close_cube", (p) => p.close_cube],
+        ["doubles", "gstat.doubles", (p) => p.doubles],
+        ["takes", "gstat.takes", (p) => p.takes],
+        ["passes", "gstat.passes", (p) => p.passes],
+        ["missed_double_below_cp", "gstat.missed_below_cp", (p) => kind(p.missed_double_below_cp)],
+        ["missed_double_above_cp", "gstat.missed_above_cp", (p) => kind(p.missed_double_above_cp)],
+        ["wrong_double_below_dp", "gstat.wrong_below_dp", (p) => kind(p.wrong_double_below_dp)],
+        ["wrong_double_above_tg", "gstat.wrong_above_tg", (p) => kind(p.wrong_double_above_tg)],
+        ["wrong_take", "gstat.wrong_takes", (p) => kind(p.wrong_take)],
+        ["wrong_pass", "gstat.wrong_passes", (p) => kind(p.wrong_pass)],
+        ["cube_doubtful", "gstat.cube_doubtful", (p) => p.cube_marks.doubtful],
+        ["cube_bad", "gstat.cube_bad", (p) => p.cube_marks.bad],
+        ["cube_very_bad", "gstat.cube_very_bad", (p) => p.cube_marks["very bad"]],
+        ["cube_error", "gstat.error_total", (p) => total(p.cube_error, p.cube_cost)],
+        ["cube_rate", "gstat.error_rate", (p) => rate(p.cube_rate, p.cube_cost, p.close_cube)],
+        ["cube_rating", "gstat.cube_rating", (p) => named(p.cube_rating, p.close_cube), (p) => (p.close_cube ? p.cube_rating : "n/a")],
+      ]],
+      ["overall", "gstat.overall", [
+        ["error", "gstat.error_total", (p) => total(p.error, p.cost)],
+        ["error_rate", "gstat.error_rate", (p) => rate(p.error_rate, p.cost, p.decisions)],
+        ["overall_rating", "gstat.overall_rating", (p) => named(p.overall_rating, p.decisions), (p) => (p.decisions ? p.overall_rating : "n/a")],
+        ["actual_result", "gstat.actual", (p) => result(p.actual_result)],
+        ["luck_adjusted_result", "gstat.luck_adjusted", (p) => result(p.luck_adjusted_result)],
+      ]],
+    ];
+    const table = $("gnubg-stats-table");
+    table.replaceChildren();
+    const head = table.createTHead().insertRow();
+    for (const h of ["", t("log.you"), t("log.computer")]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
+    const body = table.createTBody();
+    for (const [part, title, rows] of parts) {
+      const th = document.createElement("th");
+      th.className = "part";
+      th.colSpan = 3;
+      th.textContent = t(title);
+      const partRow = body.insertRow();
+      partRow.dataset.part = part;
+      partRow.appendChild(th);
+      for (const [key, label, value, rating] of rows) {
+        const tr = body.insertRow();
+        Object.assign(tr.dataset, { stat: key, part });
+        if (rating) tr.className = "rating";
+        if (/^(missed|wrong)_/.test(key)) { tr.classList.add("kind"); tr.title = t("gstat.cube_help"); }
+        if (/result$/.test(key)) tr.title = t(match ? "gstat.result_help_match" : "gstat.result_help_money");
+        const cell = document.createElement("th");
+        cell.textContent = t(label, { unit });
+        tr.appendChild(cell);
+        for (const who of ["you", "computer"]) {
+          const td = tr.insertCell();
+          td.dataset.who = who;
+          const v = value(players[who]);
+          if (Array.isArray(v)) {
+            const sub = document.createElement("span");
+            sub.className = "sub";
+            sub.textContent = v[1];
+            td.append(v[0], " ", sub);
+          } else {
+            td.textContent = String(v);
+          }
+          if (rating) { td.dataset.rating = rating(players[who]); td.title = rating(players[who]); }
+        }
+      }
     }
   }
 
@@ -2110,6 +2236,12 @@
     $("btn-analyse").addEventListener("click", analyse);
     $("analysis-again").addEventListener("click", analyse);
     $("analysis-hide").addEventListener("click", () => { forgetAnalysis(); render(); bump(); });
+    $("gnubg-stats").addEventListener("toggle", bump);
+    $("gnubg-stats-scope").addEventListener("change", (ev) => {
+      statsScope = ev.target.value;
+      if (analysis) buildStatistics(analysis.data);
+      bump();
+    });
     $("review-back").addEventListener("click", endReview);
     $("review-prev").addEventListener("click", () => stepReview(-1));
     $("review-next").addEventListener("click", () => stepReview(1));
