@@ -31,8 +31,10 @@ class RecordBuilder:
     them, ``end`` it; ``finish`` returns the games.  A file's action that
     the rules refuse raises ``error_cls`` with the game and the line.
 
-    With ``mend``, what a file says about results and scores that the play
-    contradicts (a score line, a ``Wins`` line that is capped or gives other
+    With ``mend``, a play the rules refuse is kept as the board its moves
+    make, as written (``Game.play_as_written``: a ``setboard`` event
+    naming the rule, and a warning), and what a file says about results
+    and scores that the play contradicts (a score line, a ``Wins`` line that is capped or gives other
     points, a resignation worth no whole number of cubes) is mended to what
     the play gives and kept in ``warnings``; without it, it is an error.
 
@@ -159,7 +161,34 @@ class RecordBuilder:
         if text == "":
             self.empty_roll = (player, line)
             return
-        self._do(line, g.play, text)
+        if not self.mend:
+            self._do(line, g.play, text)
+            return
+        # A play the rules refuse: kept as the board its moves make, as
+        # written (a setboard event naming the rule), as gnubg and
+        # gammonview read on; strict readers refuse it.
+        self._do(line, g.play_as_written, text)
+        last = g.history[-1]
+        if last.kind == "setboard":
+            self.warnings.append(RecordWarning(self.number, line, f"{dice[0]}{dice[1]}: {text}",
+                                               f"the board its moves make, as written (not a legal play: "
+                                               f"{last.value.reason})"))
+
+    def board(self, player: int, dice: tuple, position, line: int, written: str, reason: str) -> None:
+        """A roll and, in place of its play, the board after it (gnubg's
+        ``Illegal play (...)``: ``MOVE_SETDICE`` then ``MOVE_SETBOARD``):
+        kept as a ``setboard`` event and a warning; strict readers (no
+        ``mend``) refuse it."""
+        self.move(player, dice, None, line)
+        g = self.game
+        if g.phase is not Phase.PLAY:
+            self.fail(f"{written!r}: a board is given after {dice[0]}{dice[1]}, which cannot be played (RULES 3.4)",
+                      line)
+        if not self.mend:
+            self.fail(f"{written!r}: the file gives a board, not a play: {reason}", line)
+        self._do(line, g.set_board, position, "", reason)
+        self.warnings.append(RecordWarning(self.number, line, written, f"the board it gives, set in place of a "
+                                                                      f"play ({reason})"))
 
     def dice_only(self, player: int, dice: tuple, line: int) -> None:
         """Dice rolled with no play recorded: a resignation follows, or the

@@ -507,7 +507,8 @@ def _read_game(builder: RecordBuilder, actions: list, cut_ok: bool, last_line: i
             if not (d1 and d2):
                 builder.fail(f"{it.text!r}: dice are two numbers from 1 to 6 (RULES 2.1)", line)
             if illegal is not None:
-                moves = _illegal_play(builder, side, (d1, d2), illegal, it)
+                _illegal_play(builder, side, (d1, d2), illegal, it)
+                continue
             if cut_ok and moves and line == last_line and n == len(acts) - 1:
                 # The file's last item, perhaps cut inside the move.
                 before = len(builder.game.history)
@@ -537,38 +538,39 @@ def _read_game(builder: RecordBuilder, actions: list, cut_ok: bool, last_line: i
             builder.warn(it.line, it.text, used)
 
 
-def _illegal_play(builder: RecordBuilder, side: int, dice: tuple, body: str, item) -> str:
-    """gnubg's ``Illegal play (...)``: the position after the play, as a
-    Snowie text board: 12 fields of match state, then 26 numbers (the bar
-    of side N; the points 1-24 from side P's side, P's checkers positive
-    and N's negative; P's bar) and the dice.  Read as the legal play that
-    reaches it, the mover being P or N."""
+def _illegal_play(builder: RecordBuilder, side: int, dice: tuple, body: str, item) -> None:
+    """gnubg's ``Illegal play (...)``: the board after the roll, as a
+    Snowie text position (12 fields of match state, the bar of the side
+    written negative, the points 1-24 from the positive side's side, the
+    positive side's bar, the dice).  Read as gnubg's ``import mat`` reads
+    it: the dice, then the board set (``MOVE_SETDICE``, ``MOVE_SETBOARD``),
+    the mover's checkers the negative ones when field 4 (the side "on
+    roll") is the mover, else the positive ones; the opponent moves next."""
     game = builder.game
     fields = body.split(";")
     try:
         numbers = [int(v) for v in fields[12:38]]
-    except ValueError:
-        numbers = []
+        turn = int(fields[4])
+    except (ValueError, IndexError):
+        numbers, turn = [], 0
     if len(numbers) != 26:
         builder.fail(f"{item.text[:40]!r}: expected a Snowie position of 26 board numbers", item.line)
-    position = game.position if game.phase is Phase.TURN else Position.initial()
     points = numbers[1:25]
-    p_row = tuple([max(v, 0) for v in points] + [abs(numbers[25])])
-    n_row = tuple([max(-v, 0) for v in reversed(points)] + [abs(numbers[0])])
-    candidates = {(p_row, n_row), (n_row, p_row)}        # (the mover's, the opponent's)
-    found = []
-    for play in position.legal_plays(dice):
-        after = play.position.array
-        key = (tuple(int(v) for v in after[0]), tuple(int(v) for v in after[1]))
-        if key in candidates:
-            found.append(play)
-    if len(found) != 1:
-        builder.fail(f"'Illegal play (...)' (gnubg's mark of a play it could not write): the position it gives "
-                     f"after {dice[0]}{dice[1]} is reached by {'no' if not found else 'more than one'} legal play "
-                     f"of {dice[0]}{dice[1]} here (RULES 3-5)", item.line)
-    builder.warn(item.line, item.text[:60], f"{dice[0]}{dice[1]}: {found[0]}, the legal play that reaches the "
-                 f"position written")
-    return str(found[0])
+    positive = [max(v, 0) for v in points] + [abs(numbers[25])]
+    negative = [max(-v, 0) for v in reversed(points)] + [abs(numbers[0])]
+    mover, other = (negative, positive) if turn == side else (positive, negative)
+    try:
+        after = Position.from_array([mover, other])
+    except ValueError as e:
+        builder.fail(f"{item.text[:40]!r}: not a board ({e})", item.line)
+    d1, d2 = dice
+    before = game.position if game.phase is Phase.TURN else Position.initial()
+    reached = [str(p) for p in before.legal_plays(dice) if p.position == after] if game.phase in (
+        Phase.TURN, Phase.OPENING) else []
+    reason = (f"gnubg's mark of a play it could not write; the legal play {reached[0]} reaches the same board"
+              if reached else
+              f"no legal play of {d1}-{d2} here reaches the board gnubg's 'Illegal play' gives (RULES 3-5)")
+    builder.board(side, dice, after, item.line, item.text[:60], reason)
 
 
 def _rules_from_header(header, length: int, line: int) -> Rules:
