@@ -174,19 +174,21 @@ class RecordBuilder:
                                                f"the board its moves make, as written (not a legal play: "
                                                f"{last.value.reason})"))
 
-    def board(self, player: int, dice: tuple, position, line: int, written: str, reason: str) -> None:
+    def board(self, player: int, dice: tuple, position, line: int, written: str, reason: str,
+              explicit: bool = False, play: str = "") -> None:
         """A roll and, in place of its play, the board after it (gnubg's
         ``Illegal play (...)``: ``MOVE_SETDICE`` then ``MOVE_SETBOARD``):
         kept as a ``setboard`` event and a warning; strict readers (no
-        ``mend``) refuse it."""
+        ``mend``) refuse it, unless the format records a set board as such
+        (``explicit``: gnubg's SGF set-up node)."""
         self.move(player, dice, None, line)
         g = self.game
         if g.phase is not Phase.PLAY:
             self.fail(f"{written!r}: a board is given after {dice[0]}{dice[1]}, which cannot be played (RULES 3.4)",
                       line)
-        if not self.mend:
+        if not self.mend and not explicit:
             self.fail(f"{written!r}: the file gives a board, not a play: {reason}", line)
-        self._do(line, g.set_board, position, "", reason)
+        self._do(line, g.set_board, position, play, reason)
         self.warnings.append(RecordWarning(self.number, line, written, f"the board it gives, set in place of a "
                                                                       f"play ({reason})"))
 

@@ -608,10 +608,21 @@ def _cell(item) -> str:
         return f"{dice[0]}{dice[1]}: {_step_text(steps)}".rstrip()
     if kind == "dice":
         return f"{item[2][0]}{item[2][1]}:"
+    if kind == "setboard":
+        return f"{item[2][0]}{item[2][1]}: Illegal play ({_board_text(item[1], item[2], item[3].position)})"
     if kind == "double":
         word = {"double": "Doubles", "beaver": "Beavers", "raccoon": "Raccoons"}[item[2]]
         return f" {word} => {item[3]}"
     return " Takes" if kind == "take" else " Drops"
+
+
+def _board_text(player: int, dice: tuple, after: Position) -> str:
+    """The Snowie text body of gnubg's ``Illegal play (...)``: field 4 the
+    mover, whose checkers (row 0 of ``after``) are written negative, as
+    gnubg's ``import mat`` reads them back (:func:`_illegal_play`)."""
+    from .snowietxt import write_snowie_txt
+    from ..matchid import MatchState
+    return write_snowie_txt(after, MatchState(on_roll=player, dice=tuple(dice)))
 
 
 def _rolls_next(items, k: int) -> bool:
