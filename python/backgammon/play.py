@@ -25,7 +25,7 @@ from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 if TYPE_CHECKING:          # a Play holds a Position; position.py imports this module, not the other way
     from .position import Position
 
-__all__ = ["Play", "Plays", "legal_plays", "parse_play", "format_steps", "written_position"]
+__all__ = ["Play", "Plays", "legal_plays", "parse_play", "format_steps", "written_position", "written_steps"]
 
 _BAR, _OFF = 25, 0
 
@@ -492,6 +492,17 @@ class _Replay:
         if d1 != d2 and need == 1:
             return f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)"
         return f"{text!r} is not a legal play of {roll} here (RULES 3-5)"
+
+
+def written_steps(text: str) -> list:
+    """The moves ``text`` writes, as ``(from, to)`` pairs between the
+    points written (``13/7*/5``: 13 to 7, 7 to 5), repeats expanded;
+    no rule of moving is checked (``written_position`` plays them).
+
+    >>> written_steps("14/10 13/12"), written_steps("6/4(2) bar/20")
+    ([(14, 10), (13, 12)], [(6, 4), (6, 4), (25, 20)])
+    """
+    return [(a, b) for points, _ in _read_journeys(text) for a, b in zip(points, points[1:])]
 
 
 def written_position(position: Position, text: str) -> "Position":

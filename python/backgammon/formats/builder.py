@@ -134,9 +134,10 @@ class RecordBuilder:
         d1, d2 = self.game.dice or (0, 0)
         self.fail(f"{d1}{d2} is written with no move, but there are {len(plays)} legal plays (RULES 3.4)", at)
 
-    def move(self, player: int, dice: tuple, text: str | None, line: int) -> None:
+    def move(self, player: int, dice: tuple, text: str | None, line: int, as_written: bool = True) -> None:
         """A roll and its play: ``text`` is the moves ("" for none written;
-        None when only the dice are recorded)."""
+        None when only the dice are recorded); ``as_written`` False refuses
+        a play the rules refuse even with ``mend`` (a file cut inside it)."""
         self._open(line)
         self._settle_empty(line)
         g = self.game
@@ -161,7 +162,7 @@ class RecordBuilder:
         if text == "":
             self.empty_roll = (player, line)
             return
-        if not self.mend:
+        if not self.mend or not as_written:
             self._do(line, g.play, text)
             return
         # A play the rules refuse: kept as the board its moves make, as

@@ -513,7 +513,7 @@ def _read_game(builder: RecordBuilder, actions: list, cut_ok: bool, last_line: i
                 # The file's last item, perhaps cut inside the move.
                 before = len(builder.game.history)
                 try:
-                    builder.move(side, (d1, d2), moves, line)
+                    builder.move(side, (d1, d2), moves, line, as_written=False)
                 except MatFileError:
                     if len(builder.game.history) != before + 1:
                         raise
