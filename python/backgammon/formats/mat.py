@@ -519,7 +519,9 @@ def _read_game(builder: RecordBuilder, actions: list, cut_ok: bool, last_line: i
                         raise
                     builder.warn(line, it.text, "the dice alone: the file ends inside this move")
                 continue
-            builder.move(side, (d1, d2), moves, line)
+            # A play on the file's last line, with no result after it: the file is cut, perhaps
+            # inside that play, so a play the rules refuse there is not kept as a set board.
+            builder.move(side, (d1, d2), moves, line, as_written=not (line == last_line and n == len(acts) - 1))
         elif kind == "double":
             word, value = it.data
             builder.cube(side, word.capitalize(), value, line)
