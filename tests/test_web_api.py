@@ -685,3 +685,19 @@ def test_the_analysis_of_the_match_so_far(client):
         assert e["best_moves"] and e["played_moves"] and e["turn"] >= 1
     assert client.get(f"/api/games/{s['id']}/analysis?ply=3").status_code == 422
     assert client.get("/api/games/nope/analysis").status_code == 404
+
+
+def test_resume_a_file_holding_an_illegal_play(client):
+    # A resumed file whose play the rules refuse (RULES 3.1): read on as a set board, shown in the
+    # log with the rule, and written back by the page's record as gnubg's "Illegal play (...)".
+    import os
+    path = os.path.join(os.path.dirname(__file__), "data", "dialects", "gnubg_setboard.mat")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    r = client.post("/api/games", json={"resume": {"format": "mat", "text": text}, "level": "beginner"})
+    assert r.status_code == 201, r.text
+    s = r.json()
+    lines = [line for game in s["log"] for line in game["lines"] if line["code"] == "set_board"]
+    assert len(lines) == 1 and lines[0]["params"]["rule"] == "3" and lines[0]["params"]["dice"] == [3, 1]
+    assert "not a legal play (RULES 3)" in lines[0]["text"]
+    assert "31: Illegal play (" in client.get(f"/api/games/{s['id']}/mat").text

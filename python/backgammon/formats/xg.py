@@ -9,8 +9,11 @@ result.  :func:`read_xg` turns that into a
 :class:`~backgammon.formats.record.MatchRecord` through the
 :class:`~backgammon.formats.record.RecordBuilder`, so every game replays
 through ``Match``/``Game`` as it is read: a play XG recorded that the rules
-refuse (XG keeps what a transcriber typed, flagged invalid) fails naming
-the game, the action and the rule.  Install it with
+refuse (XG keeps what a transcriber typed, flagged invalid) is kept as a
+set board, the board its moves make as written (``Game.set_board``, a
+warning naming the rule), or with ``strict=True`` fails naming the game,
+the action and the rule; a ply where XG restates the board instead of a
+play is refused.  Install it with
 ``pip install 'backgammon[xg]'``; without it :func:`read_xg` raises
 :class:`XgFileError` saying so.
 

@@ -99,6 +99,13 @@ def _log(session: Session) -> list[dict]:
                 line(ev.player, f"{dice}{ev.value or '(no legal move)'}", "play" if ev.value else "no_move",
                      dice=roll, play=ev.value)
                 roll = None
+            elif ev.kind == "setboard":
+                # a play the rules refuse, from a resumed file: the board its moves make, as written
+                dice = f"{roll_text(roll)}: " if roll else ""
+                played, rule = ev.value.play or "?", ev.value.rule or "3-5"
+                line(ev.player, f"{dice}{played}: not a legal play (RULES {rule}), the board set as the file "
+                     f"gives it", "set_board", dice=roll, play=played, rule=rule)
+                roll = None
             elif ev.kind == "double":
                 line(ev.player, f"Doubles to {cube * 2}", "double", value=cube * 2)
             elif ev.kind == "take":
