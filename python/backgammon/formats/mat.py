@@ -56,8 +56,8 @@ tests/data holds a small file of each), judged by gnubg's ``import mat``:
   in the order rolled (``13:``), ``Cannot Move`` for a dance, ``???`` /
   ``????`` for a roll never played and ``00: ????`` for none, ``Concedes``
   or ``Resigns``, a game given up before its opening roll (only a ``Wins`` line),
-  gnubg's ``Illegal play (...)`` board dump (read as the legal play that
-  reaches it), any case, tabs, blank lines, ``; comments`` inside games,
+  gnubg's ``Illegal play (...)`` board dump (read as gnubg reads it: the
+  dice, then the board given, a ``setboard`` event), any case, tabs, blank lines, ``; comments`` inside games,
   ``Money session`` for ``0 point match``, names written ``name,rating``,
   and bytes: UTF-8 (a byte-order mark allowed), else Latin-1, with any line
   ends;
@@ -81,8 +81,11 @@ a resignation whose points are no whole number of cubes (read as the
 lowest level that accounts for them, at least 1: Backgammon Studio's
 ``Wins 4016 point`` after ``????``, PlayOK's ``Wins 100 points``), names
 that change or are missing.  ``strict=True`` makes each of them an error.
-Anything the rules refuse is an error naming the game, the line and the
-rule.  A beaver followed by the doubler's roll is taken (the convention
+A play the rules refuse is kept as the board its moves make, as written
+(a ``setboard`` event naming the rule, and a warning), as gnubg and
+gammonview read on; ``strict=True`` refuses it.  Anything else the rules
+refuse is an error naming the game, the line and the rule.  A set board
+is written as gnubg's ``Illegal play (...)``, which gnubg reads back.  A beaver followed by the doubler's roll is taken (the convention
 gnubg writes and reads); a double answered by nothing but the other
 side's win is gnubg's record of the cube decision of a side that then
 resigned on its turn, and is dropped.  Writing follows gnubg's reader:

@@ -33,7 +33,11 @@ The same :class:`~backgammon.formats.record.MatchRecord` as the ``.mat`` reader
 gives.  What we write is what gnubg's ``save match`` writes for the same
 games, less its analysis and statistics (``A``, ``DA``, ``GS``, ...):
 the same root properties and action nodes.  Reading ignores those
-properties; it refuses position or cube set-up (``AE``, ``AB``, ``AW``,
+properties; it reads a board set in place of a play as gnubg writes it
+(``;PL[W]DI[31]`` then ``;PL[W]AE[a:y]AW[..]AB[..]``, gnubg's
+``MOVE_SETDICE`` and ``MOVE_SETBOARD``: a ``setboard`` event, the play and
+its reason from the node's ``C[Illegal play ...]``, which we write), and
+refuses any other position or cube set-up (``AE``, ``AB``, ``AW``,
 ``CV``, ``CP``), variations, matches without the Crawford rule and a
 ``RU`` Crawford-game mark that the score contradicts (RULES 8.2); a
 double node just before a resignation (``RE[..R]``) by the side that
