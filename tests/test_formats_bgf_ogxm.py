@@ -143,6 +143,12 @@ def test_analysis_does_not_rate_the_set_board_turn():
     result = bg.analyse(game, ply=0, workers=1)
     assert k not in [p.action for p in result.games[0].plays]
     assert k in [r.action for r in result.games[0].luck]      # the roll's luck counts, as gnubg's MOVE_SETDICE
+    # written with its analysis, as gnubg writes its own: the set board's node carries none
+    text = bg.write_sgf(game, analysis=result)
+    back = bg.read_sgf(text, partial=True)
+    assert events(back) == events(game)
+    node = next(line for line in text.splitlines() if "AE[a:y]" in line)
+    assert "A[" not in node and "DA[" not in node
 
 
 def test_gammonview_reads_the_illegal_play_as_played_and_flags_it():

@@ -758,7 +758,7 @@ def _analysis_notes(record: MatchRecord, analysis) -> list:
         next_play = {}
         following = None
         for i in range(len(events), 0, -1):
-            if events[i - 1].kind == "play":
+            if events[i - 1].kind in ("play", "setboard"):   # a set board: its turn carries no note
                 following = i
             next_play[i] = following
 

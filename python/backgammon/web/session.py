@@ -412,7 +412,7 @@ def analysis_json(session: Session, ply: int) -> dict:
 
         def turn_of(action: int) -> int:
             # The decision's turn in the move log: plays before it, plus one.
-            return 1 + sum(1 for e in history[:action - 1] if e.kind == "play")
+            return 1 + sum(1 for e in history[:action - 1] if e.kind in ("play", "setboard"))
 
         for d in sorted([*g.plays, *g.cubes], key=lambda d: d.action if hasattr(d, "played") else d.action_index):
             pos = Position.from_id(d.position_id)
