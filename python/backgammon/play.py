@@ -524,7 +524,8 @@ def written_position(position: Position, text: str) -> "Position":
     Examples
     --------
     >>> from backgammon import Position
-    >>> after = written_position(Position.initial(), "13/9 8/7")    # 5 pips: no roll of 3-1 plays it
+    >>> # 5 pips: no 3-1 plays it, but its moves make a board
+    >>> after = written_position(Position.initial(), "13/9 8/7")
     >>> after.pip_counts()
     (167, 162)
     """
