@@ -102,9 +102,13 @@ def _log(session: Session) -> list[dict]:
             elif ev.kind == "setboard":
                 # a play the rules refuse, from a resumed file: the board its moves make, as written
                 dice = f"{roll_text(roll)}: " if roll else ""
-                played, rule = ev.value.play or "?", ev.value.rule or "3-5"
-                line(ev.player, f"{dice}{played}: not a legal play (RULES {rule}), the board set as the file "
-                     f"gives it", "set_board", dice=roll, play=played, rule=rule)
+                rule = ev.value.rule or "3-5"
+                if ev.value.play:
+                    said = f"{dice}{ev.value.play} — not a legal play (RULES {rule}): the board set as written"
+                    line(ev.player, f"{said}", "set_board", dice=roll, play=ev.value.play, rule=rule)
+                else:
+                    line(ev.player, f"{dice}the board as the file gives it — not a legal play (RULES {rule})",
+                         "set_board_only", dice=roll, rule=rule)
                 roll = None
             elif ev.kind == "double":
                 line(ev.player, f"Doubles to {cube * 2}", "double", value=cube * 2)
