@@ -2,9 +2,12 @@
 gammonview (``gvformat``) and the format author's codec (``ogxm``).
 
 - .bgf: real BGBlitz files (gammonview's MIT samples, tests/data/gammonview)
-  read to the same games as their .mat exports and as gammonview reads them;
-  our Smile decoder gives gammonview's document; the file holding an
-  illegal play is refused naming the game, the record and the rule.
+  read to the same games as their .mat exports and as gammonview reads them
+  (11 of 11); our Smile decoder gives gammonview's document; the file
+  holding an illegal play reads on as gammonview reads it: the play kept as
+  the board its moves make (a setboard event naming RULES 3.1, and a
+  warning), refused with strict=True naming the game, the record and the
+  rule.
 - OGXM: the codec's fixtures read; every record written reads back to the
   same games through both codecs, with our analysis in it; the OGIDs the
   reference codec derives on every ply are ours.
@@ -48,7 +51,9 @@ def events(record, unplayed_rolls: bool = True):
         if not unplayed_rolls:
             ev = [e for k, e in enumerate(ev)
                   if not (e.kind == "roll" and (k + 1 == len(ev) or ev[k + 1].kind == "resign"))]
-        out.append([(e.kind, e.player, str(tuple(sorted(e.value)) if e.kind == "roll" else e.value)) for e in ev])
+        out.append([(e.kind, e.player, str(tuple(sorted(e.value)) if e.kind == "roll" else
+                                           e.value.position.to_id() if e.kind == "setboard" else e.value))
+                    for e in ev])
     return out
 
 
@@ -64,11 +69,18 @@ def test_smile_decoder_gives_gammonviews_document(path):
     assert decode(payload) == gv_bgf.decode_smile(payload)
 
 
-@pytest.mark.parametrize("path", [p for p in BGFS if p.stem != ILLEGAL], ids=lambda p: p.stem)
+def test_bgf_corpus_reads_as_gammonview_reads_it():
+    # tests/data/README's figure: 11 of the 11 real .bgf files read as gammonview reads them.
+    assert len(BGFS) == 11
+
+
+@pytest.mark.parametrize("path", BGFS, ids=lambda p: p.stem)
 def test_bgf_reads_as_its_mat_export_and_as_gammonview(path):
     ours = read_bgf(path, partial=True)
     mat = bg.read_mat((GV / "mat" / f"{path.stem}.mat").read_bytes(), partial=True)
-    assert ours.players == mat.players and ours.length == mat.length
+    # (one export writes the names with spaces where the .bgf has underscores)
+    assert [n.replace("_", " ") for n in ours.players] == [n.replace("_", " ") for n in mat.players]
+    assert ours.length == mat.length
     assert results(ours) == results(mat)
     assert events(ours) == events(mat)
     gv = gv_bgf.convert_bgf(path)
@@ -78,14 +90,65 @@ def test_bgf_reads_as_its_mat_export_and_as_gammonview(path):
         [(w if p else None, p or 0) for w, p in theirs]
 
 
-def test_bgf_refuses_the_real_file_holding_an_illegal_play():
+def test_bgf_reads_the_illegal_play_as_the_board_gammonview_gives():
+    # RULES 3.1: 3-1 played 14/10 13/12 moves 5 pips.  Read on, as gammonview reads it: the turn is
+    # a setboard event holding the board the moves make as written, the play and the rule it breaks.
+    record = read_bgf(GV / "bgf" / f"{ILLEGAL}.bgf")
+    game = record.games[0]
+    k = next(i for i, e in enumerate(game.events) if e.kind == "setboard")
+    event = game.events[k]
+    assert (event.player, event.value.play, event.value.rule, game.lines[k]) == (0, "14/10 13/12", "3.1", 20)
+    assert event.value.reason == "'14/10 13/12' moves 5 pips; 3-1 gives only 4 (RULES 3.1)"
+    assert [(w.game, w.line, w.written) for w in record.warnings] == [(1, 20, "31: 14/10 13/12")]
+    assert "RULES 3.1" in record.warnings[0].used
+    gv = gv_bgf.convert_bgf(GV / "bgf" / f"{ILLEGAL}.bgf")
+    ply = gv["games"][0]["plies"][19]                       # record 20, the ply gammonview flags
+    assert ply["analysis"]["illegal_move"]
+    assert bg.Position.from_ogid(ply["ogid_after"])[0] == event.value.position
+    assert record.replay().score == record.score == (2, 7)
+    # The same in its .mat export (gnubg's import would mangle the play: 14/13 13/10, tests/data/README).
+    mat = bg.read_mat((GV / "mat" / f"{ILLEGAL}.mat").read_bytes())
+    assert events(mat) == events(record) and results(mat) == results(record)
+
+
+def test_bgf_strict_refuses_the_illegal_play():
     with pytest.raises(BgfFileError) as e:
-        read_bgf(GV / "bgf" / f"{ILLEGAL}.bgf")
+        read_bgf(GV / "bgf" / f"{ILLEGAL}.bgf", strict=True)
     assert "game 1, record 20: '14/10 13/12' moves 5 pips; 3-1 gives only 4" in str(e.value)
     assert str(e.value).startswith(str(GV / "bgf" / f"{ILLEGAL}.bgf"))
     assert "(RULES 3.1)" in str(e.value)
     with pytest.raises(bg.formats.mat.MatFileError, match="1-3 gives only 4"):   # as its .mat export
-        bg.read_mat((GV / "mat" / f"{ILLEGAL}.mat").read_bytes())
+        bg.read_mat((GV / "mat" / f"{ILLEGAL}.mat").read_bytes(), strict=True)
+
+
+def test_set_board_is_written_so_gnubg_and_we_read_it_back():
+    # .mat: gnubg's "Illegal play (...)"; SGF: gnubg's PL/DI node then PL[W]AE[a:y]AW..AB.. (what gnubg
+    # writes for MOVE_SETDICE, MOVE_SETBOARD).  Both read back to the same games, the set board kept.
+    record = read_bgf(GV / "bgf" / f"{ILLEGAL}.bgf")
+    mat_text = bg.write_mat(record)
+    assert "31: Illegal play (" in mat_text
+    sgf_text = bg.write_sgf(record)
+    assert ";PL[W]DI[31]\n;PL[W]AE[a:y]AW[" in sgf_text
+    for back in (bg.read_mat(mat_text), bg.read_sgf(sgf_text)):
+        assert events(back) == events(record) and results(back) == results(record)
+    sgf_back = bg.read_sgf(sgf_text).games[0]
+    event = next(e for e in sgf_back.events if e.kind == "setboard")
+    assert (event.value.play, event.value.rule) == ("14/10 13/12", "3.1")      # carried in C[...]
+
+
+def test_analysis_does_not_rate_the_set_board_turn():
+    record = read_bgf(GV / "bgf" / f"{ILLEGAL}.bgf")
+    game = bg.formats.record.MatchRecord(record.players, record.length, record.games[:1], rules=record.rules)
+    k = next(i for i, e in enumerate(game.games[0].events, 1) if e.kind == "setboard")
+    result = bg.analyse(game, ply=0, workers=1)
+    assert k not in [p.action for p in result.games[0].plays]
+    assert k in [r.action for r in result.games[0].luck]      # the roll's luck counts, as gnubg's MOVE_SETDICE
+    # written with its analysis, as gnubg writes its own: the set board's node carries none
+    text = bg.write_sgf(game, analysis=result)
+    back = bg.read_sgf(text, partial=True)
+    assert events(back) == events(game)
+    node = next(line for line in text.splitlines() if "AE[a:y]" in line)
+    assert "A[" not in node and "DA[" not in node
 
 
 def test_gammonview_reads_the_illegal_play_as_played_and_flags_it():
@@ -149,6 +212,8 @@ def test_ogxm_refuses_what_a_record_cannot_replay(name, said):
 def _sources():
     yield "selfplay", bg.read_mat((DATA / "gnubg_selfplay_9.mat").read_bytes())
     for p in sorted((DATA / "dialects").iterdir()):
+        if p.stem.startswith("gnubg_illegal_play") or p.stem.startswith("gnubg_setboard"):
+            continue              # a board with no play: OGXM cannot hold it (test_ogxm_set_board)
         try:
             yield p.stem, bg.read_mat(p.read_bytes(), partial=True)
         except bg.formats.mat.MatFileError:
@@ -293,3 +358,18 @@ def test_ogxm_falls_back_to_gammonview(monkeypatch):
     data = write_ogxm(record)                      # gammonview's writer
     monkeypatch.undo()
     assert events(read_ogxm(data)) == events(record)   # the reference codec reads it
+
+
+def test_ogxm_set_board():
+    # A play the rules refuse is written as its moves, as gammonview writes it, and read back as the
+    # same set board (RULES 3.1); a board given with no play (gnubg's "Illegal play") has no OGXM ply.
+    record = read_bgf(GV / "bgf" / f"{ILLEGAL}.bgf")
+    data = write_ogxm(record)
+    assert ogxm.binary_to_json(data)["replay_complete"] is False     # the codec stops at the illegal ply
+    back = read_ogxm(data, partial=True)
+    assert events(back, unplayed_rolls=False) == events(record, unplayed_rolls=False)
+    event = next(e for e in back.games[0].events if e.kind == "setboard")
+    assert (event.value.play, event.value.rule) == ("14/10 13/12", "3.1")
+    board_only = bg.read_mat((DATA / "dialects" / "gnubg_illegal_play.mat").read_bytes())
+    with pytest.raises(OgxmFileError, match="a board set with no play written"):
+        write_ogxm(board_only)

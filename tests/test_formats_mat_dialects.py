@@ -21,6 +21,7 @@ import backgammon as bg
 from backgammon.formats import for_path, get
 from backgammon.formats.mat import MatFileError, read_mat, write_mat
 from backgammon.formats.record import RecordWarning
+from backgammon.play import written_position
 
 DIALECTS = os.path.join(os.path.dirname(__file__), "data", "dialects")
 
@@ -198,19 +199,64 @@ def test_money_session_comments_and_cube_limit():
     assert not any(e.kind == "double" for g in record.games for e in g.events)
 
 
-def test_illegal_play_is_the_legal_play_that_reaches_it():
+def _gnubg_saves(path: str, tmp_path) -> bg.MatchRecord:
+    """gnubg's reading of a .mat file: ``import mat`` then ``save match``
+    (SGF, which keeps a set board as gnubg holds it), read with read_sgf."""
+    out = tmp_path / "gnubg.sgf"
+    subprocess.run(["/usr/games/gnubg", "-t", "-q", "-r"], input=f'import mat "{path}"\nsave match "{out}"\n',
+                   capture_output=True, text=True, timeout=120, env={**os.environ, "LANG": "C"})
+    return bg.read_sgf(out.read_text(), partial=True)
+
+
+def _events(record):
+    return [[(e.kind, e.player, e.value.position if e.kind == "setboard" else e.value) for e in g.events]
+            for g in record.games]
+
+
+def test_illegal_play_read_as_gnubg_reads_it(tmp_path):
+    # gnubg's "Illegal play (...)" (import.c, ParseMatMove): the dice (MOVE_SETDICE), then the board
+    # given (MOVE_SETBOARD), the mover's checkers the negative ones when field 4 is the mover; the
+    # opponent moves next.  Read the same: a setboard event, and a warning.
     text = data("gnubg_illegal_play.mat").decode()
     record = read_mat(text)
-    assert "bar/21 20/14" in record.warnings[0].used
-    assert record.games[0].events[17] == bg.Event("play", 0, "bar/21 20/14") and record.games[0].lines[17] == 11
-    # A position no legal play of the roll reaches is a rules violation (RULES 3-5).
+    event, line = record.games[0].events[17], record.games[0].lines[17]
+    assert (event.kind, event.player, line, event.value.play) == ("setboard", 0, 11, "")
+    assert "the legal play bar/21 20/14 reaches the same board" in event.value.reason   # no rule broken
+    before = bg.Game.replay(record.games[0].events[:17], rules=record.rules)
+    assert event.value.position == before.position.play("bar/21 20/14", before.dice)
+    assert _events(_gnubg_saves(os.path.join(DIALECTS, "gnubg_illegal_play.mat"), tmp_path)) == _events(record)
+    # A board no legal play of the roll reaches (RULES 3-5): strict=True refuses it, naming the rule.
     body = re.search(r"Illegal play \(([^)]*)\)", text).group(1)
     fields = body.split(";")
     k = next(k for k in range(14, 37) if fields[k] != fields[13])
     fields[13], fields[k] = fields[k], fields[13]         # two points' checkers change places
-    with pytest.raises(MatFileError, match=r"reached by no legal play of 64 here \(RULES 3-5\)") as info:
-        read_mat(text.replace(body, ";".join(fields)))
+    # (read by default, as gnubg reads it: test_gnubg_exported_set_board; here the later plays no longer
+    # fit the board, so only the strict refusal is checked)
+    with pytest.raises(MatFileError, match=r"the file gives a board, not a play: no legal play of 6-4 here reaches "
+                                           r"the board gnubg's 'Illegal play' gives \(RULES 3-5\)") as info:
+        read_mat(text.replace(body, ";".join(fields)), strict=True)
     assert (info.value.game, info.value.line) == (1, 11)
+
+
+def test_gnubg_exported_set_board(tmp_path):
+    # tests/data/dialects/gnubg_setboard.mat: gnubg's own export (export match snowietxt) of a match
+    # whose game 1 holds player 0's 3-1 played 13/9 8/7 (RULES 3.1), kept by gnubg as a set board.
+    path = os.path.join(DIALECTS, "gnubg_setboard.mat")
+    record = read_mat(data("gnubg_setboard.mat"))
+    k = next(i for i, e in enumerate(record.games[0].events) if e.kind == "setboard")
+    event = record.games[0].events[k]
+    assert (event.player, record.games[0].lines[k], record.games[0].events[k - 1].value) == (0, 6, (3, 1))
+    assert "(RULES 3-5)" in event.value.reason and event.value.rule == "3"
+    before = bg.Game.replay(record.games[0].events[:k], rules=record.rules).position
+    assert event.value.position == written_position(before, "13/9 8/7")
+    theirs = _gnubg_saves(path, tmp_path)
+    assert _events(theirs) == _events(record)
+    assert results(theirs) == results(record)
+    assert gnubg_reads(path) == results(record)
+    assert record.replay().score == record.score
+    # Written back (.mat and SGF), gnubg's way: the same games.
+    assert _events(read_mat(write_mat(record))) == _events(record)
+    assert _events(bg.read_sgf(bg.write_sgf(record))) == _events(record)
 
 
 def test_match_resumed_at_a_score():

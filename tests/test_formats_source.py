@@ -83,14 +83,15 @@ def test_detect_tells_every_match_format_by_content():
 
 def test_read_match_names_the_file_line_and_rule(tmp_path):
     record = bg.read_mat(SELFPLAY.read_bytes())
-    text = WRITERS["oldmoves"](record).replace("X: (6 4) 8-2 6-2", "X: (6 4) 8-2 6-1", 1)
+    text = WRITERS["oldmoves"](record).replace("X: (6 4) 8-2 6-2", "X: (6 4) 8-4 4-2 6-2", 1)   # RULES 3.1
     bad = tmp_path / "bad.fibs"
     bad.write_text(text)
+    assert next(e for e in read_match(bad).games[0].events if e.kind == "setboard").value.rule == "3.1"
     with pytest.raises(bg.formats.get("oldmoves").error) as e:
-        read_match(bad)
-    line = text.split("\n").index("X: (6 4) 8-2 6-1") + 1
+        read_match(bad, strict=True)
+    line = text.split("\n").index("X: (6 4) 8-4 4-2 6-2") + 1
     assert str(e.value).startswith(f"{bad}: game 1, line {line}: ")
-    assert "6-4 gives only 10" in str(e.value) and e.value.line == line and e.value.game == 1
+    assert "4/2 moves 2 pips" in str(e.value) and e.value.line == line and e.value.game == 1
     with pytest.raises(bg.errors.FormatError, match="not a match file of any known format"):
         read_match(b"hello")
     with pytest.raises(bg.errors.FormatError, match="snowietxt position file, not a match file"):
@@ -130,11 +131,15 @@ def test_cli_converts_and_analyses_any_format_by_content(tmp_path):
     assert done.returncode == 0, done.stderr
     assert '"games"' in done.stdout
     bad = tmp_path / "bad.sgg"
-    text = WRITERS["sgg"](record).replace("24/23", "24/22", 1)
+    text = WRITERS["sgg"](record).replace("13/8, 24/23", "13/10, 10/8, 24/23", 1)   # a 3-pip step off 5-1
     bad.write_text(text)
-    line = next(k for k, ln in enumerate(text.split("\n"), 1) if "24/22" in ln)
-    done = _cli("convert", bad, tmp_path / "x.mat", cwd=tmp_path)
-    assert done.returncode != 0 and f"{bad}: game 1, line {line}: " in done.stderr and "5-1 gives only 6" in done.stderr
+    line = next(k for k, ln in enumerate(text.split("\n"), 1) if "13/10" in ln)
+    done = _cli("convert", bad, tmp_path / "x.mat", cwd=tmp_path)       # read on: a set board (RULES 3.1)
+    assert done.returncode == 0, done.stderr
+    assert "51: Illegal play (" in (tmp_path / "x.mat").read_text()
+    done = _cli("convert", "--strict", bad, tmp_path / "y.mat", cwd=tmp_path)
+    assert done.returncode != 0 and f"{bad}: game 1, line {line}: " in done.stderr
+    assert "13/10 moves 3 pips, which no die or chain of dice of 5-1 makes (RULES 3.1" in done.stderr
 
 
 def test_get_knows_each_new_format():

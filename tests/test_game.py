@@ -707,3 +707,74 @@ def test_a_side_may_resign_before_the_opening_roll():
     assert (g.outcome.winner, g.outcome.points, g.outcome.ending) == (0, 1, Ending.RESIGNATION)
     again = Game.replay(g.history)
     assert again.outcome == g.outcome and again.history == g.history
+
+
+# -- set boards: a recorded play the rules refuse, kept as the board it leaves ------------------
+
+def test_play_as_written_keeps_an_illegal_play_as_a_set_board():
+    # RULES 3.1: 13/9 8/7 moves 5 pips for a 3-1.
+    g = Game(seed=1)
+    g.roll((3, 1))
+    before = g.position
+    g.play_as_written("13/9 8/7")
+    event = g.history[-1]
+    assert (event.kind, event.player) == ("setboard", 0)
+    assert isinstance(event.value, bg.SetBoard)
+    assert (event.value.play, event.value.rule) == ("13/9 8/7", "3.1")
+    assert event.value.position == bg.play.written_position(before, "13/9 8/7")
+    assert (g.phase, g.on_roll) == (Phase.TURN, 1)            # the turn passes as after a play
+    assert g.position == event.value.position
+    assert g.position.pip_counts() == (167, 162)
+    # replayed from the history, event by event
+    again = Game.replay(g.history)
+    assert again.position == g.position and again.history == g.history
+    # a legal play is simply played
+    g.roll((3, 1)); g.play_as_written("8/5 6/5")
+    assert g.history[-1].kind == "play"
+
+
+def test_written_position_hits_and_refuses_what_no_board_can_hold():
+    start = bg.Position.initial()
+    after = bg.play.written_position(start, "24/20 6/2")     # 8 pips, as written
+    assert after.pip_counts() == (167, 167 - 8)
+    # a lone opposing checker on a point written is hit (RULES 3.3): the opponent's 24/23, then our 13/2
+    blot = bg.play.written_position(start, "24/23")                # the opponent on roll now
+    hit = bg.play.written_position(blot, "13/2")
+    assert hit.array[1, 24] == 1 and hit.pip_counts()[0] == 167 - 1 + 2
+    # RULES 1.4: two colours never share a point -- the opponent holds our 19 (its 6-point)
+    with pytest.raises(IllegalMoveError, match="RULES 1.4"):
+        bg.play.written_position(start, "24/19")
+    with pytest.raises(IllegalMoveError, match="no checker of the mover on point 20"):
+        bg.play.written_position(start, "20/16")
+    g = Game(seed=1)
+    g.roll((3, 1))
+    with pytest.raises(IllegalPlayError, match="RULES 1.4") as e:
+        g.play_as_written("24/19 8/7")              # illegal, and no board follows from it
+    assert e.value.code == "play_illegal" and g.phase is Phase.PLAY and len(g.history) == 1
+    with pytest.raises(IllegalPlayError) as e:
+        g.play_as_written("x/y")
+    assert e.value.code == "notation_unreadable"
+
+
+def test_a_set_board_that_bears_off_the_last_checker_ends_the_game():
+    # RULES 6.1-6.3: the board set leaves the mover with none on the board: a gammon (the loser has none off).
+    g = Game(seed=1)
+    g.roll((3, 1))
+    # row 0 the mover (all off), row 1 the opponent, on roll next: 15 on its own 6-point
+    off = bg.Position.from_array(np.array([[0] * 25, [0] * 5 + [15] + [0] * 19], dtype=np.uint8))
+    g.set_board(off, "6/off 5/off", "made up")
+    assert g.is_over() and g.outcome.winner == 0 and g.outcome.points == 2
+
+
+def test_set_board_needs_a_roll_and_a_position():
+    g = Game(seed=1)
+    with pytest.raises(RulesError) as e:
+        g.set_board(bg.Position.initial())
+    assert e.value.code == "roll_first"
+    g.roll((3, 1))
+    with pytest.raises(TypeError, match="position"):
+        g.set_board("4HPwATDgc/ABMA")
+    with pytest.raises(TypeError, match="event.value"):
+        g.apply(Event("setboard", 0, "13/9 8/7"))
+    with pytest.raises(RulesError, match="record gives this setboard to player 1"):
+        g.apply(Event("setboard", 1, bg.SetBoard(bg.Position.initial())))

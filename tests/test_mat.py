@@ -671,12 +671,26 @@ def _bad(old: str, new: str) -> str:
     (GOOD[:GOOD.index(" Game 2")] + " Game 2\n", True, 11, "truncated"),
 ])
 def test_bad_files_name_the_line(text, partial, line, words):
+    # strict=True: a play the rules refuse is refused (by default it is kept as a set board, below).
     with pytest.raises(MatFileError) as info:
-        read_mat(text, partial=partial)
+        read_mat(text, partial=partial, strict=True)
     assert info.value.line == line, str(info.value)
     assert words.lower() in str(info.value).lower(), str(info.value)
     assert f"line {line}" in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+def test_an_illegal_play_is_kept_as_a_set_board():
+    # RULES 3.1: 8/4 6/5 moves 5 pips for a 3-1.  Read on, as gnubg and gammonview read such files.
+    record = read_mat(_bad("  1) 31: 8/5 6/5 ", "  1) 31: 8/4 6/5 "))
+    game = record.games[0]
+    k = next(i for i, e in enumerate(game.events) if e.kind == "setboard")
+    board = game.events[k].value
+    assert (game.lines[k], board.play, board.rule) == (7, "8/4 6/5", "3.1")
+    assert board.reason == "'8/4 6/5' moves 5 pips; 3-1 gives only 4 (RULES 3.1)"
+    assert [(w.line, w.written) for w in record.warnings] == [(7, "31: 8/4 6/5")]
+    assert board.position == bg.play.written_position(bg.Position.initial(), "8/4 6/5")
+    assert record.replay().score == record.score
 
 
 # A file that contradicts itself: the play wins, with a warning naming the

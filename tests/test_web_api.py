@@ -709,3 +709,31 @@ def test_the_analysis_carries_gnubg_s_statistics(client):
             assert g["players"][who]["unforced_moves"] == h.players[k].unforced_moves
             assert g["players"][who]["error_rate"] == pytest.approx(h.players[k].error_rate)
     assert st["match"]["you"]["doubles"] + st["match"]["computer"]["doubles"] >= 1
+
+
+def test_resume_a_file_holding_an_illegal_play(client):
+    # A resumed file whose play the rules refuse (RULES 3.1): read on as a set board, shown in the
+    # log with the rule, and written back by the page's record as gnubg's "Illegal play (...)".
+    import os
+    path = os.path.join(os.path.dirname(__file__), "data", "dialects", "gnubg_setboard.mat")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    r = client.post("/api/games", json={"resume": {"format": "mat", "text": text}, "level": "beginner"})
+    assert r.status_code == 201, r.text
+    s = r.json()
+    lines = [line for game in s["log"] for line in game["lines"] if line["code"].startswith("set_board")]
+    assert [line["code"] for line in lines] == ["set_board_only"]      # gnubg's "Illegal play": no play text
+    assert lines[0]["params"]["rule"] == "3" and lines[0]["params"]["dice"] == [3, 1]
+    assert "not a legal play (RULES 3)" in lines[0]["text"]
+    assert "31: Illegal play (" in client.get(f"/api/games/{s['id']}/mat").text
+    # a real match whose play the rules refuse (BGBlitz's .mat export of gammonview's sample): the play
+    # as written, and the rule it breaks (RULES 3.1)
+    mat = os.path.join(os.path.dirname(__file__), "data", "gammonview", "mat", "5nqfGw9bWG3deTaU.mat")
+    with open(mat, encoding="utf-8") as f:
+        text = f.read()
+    r = client.post("/api/games", json={"resume": {"format": "mat", "text": text}, "level": "beginner"})
+    assert r.status_code == 201, r.text
+    lines = [line for game in r.json()["log"] for line in game["lines"] if line["code"].startswith("set_board")]
+    assert [(line["code"], line["params"]["play"], line["params"]["rule"]) for line in lines] == \
+        [("set_board", "14/10 13/12", "3.1")]
+    assert lines[0]["text"] == "31: 14/10 13/12 — not a legal play (RULES 3.1): the board set as written"

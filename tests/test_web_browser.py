@@ -1012,6 +1012,22 @@ def test_move_log_under_the_board(page, seed_you_start):
     assert drv.find_element(By.ID, "log").is_displayed()
 
 
+def test_move_log_shows_a_resumed_files_illegal_play(page):
+    """A real match file holding an illegal play (RULES 3.1: a 3-1 played
+    14/10 13/12), opened from disk: the log shows the play as written, that
+    it is not legal and the rule, and the game reads on past it."""
+    saved = Path(__file__).parent / "data" / "gammonview" / "mat" / "5nqfGw9bWG3deTaU.mat"
+    before = page.version()
+    page.drv.find_element(By.ID, "resume-file").send_keys(str(saved))
+    page.wait_ready(before)
+    text = page.drv.find_element(By.ID, "log").text
+    assert "31: 14/10 13/12 — not a legal play (RULES 3.1): the board set as written" in text
+    assert len(page.state()["log"]) == 6                       # every game of the match, past the set board
+    page.drv.execute_script("Array.from(document.querySelectorAll('#log td'))"
+                            ".find(td => td.textContent.includes('RULES 3.1')).scrollIntoView({block: 'center'})")
+    page.shot("09-set-board-in-log", "#log-box")
+
+
 # -- what was there before: resign, notation, downloads ----------------------------------------------------
 
 def test_resign_notation_and_downloads(page, seed_you_start):

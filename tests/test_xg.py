@@ -296,8 +296,9 @@ def test_resignations_and_drops_in_xg():
 
 @needs_gammonview
 def test_a_play_xg_kept_that_the_rules_refuse():
-    # XG keeps a play a transcriber entered, flagged invalid: the record
-    # cannot replay it, and the error names the game, the action and the rule.
+    # XG keeps a play a transcriber entered, flagged invalid (here a checker
+    # that "moves" zero pips): a set board by default, refused by strict=True
+    # naming the game, the action and the rule.
     match = played_match(3, 4)
     data = bytearray(xg_bytes(match, ("Ann", "Bob")))
     raw = zlib.decompressobj()
@@ -312,9 +313,14 @@ def test_a_play_xg_kept_that_the_rules_refuse():
                 struct.pack_into("<8b", temp, k * RECORD + 1024, *moves)
                 break
     bad = _container(bytes(temp), bytes(temp[:RECORD]))
-    with pytest.raises(XgFileError, match=r"game 1, action \d+: .*RULES") as info:
+    # gammonview gives that play only as the board after it (its action 31): strict=True refuses it there
+    with pytest.raises(XgFileError, match=r"game 1, action 1: .*XG flags this play invalid .*\(RULES 3-5\)"):
+        read_xg(bad, strict=True)
+    # by default it is a set board (gammonview's board: the opponent's checkers where they were), and
+    # the file fails where a later play needs the checker whose step was lost (RULES 1)
+    with pytest.raises(XgFileError, match=r"game 1, action 3: '7/1 13/11': no checker of yours on point 7") as info:
         read_xg(bad)
-    assert info.value.game == 1 and info.value.line >= 1
+    assert info.value.game == 1 and info.value.line == 3
 
 
 @needs_gammonview

@@ -32,7 +32,7 @@ from .errors import (
     RulesError,
 )
 from .chouette import Chouette
-from .game import Ending, Event, Game, Outcome, Phase, Verdict
+from .game import Ending, Event, Game, Outcome, Phase, SetBoard, Verdict
 from .match import Match
 from .matchid import GameState, MatchState
 from .met import MatchEquityTable, money_cash_point, money_take_point
@@ -81,7 +81,7 @@ __all__ = [
     "InvalidPositionError", "InvalidPositionIdError", "InvalidIdError", "InvalidRollError",
     "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError", "RulesError", "IllegalPlayError",
     "BackgammonError", "FormatError",
-    "Rules", "Game", "Match", "Chouette", "Outcome", "Ending", "Phase", "Event", "Verdict",
+    "Rules", "Game", "Match", "Chouette", "Outcome", "Ending", "Phase", "Event", "SetBoard", "Verdict",
     "MatchState", "GameState", "MatchEquityTable", "money_take_point", "money_cash_point",
     "rollout", "RolloutResult", "RolloutInterrupted", "VectorGames", "get_include",
     "rollout_plays", "rollout_cube", "RolloutSettings", "register_player",

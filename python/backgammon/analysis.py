@@ -535,7 +535,9 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
             # Every roll has its luck, a roll that cannot be played too (gnubg counts both);
             # in PLAY, the opening winner's second roll (Rules.opening_reroll).
             rolled = (g.on_roll, pos, tuple(int(d) for d in event.value), state, False)
-        if kind == "play" and rolled is not None:
+        # A set board (a play the rules refuse, kept as its board): its roll's luck counts, as gnubg
+        # counts a MOVE_SETDICE; the play is not graded.
+        if kind in ("play", "setboard") and rolled is not None:
             # The luck is the play's line, as gnubg's records keep it on the move.
             luck_points.append((number, rolled[0], *rolled[1:]))
             rolled = None

@@ -26,13 +26,14 @@ from .dice import generator, to_dice
 from .doubling import Verdict, double_refusal, may_redouble, verdict
 from .errors import AmbiguousMoveError, IllegalMoveError, IllegalPlayError, InvalidMoveError, RulesError
 from .matchid import GameState, MatchState
-from .play import Play
+from .play import Play, written_position
 from .position import OPPONENT, Position
 from .rules import MAX_CUBE, Rules
 from .scoring import KIND_ENDING, Ending, Outcome, game_multiplier, resignation_multiplier
 from .turn import Step, Turn
 
-__all__ = ["Game", "Phase", "Ending", "Outcome", "Event", "Verdict", "Step", "EVENT_KINDS", "EVENT_ACTIONS"]
+__all__ = ["Game", "Phase", "Ending", "Outcome", "Event", "SetBoard", "Verdict", "Step", "EVENT_KINDS",
+           "EVENT_ACTIONS"]
 
 
 class Phase(enum.Enum):
@@ -59,8 +60,10 @@ class Phase(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Event:
     """One entry of ``game.history``: ``kind`` is opening, roll, play,
-    double, take, drop, beaver, raccoon, resign, accept or reject; ``value``
-    holds dice, play notation or a resignation level.
+    setboard, double, take, drop, beaver, raccoon, resign, accept or
+    reject; ``value`` holds dice, play notation, a :class:`SetBoard` (a
+    play the rules refuse, kept as the board it leaves) or a resignation
+    level.
 
     >>> from backgammon import Game
     >>> g = Game(seed=1)
@@ -74,6 +77,48 @@ class Event:
     value: Any = None     # dice (a tuple), play notation (a str) or a resignation level (an int)
 
 
+@dataclass(frozen=True, slots=True)
+class SetBoard:
+    """The value of a ``setboard`` :class:`Event`: a turn whose recorded
+    play the rules refuse, kept as the board it leaves (gnubg's
+    ``MOVE_SETBOARD`` after ``MOVE_SETDICE``).  Records read from files
+    hold it where a file writes an illegal play (``Game.set_board``).
+
+    Attributes
+    ----------
+    position : Position
+        The board after the play as written, the opponent on roll (as
+        ``Play.position``).
+    play : str
+        The play as the file writes it ("" when the file gives only the
+        board, as gnubg's ``Illegal play (...)`` does).
+    reason : str
+        Why the play is not legal, naming the rule ("" when not known).
+    rule : str
+        The rule ``reason`` cites first (``"3.1"``), "" when none.
+
+    Examples
+    --------
+    >>> g = Game(seed=1)
+    >>> g.roll((3, 1)); g.play_as_written("13/9 8/7")
+    >>> event = g.history[-1]
+    >>> event.kind, event.player, event.value.play, event.value.rule
+    ('setboard', 0, '13/9 8/7', '3.1')
+    >>> event.value.reason
+    "'13/9 8/7' moves 5 pips; 3-1 gives only 4 (RULES 3.1)"
+    >>> g.on_roll, g.position.pip_counts()
+    (1, (167, 162))
+    """
+
+    position: Position
+    play: str = ""
+    reason: str = ""
+    rule: str = ""
+
+    def __str__(self) -> str:
+        return self.play or f"board set to {self.position.to_id()}"
+
+
 def _cited(message: str, **params) -> dict:
     """``params`` and the first rule ``message`` cites ("RULES 7.2" gives rule "7.2")."""
     found = re.search(r"RULES (\d+(?:\.\d+)?)", message)
@@ -83,7 +128,7 @@ def _cited(message: str, **params) -> dict:
 #: The kinds of :class:`Event` and the Game method each one calls.
 EVENT_ACTIONS = {"double": "double", "take": "take", "drop": "drop", "beaver": "beaver", "raccoon": "raccoon",
                  "accept": "accept_resignation", "reject": "reject_resignation"}
-EVENT_KINDS = ("opening", "roll", "play", "resign", *EVENT_ACTIONS)
+EVENT_KINDS = ("opening", "roll", "play", "setboard", "resign", *EVENT_ACTIONS)
 
 
 class Game:
@@ -502,8 +547,85 @@ class Game:
         self.history.append(Event("play", self.on_roll, str(chosen)))
         self._advance(chosen)
 
+    def set_board(self, position: Position, play: str = "", reason: str = "") -> None:
+        """End the turn with the board ``position`` in place of a play: what
+        a record keeps of a play the rules refuse (a ``setboard`` event
+        holding a :class:`SetBoard`).  The turn passes as after a play;
+        a board where a side has borne off all 15 ends the game
+        (RULES 6).  Analysis does not rate such a turn.
+
+        Parameters
+        ----------
+        position : Position
+            The board after the play, the opponent on roll (as
+            ``Play.position``).
+        play : str
+            The play as written, for the record.
+        reason : str
+            Why it is not legal, naming the rule (``"... (RULES 3.1)"``).
+
+        Raises
+        ------
+        RulesError
+            No play is due, or single moves are pending.
+
+        Examples
+        --------
+        >>> from backgammon import Position
+        >>> g = Game(seed=1)
+        >>> g.roll((3, 1)); g.set_board(Position.initial().play("8/5 6/5", "31"))
+        >>> g.history[-1].kind, g.on_roll
+        ('setboard', 1)
+        """
+        _validate.instance("position", position, Position, "backgammon.Position")
+        if not isinstance(play, str) or not isinstance(reason, str):
+            raise TypeError("play and reason must be str")
+        self._need(Phase.PLAY, "a board takes the place of a play: roll first (RULES 2.3)", "roll_first")
+        if self._moved():
+            raise RulesError("finish the checker moves with commit() or take them back with undo()", code="moves_pending")
+        assert self.on_roll is not None
+        rule = _cited(reason).get("rule", "")
+        self.history.append(Event("setboard", self.on_roll, SetBoard(position, play, reason, rule)))
+        self._advance_to(position)
+
+    def play_as_written(self, play: str) -> None:
+        """Play ``play`` as a record writes it: a legal play is played
+        (:meth:`play`); one the rules refuse leaves the board its moves
+        make, taken as written (:func:`~backgammon.play.written_position`),
+        as a ``setboard`` event naming the rule it breaks
+        (:meth:`set_board`), as gnubg and gammonview read such a play.
+
+        Raises
+        ------
+        IllegalPlayError
+            The notation is unreadable or ambiguous, or no board follows
+            from it (no checker to move, a point the opponent holds).
+
+        Examples
+        --------
+        >>> g = Game(seed=1)
+        >>> g.roll((3, 1)); g.play_as_written("8/5 6/5"); g.history[-1].kind
+        'play'
+        """
+        try:
+            self.play(play)
+            return
+        except IllegalPlayError as e:
+            if e.code != "play_illegal":
+                raise
+            reason = str(e)
+        try:
+            after = written_position(self._position, play)
+        except (IllegalMoveError, InvalidMoveError) as e:
+            assert self.dice is not None
+            raise IllegalPlayError(f"{reason}; taken as written: {e}", code="play_illegal",
+                                   params=_cited(reason, play=str(play), dice=list(self.dice))) from None
+        self.set_board(after, play, reason)
+
     def _advance(self, play: Play) -> None:
-        after = play.position
+        self._advance_to(play.position)
+
+    def _advance_to(self, after: Position) -> None:
         result = after.result()
         mover = self.on_roll
         assert mover is not None
@@ -754,6 +876,9 @@ class Game:
             self.roll(event.value)
         elif kind == "play":
             self.play(event.value)
+        elif kind == "setboard":
+            _validate.instance("event.value", event.value, SetBoard, "backgammon.SetBoard")
+            self.set_board(event.value.position, event.value.play, event.value.reason)
         elif kind == "resign":
             self.resign(event.value, event.player if event.player in (0, 1) else None)
         else:

@@ -25,7 +25,7 @@ from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 if TYPE_CHECKING:          # a Play holds a Position; position.py imports this module, not the other way
     from .position import Position
 
-__all__ = ["Play", "Plays", "legal_plays", "parse_play", "format_steps"]
+__all__ = ["Play", "Plays", "legal_plays", "parse_play", "format_steps", "written_position", "written_steps"]
 
 _BAR, _OFF = 25, 0
 
@@ -492,6 +492,63 @@ class _Replay:
         if d1 != d2 and need == 1:
             return f"{text!r}: only one die can be played, so it must be the larger, {max(d1, d2)} (RULES 3.4)"
         return f"{text!r} is not a legal play of {roll} here (RULES 3-5)"
+
+
+def written_steps(text: str) -> list:
+    """The moves ``text`` writes, as ``(from, to)`` pairs between the
+    points written (``13/7*/5``: 13 to 7, 7 to 5), repeats expanded;
+    no rule of moving is checked (``written_position`` plays them).
+
+    >>> written_steps("14/10 13/12"), written_steps("6/4(2) bar/20")
+    ([(14, 10), (13, 12)], [(6, 4), (6, 4), (25, 20)])
+    """
+    return [(a, b) for points, _ in _read_journeys(text) for a, b in zip(points, points[1:])]
+
+
+def written_position(position: Position, text: str) -> "Position":
+    """The position after the moves ``text`` writes, taken as written
+    whatever the dice and the rules of moving: each checker goes from its
+    first point to its last, hitting a lone opposing checker on any point
+    written (RULES 3.3), the opponent then on roll (as ``Play.position``).
+    What a record keeps of a play the rules refuse (``Game.set_board``).
+
+    Raises
+    ------
+    InvalidMoveError
+        ``text`` is not notation.
+    IllegalMoveError
+        No board can follow: no checker of the mover on a starting
+        point, or a checker landing on a point the opponent holds with
+        two or more (RULES 1.4).
+
+    Examples
+    --------
+    >>> from backgammon import Position
+    >>> # 5 pips: no 3-1 plays it, but its moves make a board
+    >>> after = written_position(Position.initial(), "13/9 8/7")
+    >>> after.pip_counts()
+    (167, 162)
+    """
+    me = list(position.to_bytes()[25:])
+    opp = list(position.to_bytes()[:25])
+    for points, _ in _read_journeys(text):
+        start = points[0]
+        if not me[start - 1]:
+            where = "on the bar" if start == _BAR else f"on point {start}"
+            raise IllegalMoveError(f"{text!r}: no checker of the mover {where} (RULES 1)")
+        me[start - 1] -= 1
+        for p in points[1:]:
+            if p == _OFF:
+                break
+            if opp[24 - p] >= 2:
+                raise IllegalMoveError(f"{text!r}: point {p} is held by the opponent; two colours never share a "
+                                       f"point (RULES 1.4)")
+            if opp[24 - p] == 1:                       # a lone checker there is hit (RULES 3.3)
+                opp[24 - p] = 0
+                opp[24] += 1
+        if points[-1] != _OFF:
+            me[points[-1] - 1] += 1
+    return type(position).from_bytes(bytes(me + opp))
 
 
 def resolve(position: Position, play, roll) -> Play:

@@ -31,8 +31,10 @@ class RecordBuilder:
     them, ``end`` it; ``finish`` returns the games.  A file's action that
     the rules refuse raises ``error_cls`` with the game and the line.
 
-    With ``mend``, what a file says about results and scores that the play
-    contradicts (a score line, a ``Wins`` line that is capped or gives other
+    With ``mend``, a play the rules refuse is kept as the board its moves
+    make, as written (``Game.play_as_written``: a ``setboard`` event
+    naming the rule, and a warning), and what a file says about results
+    and scores that the play contradicts (a score line, a ``Wins`` line that is capped or gives other
     points, a resignation worth no whole number of cubes) is mended to what
     the play gives and kept in ``warnings``; without it, it is an error.
 
@@ -132,9 +134,10 @@ class RecordBuilder:
         d1, d2 = self.game.dice or (0, 0)
         self.fail(f"{d1}{d2} is written with no move, but there are {len(plays)} legal plays (RULES 3.4)", at)
 
-    def move(self, player: int, dice: tuple, text: str | None, line: int) -> None:
+    def move(self, player: int, dice: tuple, text: str | None, line: int, as_written: bool = True) -> None:
         """A roll and its play: ``text`` is the moves ("" for none written;
-        None when only the dice are recorded)."""
+        None when only the dice are recorded); ``as_written`` False refuses
+        a play the rules refuse even with ``mend`` (a file cut inside it)."""
         self._open(line)
         self._settle_empty(line)
         g = self.game
@@ -159,7 +162,36 @@ class RecordBuilder:
         if text == "":
             self.empty_roll = (player, line)
             return
-        self._do(line, g.play, text)
+        if not self.mend or not as_written:
+            self._do(line, g.play, text)
+            return
+        # A play the rules refuse: kept as the board its moves make, as
+        # written (a setboard event naming the rule), as gnubg and
+        # gammonview read on; strict readers refuse it.
+        self._do(line, g.play_as_written, text)
+        last = g.history[-1]
+        if last.kind == "setboard":
+            self.warnings.append(RecordWarning(self.number, line, f"{dice[0]}{dice[1]}: {text}",
+                                               f"the board its moves make, as written (not a legal play: "
+                                               f"{last.value.reason})"))
+
+    def board(self, player: int, dice: tuple, position, line: int, written: str, reason: str,
+              explicit: bool = False, play: str = "") -> None:
+        """A roll and, in place of its play, the board after it (gnubg's
+        ``Illegal play (...)``: ``MOVE_SETDICE`` then ``MOVE_SETBOARD``):
+        kept as a ``setboard`` event and a warning; strict readers (no
+        ``mend``) refuse it, unless the format records a set board as such
+        (``explicit``: gnubg's SGF set-up node)."""
+        self.move(player, dice, None, line)
+        g = self.game
+        if g.phase is not Phase.PLAY:
+            self.fail(f"{written!r}: a board is given after {dice[0]}{dice[1]}, which cannot be played (RULES 3.4)",
+                      line)
+        if not self.mend and not explicit:
+            self.fail(f"{written!r}: the file gives a board, not a play: {reason}", line)
+        self._do(line, g.set_board, position, play, reason)
+        self.warnings.append(RecordWarning(self.number, line, written, f"the board it gives, set in place of a "
+                                                                      f"play ({reason})"))
 
     def dice_only(self, player: int, dice: tuple, line: int) -> None:
         """Dice rolled with no play recorded: a resignation follows, or the

@@ -56,8 +56,8 @@ tests/data holds a small file of each), judged by gnubg's ``import mat``:
   in the order rolled (``13:``), ``Cannot Move`` for a dance, ``???`` /
   ``????`` for a roll never played and ``00: ????`` for none, ``Concedes``
   or ``Resigns``, a game given up before its opening roll (only a ``Wins`` line),
-  gnubg's ``Illegal play (...)`` board dump (read as the legal play that
-  reaches it), any case, tabs, blank lines, ``; comments`` inside games,
+  gnubg's ``Illegal play (...)`` board dump (read as gnubg reads it: the
+  dice, then the board given, a ``setboard`` event), any case, tabs, blank lines, ``; comments`` inside games,
   ``Money session`` for ``0 point match``, names written ``name,rating``,
   and bytes: UTF-8 (a byte-order mark allowed), else Latin-1, with any line
   ends;
@@ -81,8 +81,11 @@ a resignation whose points are no whole number of cubes (read as the
 lowest level that accounts for them, at least 1: Backgammon Studio's
 ``Wins 4016 point`` after ``????``, PlayOK's ``Wins 100 points``), names
 that change or are missing.  ``strict=True`` makes each of them an error.
-Anything the rules refuse is an error naming the game, the line and the
-rule.  A beaver followed by the doubler's roll is taken (the convention
+A play the rules refuse is kept as the board its moves make, as written
+(a ``setboard`` event naming the rule, and a warning), as gnubg and
+gammonview read on; ``strict=True`` refuses it.  Anything else the rules
+refuse is an error naming the game, the line and the rule.  A set board
+is written as gnubg's ``Illegal play (...)``, which gnubg reads back.  A beaver followed by the doubler's roll is taken (the convention
 gnubg writes and reads); a double answered by nothing but the other
 side's win is gnubg's record of the cube decision of a side that then
 resigned on its turn, and is dropped.  Writing follows gnubg's reader:
@@ -508,18 +511,21 @@ def _read_game(builder: RecordBuilder, actions: list, cut_ok: bool, last_line: i
             if not (d1 and d2):
                 builder.fail(f"{it.text!r}: dice are two numbers from 1 to 6 (RULES 2.1)", line)
             if illegal is not None:
-                moves = _illegal_play(builder, side, (d1, d2), illegal, it)
+                _illegal_play(builder, side, (d1, d2), illegal, it)
+                continue
             if cut_ok and moves and line == last_line and n == len(acts) - 1:
                 # The file's last item, perhaps cut inside the move.
                 before = len(builder.game.history)
                 try:
-                    builder.move(side, (d1, d2), moves, line)
+                    builder.move(side, (d1, d2), moves, line, as_written=False)
                 except MatFileError:
                     if len(builder.game.history) != before + 1:
                         raise
                     builder.warn(line, it.text, "the dice alone: the file ends inside this move")
                 continue
-            builder.move(side, (d1, d2), moves, line)
+            # A play on the file's last line, with no result after it: the file is cut, perhaps
+            # inside that play, so a play the rules refuse there is not kept as a set board.
+            builder.move(side, (d1, d2), moves, line, as_written=not (line == last_line and n == len(acts) - 1))
         elif kind == "double":
             word, value = it.data
             builder.cube(side, word.capitalize(), value, line)
@@ -538,38 +544,39 @@ def _read_game(builder: RecordBuilder, actions: list, cut_ok: bool, last_line: i
             builder.warn(it.line, it.text, used)
 
 
-def _illegal_play(builder: RecordBuilder, side: int, dice: tuple, body: str, item) -> str:
-    """gnubg's ``Illegal play (...)``: the position after the play, as a
-    Snowie text board: 12 fields of match state, then 26 numbers (the bar
-    of side N; the points 1-24 from side P's side, P's checkers positive
-    and N's negative; P's bar) and the dice.  Read as the legal play that
-    reaches it, the mover being P or N."""
+def _illegal_play(builder: RecordBuilder, side: int, dice: tuple, body: str, item) -> None:
+    """gnubg's ``Illegal play (...)``: the board after the roll, as a
+    Snowie text position (12 fields of match state, the bar of the side
+    written negative, the points 1-24 from the positive side's side, the
+    positive side's bar, the dice).  Read as gnubg's ``import mat`` reads
+    it: the dice, then the board set (``MOVE_SETDICE``, ``MOVE_SETBOARD``),
+    the mover's checkers the negative ones when field 4 (the side "on
+    roll") is the mover, else the positive ones; the opponent moves next."""
     game = builder.game
     fields = body.split(";")
     try:
         numbers = [int(v) for v in fields[12:38]]
-    except ValueError:
-        numbers = []
+        turn = int(fields[4])
+    except (ValueError, IndexError):
+        numbers, turn = [], 0
     if len(numbers) != 26:
         builder.fail(f"{item.text[:40]!r}: expected a Snowie position of 26 board numbers", item.line)
-    position = game.position if game.phase is Phase.TURN else Position.initial()
     points = numbers[1:25]
-    p_row = tuple([max(v, 0) for v in points] + [abs(numbers[25])])
-    n_row = tuple([max(-v, 0) for v in reversed(points)] + [abs(numbers[0])])
-    candidates = {(p_row, n_row), (n_row, p_row)}        # (the mover's, the opponent's)
-    found = []
-    for play in position.legal_plays(dice):
-        after = play.position.array
-        key = (tuple(int(v) for v in after[0]), tuple(int(v) for v in after[1]))
-        if key in candidates:
-            found.append(play)
-    if len(found) != 1:
-        builder.fail(f"'Illegal play (...)' (gnubg's mark of a play it could not write): the position it gives "
-                     f"after {dice[0]}{dice[1]} is reached by {'no' if not found else 'more than one'} legal play "
-                     f"of {dice[0]}{dice[1]} here (RULES 3-5)", item.line)
-    builder.warn(item.line, item.text[:60], f"{dice[0]}{dice[1]}: {found[0]}, the legal play that reaches the "
-                 f"position written")
-    return str(found[0])
+    positive = [max(v, 0) for v in points] + [abs(numbers[25])]
+    negative = [max(-v, 0) for v in reversed(points)] + [abs(numbers[0])]
+    mover, other = (negative, positive) if turn == side else (positive, negative)
+    try:
+        after = Position.from_array([mover, other])
+    except ValueError as e:
+        builder.fail(f"{item.text[:40]!r}: not a board ({e})", item.line)
+    d1, d2 = dice
+    before = game.position if game.phase is Phase.TURN else Position.initial()
+    reached = [str(p) for p in before.legal_plays(dice) if p.position == after] if game.phase in (
+        Phase.TURN, Phase.OPENING) else []
+    reason = (f"gnubg's mark of a play it could not write; the legal play {reached[0]} reaches the same board"
+              if reached else
+              f"no legal play of {d1}-{d2} here reaches the board gnubg's 'Illegal play' gives (RULES 3-5)")
+    builder.board(side, dice, after, item.line, item.text[:60], reason)
 
 
 def _rules_from_header(header, length: int, line: int) -> Rules:
@@ -607,10 +614,21 @@ def _cell(item) -> str:
         return f"{dice[0]}{dice[1]}: {_step_text(steps)}".rstrip()
     if kind == "dice":
         return f"{item[2][0]}{item[2][1]}:"
+    if kind == "setboard":
+        return f"{item[2][0]}{item[2][1]}: Illegal play ({_board_text(item[1], item[2], item[3].position)})"
     if kind == "double":
         word = {"double": "Doubles", "beaver": "Beavers", "raccoon": "Raccoons"}[item[2]]
         return f" {word} => {item[3]}"
     return " Takes" if kind == "take" else " Drops"
+
+
+def _board_text(player: int, dice: tuple, after: Position) -> str:
+    """The Snowie text body of gnubg's ``Illegal play (...)``: field 4 the
+    mover, whose checkers (row 0 of ``after``) are written negative, as
+    gnubg's ``import mat`` reads them back (:func:`_illegal_play`)."""
+    from .snowietxt import write_snowie_txt
+    from ..matchid import MatchState
+    return write_snowie_txt(after, MatchState(on_roll=player, dice=tuple(dice)))
 
 
 def _rolls_next(items, k: int) -> bool:

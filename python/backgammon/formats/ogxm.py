@@ -37,6 +37,7 @@ from typing import Callable, cast
 
 from ..game import Event, Phase
 from ..match import Match
+from ..play import written_steps
 from ..rules import MAX_CUBE, Rules
 from . import Format
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder, play_steps, record_items
@@ -343,6 +344,17 @@ def _walk(rec, index: int, notes: dict, rules: Rules) -> list:
                 ply["analysis"] = note
             plies.append(ply)
             game.apply(Event("play", event.player, str(play)))
+            pending = None
+            continue
+        if kind == "setboard":
+            # A play the rules refuse: its moves as written (gammonview's ply for an illegal play);
+            # a board given with no play (gnubg's "Illegal play") has no ply in OGXM.
+            if not event.value.play or pending is None:
+                raise OgxmFileError(f"game {index + 1}: a board set with no play written (gnubg's 'Illegal "
+                                    f"play') cannot be written in OGXM, which keeps plays as moves")
+            steps = [(frm, to, False) for frm, to in written_steps(event.value.play)]
+            plies.append(_dice_ply(pending[0], pending[1], _moves(steps, pending[0] == 0)))
+            game.apply(event)
             pending = None
             continue
         actor = event.player

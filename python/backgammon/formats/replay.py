@@ -36,10 +36,11 @@ class GameItems:
     """What a writer needs of one replayed game: its score, Crawford flag,
     the actions in file form and the outcome.  The actions: ``("move",
     player, dice, steps)`` (no steps: the turn was forfeited), ``("dice",
-    player, dice)`` (rolled, then resigned, or unfinished), ``("double",
-    player, word, cube)`` (word: double, beaver, raccoon; cube: its value
-    once taken), ``("take", player)``, ``("drop", player)`` and ``("wins",
-    winner, points)``."""
+    player, dice)`` (rolled, then resigned, or unfinished), ``("setboard",
+    player, dice, SetBoard)`` (a play the rules refuse, kept as the board
+    it leaves), ``("double", player, word, cube)`` (word: double, beaver,
+    raccoon; cube: its value once taken), ``("take", player)``,
+    ``("drop", player)`` and ``("wins", winner, points)``."""
 
     score: tuple
     crawford: bool
@@ -152,7 +153,12 @@ class _Walker:
         if kind == "roll" and g.phase is Phase.PLAY:
             raise RulesError("an opening re-roll (RULES 2.2 option) cannot be written in a match file")
         cube, turn = g.cube_value, g.turn
-        if kind == "play":
+        if kind == "setboard":
+            assert self.pending is not None
+            g.apply(event)
+            self.items.append(("setboard", turn, self.pending[1], event.value))
+            self.pending = None
+        elif kind == "play":
             if g.phase is not Phase.PLAY:
                 raise RulesError("roll before playing (RULES 2.3)")
             value = event.value
@@ -174,7 +180,7 @@ class _Walker:
             elif kind == "accept" and self.pending is not None:
                 self.items.append(("dice",) + self.pending)
                 self.pending = None
-        if kind in ("play", "drop", "accept") and g.outcome is not None:
+        if kind in ("play", "setboard", "drop", "accept") and g.outcome is not None:
             self.items.append(("wins", g.outcome.winner, g.outcome.points))
 
     def _rolled(self) -> None:

@@ -33,7 +33,11 @@ The same :class:`~backgammon.formats.record.MatchRecord` as the ``.mat`` reader
 gives.  What we write is what gnubg's ``save match`` writes for the same
 games, less its analysis and statistics (``A``, ``DA``, ``GS``, ...):
 the same root properties and action nodes.  Reading ignores those
-properties; it refuses position or cube set-up (``AE``, ``AB``, ``AW``,
+properties; it reads a board set in place of a play as gnubg writes it
+(``;PL[W]DI[31]`` then ``;PL[W]AE[a:y]AW[..]AB[..]``, gnubg's
+``MOVE_SETDICE`` and ``MOVE_SETBOARD``: a ``setboard`` event, the play and
+its reason from the node's ``C[Illegal play ...]``, which we write), and
+refuses any other position or cube set-up (``AE``, ``AB``, ``AW``,
 ``CV``, ``CP``), variations, matches without the Crawford rule and a
 ``RU`` Crawford-game mark that the score contradicts (RULES 8.2); a
 double node just before a resignation (``RE[..R]``) by the side that
@@ -314,9 +318,14 @@ def read_sgf(source: str | bytes | os.PathLike | IO, rules: Rules | None = None,
             # gnubg writes the cube decision of a side that then resigned on
             # its turn as a double (a real one must be answered, RULES 7.3).
             actions = actions[:-1]
-        for node in actions:
+        for k, node in enumerate(actions):
+            if k and _is_setup(node) and _one(actions[k - 1], "DI") is not None:
+                continue                        # read with the DI node before it
             before = builder.game.position
             dice = builder.game.dice
+            if k + 1 < len(actions) and _one(node, "DI") is not None and _is_setup(actions[k + 1]):
+                _set_board(builder, node, actions[k + 1], number)
+                continue
             _action(builder, node, number)
             note = _node_analysis(node, number, builder.game, before, dice)
             if note is not None:
@@ -326,7 +335,8 @@ def read_sgf(source: str | bytes | os.PathLike | IO, rules: Rules | None = None,
         builder.end(nodes[-1].line, index == len(trees) - 1, partial)
     builder.number = 0
     games = builder.finish(trees[-1][-1].line, partial)
-    return MatchRecord(players, length, games, tuple(header), comments, rules, analysis=tuple(notes))
+    return MatchRecord(players, length, games, tuple(header), comments, rules, tuple(builder.warnings),
+                       analysis=tuple(notes))
 
 
 @dataclass
@@ -377,6 +387,46 @@ def _root(root: _Node, number: int) -> _RootInfo:
     return _RootInfo((_one(root, "PW") or "", _one(root, "PB") or ""), length, mi["game"],
                      (mi["ws"], mi["bs"]), "Crawford" in rules, "CrawfordGame" in rules, "Jacoby" in rules,
                      result)
+
+
+def _is_setup(node: _Node) -> bool:
+    return "AE" in node.props and not any(c in node.props for c in _COLOURS)
+
+
+def _set_board(builder: RecordBuilder, rolled: _Node, setup: _Node, number: int) -> None:
+    """gnubg's record of a play it could not take (``MOVE_SETDICE`` then
+    ``MOVE_SETBOARD``): ``PL[x]DI[dd]``, then ``PL[W]AE[a:y]AW[..]AB[..]``,
+    the board after the play on the absolute board."""
+    def fail(message: str) -> NoReturn:
+        raise SgfFileError(message, number, setup.line)
+
+    colour, d = _one(rolled, "PL") or "", (_one(rolled, "DI") or "").strip()
+    if colour not in ("W", "B") or not re.fullmatch(r"[1-6][1-6]", d):
+        raise SgfFileError(f"PL[{colour}]DI[{d}]: expected PL[W] or PL[B] and two dice such as 52", number,
+                           rolled.line)
+    if (_one(setup, "PL") or "W") != "W" or any(name in setup.props for name in ("CV", "CP")):
+        fail("a board set during a game is read as gnubg writes it: PL[W]AE[a:y]AW[..]AB[..]")
+    if setup.props["AE"] != ["a:y"]:
+        fail(f"AE[{']['.join(setup.props['AE'])}]: a board set during a game clears the whole board (AE[a:y])")
+    rows = [[0] * 25, [0] * 25]                   # White's and Black's
+    try:
+        for side, prop in ((0, "AW"), (1, "AB")):
+            for letter in setup.props.get(prop, []):
+                point = _point(side, letter.strip())
+                if point == _OFF:
+                    raise ValueError("z (off) holds no checker on the board")
+                rows[side][24 if point == _BAR else point - 1] += 1
+        mover = _COLOURS.index(colour)
+        after = Position.from_array([rows[mover], rows[1 - mover]])
+    except ValueError as e:
+        fail(f"the board set: {e}")
+    note = _one(setup, "C") or ""
+    written, reason = "", note
+    if note.startswith(_SETBOARD_NOTE):
+        head, _, reason = note[len(_SETBOARD_NOTE):].partition(": ")
+        written = head.strip()
+    builder.board(mover, (int(d[0]), int(d[1])), after, rolled.line, note or "AE[a:y]AW..AB..", reason,
+                  explicit=True, play=written)
 
 
 def _action(builder: RecordBuilder, node: _Node, number: int) -> None:
@@ -604,9 +654,28 @@ def _node(item) -> str:
         return f";{colour}[{dice[0]}{dice[1]}{letters}]"
     if kind == "dice":
         return f";PL[{colour}]DI[{item[2][0]}{item[2][1]}]"
+    if kind == "setboard":
+        return f";PL[{colour}]DI[{item[2][0]}{item[2][1]}]\n" + _setup_node(player, item[3])
     if kind == "double":
         return f";{colour}[double]"
     return f";{colour}[{kind}]"
+
+
+def _setup_node(mover: int, board) -> str:
+    """gnubg's node for a board set in place of a play (``MOVE_SETBOARD``):
+    ``PL[W]``, ``AE[a:y]`` (clear the board), then White's checkers
+    (``AW``) and Black's (``AB``) on the absolute board; a comment says
+    what was played and why it is not legal."""
+    rows = board.position.array          # row 0 the mover, row 1 the opponent
+    white, black = (rows[0], rows[1]) if mover == 0 else (rows[1], rows[0])
+    aw = "".join(f"[{_letter(0, 25 if i == 24 else i + 1)}]" * int(white[i]) for i in range(25))
+    ab = "".join(f"[{_letter(1, 25 if i == 24 else i + 1)}]" * int(black[i]) for i in range(25))
+    note = f"C[{_escape(_SETBOARD_NOTE + (' ' + board.play if board.play else '') + ': ' + board.reason)}]" \
+        if board.play or board.reason else ""
+    return f";PL[W]AE[a:y]{'AW' + aw if aw else ''}{'AB' + ab if ab else ''}{note}"
+
+
+_SETBOARD_NOTE = "Illegal play"
 
 
 def _tree(record: MatchRecord, index: int, game: GameItems, notes: dict | None = None) -> str:
@@ -645,7 +714,8 @@ def _tree(record: MatchRecord, index: int, game: GameItems, notes: dict | None =
     return "\n".join(lines) + ")\n"
 
 
-_GROUPS = {"move": "move", "dice": "dice", "double": "double", "take": "answer", "drop": "answer"}
+_GROUPS = {"move": "move", "dice": "dice", "setboard": "setboard", "double": "double", "take": "answer",
+           "drop": "answer"}
 _EVENT_GROUPS = {"play": "move", "double": "double", "beaver": "double", "raccoon": "double", "take": "answer",
                  "drop": "answer"}
 
@@ -688,7 +758,7 @@ def _analysis_notes(record: MatchRecord, analysis) -> list:
         next_play = {}
         following = None
         for i in range(len(events), 0, -1):
-            if events[i - 1].kind == "play":
+            if events[i - 1].kind in ("play", "setboard"):   # a set board: its turn carries no note
                 following = i
             next_play[i] = following
 

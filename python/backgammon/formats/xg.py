@@ -9,8 +9,11 @@ result.  :func:`read_xg` turns that into a
 :class:`~backgammon.formats.record.MatchRecord` through the
 :class:`~backgammon.formats.record.RecordBuilder`, so every game replays
 through ``Match``/``Game`` as it is read: a play XG recorded that the rules
-refuse (XG keeps what a transcriber typed, flagged invalid) fails naming
-the game, the action and the rule.  Install it with
+refuse (XG keeps what a transcriber typed, flagged invalid) is kept as a
+set board, the board its moves make as written (``Game.set_board``, a
+warning naming the rule), or with ``strict=True`` fails naming the game,
+the action and the rule; so is a play gammonview can give only as the
+board after it (its action 31).  Install it with
 ``pip install 'backgammon[xg]'``; without it :func:`read_xg` raises
 :class:`XgFileError` saying so.
 
@@ -42,6 +45,8 @@ from datetime import datetime, timezone
 from typing import IO, cast
 
 from .. import _validate
+from ..game import Phase
+from ..position import Position
 from ..rules import MAX_CUBE, Rules
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder
 from .source import reader_options, reads_source
@@ -245,9 +250,12 @@ def _read_game(builder: RecordBuilder, number: int, start: dict, game: dict, whi
         if "d1" in ply:
             dice = (int(ply["d1"]), int(ply["d2"]))
             text = _steps(ply, ply.get("color") == 1)
-            if action == _SET_POSITION or not all(1 <= d <= 6 for d in dice):
+            if not all(1 <= d <= 6 for d in dice):
                 builder.fail(f"XG records the position after {dice[0]}{dice[1]}, not a play that reaches it "
                              f"(a play XG flagged invalid, RULES 3-5)", at)
+            if action == _SET_POSITION:
+                _set_position(builder, player, dice, ply, at)
+                continue
             rest = [p for p in plies[at:] if p.get("action_id") not in (_GAME_OVER, _FINAL)]
             try:
                 if not text and (not rest or rest[0].get("action_id") in _RESIGN + (_FORFEIT,)):
@@ -272,6 +280,25 @@ def _read_game(builder: RecordBuilder, number: int, start: dict, game: dict, whi
         won = white if winner == 0 else 1 - white
         builder.wins(won, points, at, written=f"XG's result: player {won} wins {points}")
     builder.end(at, last, partial)
+
+
+def _set_position(builder: RecordBuilder, player: int, dice: tuple, ply: dict, at: int) -> None:
+    """A play XG flags invalid that gammonview can give only as the board
+    after it (action 31): a set board (strict readers refuse it).  The
+    board is gammonview's ``ogid_after``, its sides told apart by the
+    opponent's checkers, which the play leaves where they were (or hits)."""
+    text = f"{dice[0]}{dice[1]}: the position XG gives"
+    try:
+        after = Position.from_ogid(str(ply.get("ogid_after", "")))[0]
+    except ValueError:
+        builder.fail(f"XG records the position after {dice[0]}{dice[1]}, not a play that reaches it "
+                     f"(a play XG flagged invalid, RULES 3-5), and gammonview gives no board for it", at)
+    before = builder.game.position.array      # the mover's view (the opening: the starting board)
+    # row 1 of a set board is the opponent's: of the two ways round, the one nearer its checkers before
+    after = min((after, after.swapped()), key=lambda p: int(abs(p.array[1].astype(int)
+                                                             - before[0].astype(int)).sum()))
+    builder.board(player, dice, after, at, text, f"XG flags this play invalid and records the board after it "
+                                                 f"(RULES 3-5)")
 
 
 FORMAT = Format("xg", (".xg",), "match", read_xg, None, XgFileError, binary=True)

@@ -99,6 +99,17 @@ def _log(session: Session) -> list[dict]:
                 line(ev.player, f"{dice}{ev.value or '(no legal move)'}", "play" if ev.value else "no_move",
                      dice=roll, play=ev.value)
                 roll = None
+            elif ev.kind == "setboard":
+                # a play the rules refuse, from a resumed file: the board its moves make, as written
+                dice = f"{roll_text(roll)}: " if roll else ""
+                rule = ev.value.rule or "3-5"
+                if ev.value.play:
+                    said = f"{dice}{ev.value.play} — not a legal play (RULES {rule}): the board set as written"
+                    line(ev.player, f"{said}", "set_board", dice=roll, play=ev.value.play, rule=rule)
+                else:
+                    line(ev.player, f"{dice}the board as the file gives it — not a legal play (RULES {rule})",
+                         "set_board_only", dice=roll, rule=rule)
+                roll = None
             elif ev.kind == "double":
                 line(ev.player, f"Doubles to {cube * 2}", "double", value=cube * 2)
             elif ev.kind == "take":
@@ -405,7 +416,7 @@ def analysis_json(session: Session, ply: int) -> dict:
 
         def turn_of(action: int) -> int:
             # The decision's turn in the move log: plays before it, plus one.
-            return 1 + sum(1 for e in history[:action - 1] if e.kind == "play")
+            return 1 + sum(1 for e in history[:action - 1] if e.kind in ("play", "setboard"))
 
         for d in sorted([*g.plays, *g.cubes], key=lambda d: d.action if hasattr(d, "played") else d.action_index):
             pos = Position.from_id(d.position_id)

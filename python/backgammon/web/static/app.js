@@ -1325,6 +1325,7 @@
     const p = line.params || {};
     if (line.code === "play") return `${rollText(p.dice)}: ${p.play}`;
     if (line.code === "no_move") return `${rollText(p.dice)}: ${t("log.no_move")}`;
+    if (line.code === "set_board" || line.code === "set_board_only") return `${rollText(p.dice)}: ${t(`log.${line.code}`, noteParams(p))}`;
     if (line.code === "rolled") return `${rollText(p.dice)}: …`;
     if (line.code === "outcome") return t(p.winner === "you" ? "log.outcome_you" : "log.outcome_computer", noteParams(p));
     return t(`log.${line.code}`, noteParams(p));
