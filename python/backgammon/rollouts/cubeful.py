@@ -23,7 +23,7 @@ import numpy as np
 from ..doubling import may_double_lanes, may_redouble
 from ..janowski import cube_values
 from ..matchid import MatchState
-from ..position import Position
+from ..cube import TAKES
 from ..scoring import MatchValues, cube_turned, flip, gammons_count, money_value
 
 __all__ = ["CubeLanes"]
@@ -76,35 +76,52 @@ class CubeLanes:
         return self.state0.replace(cube_value=cube, cube_owner=None if owner < 0 else owner, on_roll=side,
                                    turn=side, double_offered=False, resignation=0, dice=(0, 0))
 
+    def groups(self, lanes: np.ndarray, turn: np.ndarray):
+        """The ``lanes`` by the cube state of their games, the side to roll
+        at each: (side, its MatchState, the indices into ``lanes``), one
+        batch of decisions each."""
+        sides, cubes, owners = turn[lanes].astype(np.int64), self.cube[lanes], self.owner[lanes]
+        keys = np.stack([sides, cubes, owners], axis=1)
+        if not len(keys):
+            return
+        kinds, which = np.unique(keys, axis=0, return_inverse=True)
+        which = which.reshape(-1)
+        for k, (side, _, _) in enumerate(kinds.tolist()):
+            at = np.flatnonzero(which == k)
+            yield side, self.state(int(lanes[at[0]]), side), at
+
     def turns(self, rows: np.ndarray, boards: np.ndarray, turn: np.ndarray, may: np.ndarray):
         """Each side to roll in ``rows`` that may double (``may``, with
         ``doubling.may_double_lanes``) asks its player; a double is answered
-        by the other side's player (take, pass or beaver).  Returns the
+        by the other side's player (take, pass or beaver).  One batch of
+        decisions per cube state (``Player.cube_actions``).  Returns the
         lanes whose double was passed and their values, or None."""
+        asked = rows[may & may_double_lanes(turn[rows], self.cube[rows], self.owner[rows], self.state0,
+                                            self.rules)]
         dropped = []
-        for lane in rows[may & may_double_lanes(turn[rows], self.cube[rows], self.owner[rows], self.state0,
-                                                self.rules)]:
-            side, c = int(turn[lane]), int(self.cube[lane])
-            position = Position.from_bytes(boards[lane].tobytes(), validate=False)
-            state = self.state(lane, side)
-            decision = self.players[side].cube_action(position, state, self.rules)
-            if not (decision.should_double and decision.can_double):
+        for side, state, at in self.groups(asked, turn):
+            lanes = asked[at]
+            here = np.ascontiguousarray(boards[lanes])
+            decisions = self.players[side].cube_actions(here, state, self.rules)
+            doubled = decisions.doubles & decisions.can_double
+            if not doubled.any():
                 continue
             taker = self.players[1 - side]
-            answer = decision.take if taker is self.players[side] else \
-                taker.cube_action(position, state, self.rules).take
-            if answer == "pass":
-                dropped.append(lane)
-                continue
-            beaver = answer == "beaver" and not may_redouble("beaver", not self.state0.match_length, 0, c, 4,
-                                                             self.rules)
-            self.cube[lane] = c * (4 if beaver else 2)
-            self.owner[lane] = 1 - side
-            self.turned[lane] = True
-        if not dropped:
+            takes = decisions.takes[doubled] if taker is self.players[side] else \
+                taker.cube_actions(np.ascontiguousarray(here[doubled]), state, self.rules).takes
+            lanes, passed = lanes[doubled], takes == TAKES.index("pass")
+            dropped.append(lanes[passed])
+            c = state.cube_value
+            beaver = (takes[~passed] == TAKES.index("beaver")) & \
+                (not may_redouble("beaver", not self.state0.match_length, 0, c, 4, self.rules))
+            taken = lanes[~passed]
+            self.cube[taken] = c * np.where(beaver, 4, 2)
+            self.owner[taken] = 1 - side
+            self.turned[taken] = True
+        lanes = np.concatenate(dropped) if dropped else np.zeros(0, dtype=np.int64)
+        if not len(lanes):
             return None
-        lanes = np.array(dropped)
-        res = np.array([_WON if turn[lane] == 0 else _LOST for lane in lanes])
+        res = np.where((turn[lanes] == 0)[:, None], _WON, _LOST)
         # A drop scores the cube before the double, single (RULES 7.3).
         return lanes, self.value(res, lanes, np.ones(len(lanes), dtype=bool))
 
@@ -135,21 +152,18 @@ class CubeLanes:
         the equity of the proper cube action of the side to roll, by its
         player (its chances' value for players without cube judgement)."""
         val = np.zeros(len(lanes))
-        for k, lane in enumerate(lanes):
-            side, c = int(turn[lane]), int(self.cube[lane])
+        for side, state, at in self.groups(lanes, turn):
             decider = self.players[side]
             if not decider.has_cube_decisions:
-                val[k] = self.value(res[k:k + 1], lanes[k:k + 1])[0]
+                val[at] = self.value(res[at], lanes[at])
                 continue
-            position = Position.from_bytes(boards[lane].tobytes(), validate=False)
-            d = decider.cube_action(position, self.state(lane, side), self.rules)
-            act = d.should_double and d.can_double
+            d = decider.cube_actions(np.ascontiguousarray(boards[lanes[at]]), state, self.rules)
+            act = d.doubles & d.can_double
             if self.values is None:
-                e = (min(d.double_take, d.double_pass) if act else d.no_double) * c / self.unit
-                val[k] = e if side == 0 else -e
+                e = np.where(act, np.minimum(d.double_take, d.double_pass), d.no_double) * state.cube_value / self.unit
+                val[at] = e if side == 0 else -e
             else:
                 assert d.mwc is not None
-                m = min(d.mwc[1], d.mwc[2]) if act else d.mwc[0]
-                val[k] = m if side == 0 else 1.0 - m
+                m = np.where(act, np.minimum(d.mwc[:, 1], d.mwc[:, 2]), d.mwc[:, 0])
+                val[at] = m if side == 0 else 1.0 - m
         return val
-
