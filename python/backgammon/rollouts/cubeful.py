@@ -24,6 +24,7 @@ from ..doubling import may_double_lanes, may_redouble
 from ..janowski import cube_values
 from ..matchid import MatchState
 from ..cube import TAKES
+from ..dice import ROLL_PROBABILITIES
 from ..scoring import MatchValues, cube_turned, flip, gammons_count, money_value
 
 __all__ = ["CubeLanes"]
@@ -65,10 +66,32 @@ class CubeLanes:
             return money_value(chances, gammons) * cube / self.unit
         return self.values.mwc(chances, cube)
 
-    def luck(self, step: np.ndarray, lanes: np.ndarray) -> np.ndarray:
-        """A roll's luck (a change of player 0's chances) in cubeful value."""
-        even = np.tile((0.5, 0, 0, 0, 0), (len(lanes), 1))
-        return self.value(step + (0.5, 0, 0, 0, 0), lanes) - self.value(even, lanes)
+    def luck(self, lanes: np.ndarray, rolls: np.ndarray, sides: np.ndarray, each: np.ndarray,
+             chosen: np.ndarray) -> np.ndarray:
+        """A roll's luck in cubeful value, as gnubg's cubeful variance
+        reduction takes it: the value for player 0 of the position after the
+        best play of the roll thrown minus its mean over the 21 rolls, each
+        valued with the cube (the next side to roll holding its cube options
+        at the game's cube, :meth:`worth`; a game the play ends scored at
+        the cube, :meth:`value`).  ``rolls`` (m, 2) the dice thrown in
+        ``lanes`` by ``sides``; ``each`` (m, 21, 5) player 0's chances after
+        each roll's best play, ``chosen`` (m, 21, 2, 25) those plays (next
+        mover's view), rolls in the order of ``dice.ROLLS``."""
+        m = len(lanes)
+        rows = np.repeat(lanes, len(ROLL_PROBABILITIES))
+        boards = chosen.reshape(-1, 2, 25)
+        res = each.reshape(-1, 5)
+        f = np.empty(len(rows))
+        over = boards[:, 0, :].sum(axis=1) == 0          # the mover bore off its last checker
+        if over.any():
+            f[over] = self.value(res[over], rows[over])
+        if (~over).any():
+            f[~over] = self.worth(rows[~over], boards[~over], np.repeat(1 - sides, len(ROLL_PROBABILITIES))[~over],
+                                  res[~over])
+        f = f.reshape(m, -1)
+        hi, lo = rolls.max(axis=1).astype(np.int64), rolls.min(axis=1).astype(np.int64)
+        thrown = f[np.arange(m), hi * (hi - 1) // 2 + lo - 1]
+        return thrown - f @ ROLL_PROBABILITIES
 
     def state(self, lane: int, side: int) -> MatchState:
         """The MatchState of ``lane``'s game, ``side`` on roll."""
@@ -128,18 +151,26 @@ class CubeLanes:
     def horizon(self, lanes: np.ndarray, boards: np.ndarray, turn: np.ndarray, res: np.ndarray) -> np.ndarray:
         """The value for player 0 of games stopped before their end at
         ``res`` (player 0's chances there, e.g. the bear-off tables'): the
-        live cube, the proper cube action of the side to roll at the
-        game's cube (:func:`backgammon.janowski.cube_values`: gnubg's 0-ply
-        cubeful equity, the two-sided table's exact one in money races it
-        holds)."""
+        live cube (:meth:`worth`)."""
+        return self.worth(lanes, boards[lanes], turn[lanes], res)
+
+    def worth(self, lanes: np.ndarray, boards: np.ndarray, sides: np.ndarray, res: np.ndarray) -> np.ndarray:
+        """The value for player 0 of positions ``boards`` (one a row, (m, 2,
+        25), ``sides`` to roll, player 0's chances ``res``) at the cubes of
+        ``lanes``: the live cube, the proper cube action of the side to roll
+        (:func:`backgammon.janowski.cube_values`: gnubg's 0-ply cubeful
+        equity, the two-sided table's exact one in money races it holds)."""
         val = np.zeros(len(lanes))
-        sides, cubes, owners = turn[lanes], self.cube[lanes], self.owner[lanes]
-        for key in set(zip(sides.tolist(), cubes.tolist(), owners.tolist())):
-            side, c, owner = key
-            rows = np.flatnonzero((sides == side) & (cubes == c) & (owners == owner))
+        sides = np.asarray(sides, dtype=np.int64)
+        cubes, owners = self.cube[lanes], self.owner[lanes]
+        keys = np.stack([sides, cubes, owners], axis=1)
+        kinds, which = np.unique(keys, axis=0, return_inverse=True)
+        which = which.reshape(-1)
+        for k, (side, c, _) in enumerate(kinds.tolist()):
+            rows = np.flatnonzero(which == k)
             mine = res[rows] if side == 0 else flip(res[rows])
             state = self.state(int(lanes[rows[0]]), side)
-            v, mwc = cube_values(mine, np.ascontiguousarray(boards[lanes[rows]]), state, self.rules)
+            v, mwc = cube_values(mine, np.ascontiguousarray(boards[rows]), state, self.rules)
             if self.values is None:
                 e = v * c / self.unit
                 val[rows] = e if side == 0 else -e
