@@ -9,7 +9,10 @@ Janowski's cube-efficiency model as gnubg applies it
 best play, valued one ply less deep with the other side's cube options),
 not the model applied to searched chances.  Races in the two-sided
 bear-off table take its exact cubeful money equities.  Who may double is
-:mod:`backgammon.doubling`'s rule.
+:mod:`backgammon.doubling`'s rule.  Many positions at one cube state are
+decided in one batch by :func:`cube_decisions` (what a cubeful rollout
+asks each turn); :func:`cube_decision` is its batch of one, so the rule
+(:func:`proper_actions`) has one home.
 
 How deep a decision searches is decided here, once: ``cube_decision``
 searches as deep as it is asked, up to :data:`MAX_PLY` (2, gnubg's

@@ -15,6 +15,14 @@ carries the evaluator's bias into them).  A game stopped before its end
 (at the bear-off tables or a truncation) is worth the live cube there:
 the proper cube action of the side to roll, never the dead cube's
 cubeless value.
+
+Variance reduction with the cube (gnubg's cubeful variance reduction,
+rollout.c): a roll's luck is the cubeful value of the position after the
+roll's best 0-ply play, the next side to roll holding its cube options at
+the game's cube (the same live-cube value as at a stopped game), less the
+mean of that value over the 21 rolls; the cubeless luck scaled by the cube
+missed what the cube's options make of a roll (a roll that turns a
+position into a pass is worth the cube, not its cubeless swing).
 """
 from __future__ import annotations
 

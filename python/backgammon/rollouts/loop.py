@@ -4,8 +4,9 @@ play (random, pubeval, net) run in the Cython game loop without the GIL;
 the others, and every cubeful rollout, in :class:`LockstepGames`, on the
 package's one lockstep loop (:class:`backgammon.lockstep.Lanes`): each
 ply, one ``choose_indices`` call per side for all games of the chunk, the
-players' cube decisions before the roll (:mod:`.cubeful`), the roll's
-luck for variance reduction, and truncation."""
+players' cube decisions before the roll (:mod:`.cubeful`: one
+``cube_actions`` batch per cube state), the roll's luck for variance
+reduction (with the cube, in cubeful value), and truncation."""
 from __future__ import annotations
 
 from dataclasses import dataclass
