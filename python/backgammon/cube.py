@@ -37,7 +37,7 @@ import numpy as np
 from ._validate import instance, integer
 from .cube_search import searched as _search_decision
 from .doubling import beavers_allowed, may_double
-from .janowski import (bearoff_exact, cube_efficiency, cube_values, efficiencies, equities, finished_value, owner_of,
+from .janowski import (cube_efficiency, cube_values, efficiencies, equities, exact_known, finished_value, owner_of,
                        values_after_play)
 from .position import Position
 from .rules import Rules
@@ -321,8 +321,7 @@ def _decide(boards, state, rules, ply: int, evaluator, networks, met, threads) -
     search = None
     if ply > 0:
         rows = np.arange(len(boards)) if state.match_length else \
-            np.flatnonzero([bearoff_exact(Position.from_bytes(b.tobytes(), validate=False), owner_of(state)) is None
-                            for b in boards])
+            np.setdiff1d(np.arange(len(boards)), exact_known(boards, owner_of(state))[0])
         if len(rows):
             search = rows, _search_decision(np.ascontiguousarray(boards[rows]), state, rules, ply, evaluator, met)
     return _decisions(p, boards, state, rules, met, search, ply)
@@ -547,11 +546,8 @@ def _decisions(p, boards, state, rules, met, search, ply: int) -> CubeDecisions:
         # A double the Crawford game forbids has no doubled state to
         # search: the search's no double, the model's double/take.
     if state.match_length == 0:
-        owner = owner_of(state)
-        for i in np.flatnonzero(~boards[:, :, 6:].any(axis=(1, 2))):
-            known = bearoff_exact(Position.from_bytes(boards[i].tobytes(), validate=False), owner)
-            if known is not None:
-                nd[i], dt[i], dp[i], exact[i] = known[0], known[1], 1.0, True
+        rows, e_nd, e_dt = exact_known(boards, owner_of(state))
+        nd[rows], dt[rows], dp[rows], exact[rows] = e_nd, e_dt, 1.0, True
     reason = may_double(state, rules).reason
     actions, takes = proper_actions(nd, dt, dp, beavers_allowed(state.match_length == 0, rules))
     if reason:
