@@ -107,12 +107,11 @@ class CubeLanes:
         return self.state0.replace(cube_value=cube, cube_owner=None if owner < 0 else owner, on_roll=side,
                                    turn=side, double_offered=False, resignation=0, dice=(0, 0))
 
-    def groups(self, lanes: np.ndarray, turn: np.ndarray):
-        """The ``lanes`` by the cube state of their games, the side to roll
-        at each: (side, its MatchState, the indices into ``lanes``), one
-        batch of decisions each."""
-        sides, cubes, owners = turn[lanes].astype(np.int64), self.cube[lanes], self.owner[lanes]
-        keys = np.stack([sides, cubes, owners], axis=1)
+    def groups(self, lanes: np.ndarray, sides: np.ndarray):
+        """The ``lanes`` by the cube state of their games, ``sides`` (one a
+        lane) to roll: (side, its MatchState, the indices into ``lanes``),
+        one batch of decisions or values each."""
+        keys = np.stack([np.asarray(sides, dtype=np.int64), self.cube[lanes], self.owner[lanes]], axis=1)
         if not len(keys):
             return
         kinds, which = np.unique(keys, axis=0, return_inverse=True)
@@ -130,7 +129,7 @@ class CubeLanes:
         asked = rows[may & may_double_lanes(turn[rows], self.cube[rows], self.owner[rows], self.state0,
                                             self.rules)]
         dropped = []
-        for side, state, at in self.groups(asked, turn):
+        for side, state, at in self.groups(asked, turn[asked]):
             lanes = asked[at]
             here = np.ascontiguousarray(boards[lanes])
             decisions = self.players[side].cube_actions(here, state, self.rules)
@@ -169,18 +168,11 @@ class CubeLanes:
         (:func:`backgammon.janowski.cube_values`: gnubg's 0-ply cubeful
         equity, the two-sided table's exact one in money races it holds)."""
         val = np.zeros(len(lanes))
-        sides = np.asarray(sides, dtype=np.int64)
-        cubes, owners = self.cube[lanes], self.owner[lanes]
-        keys = np.stack([sides, cubes, owners], axis=1)
-        kinds, which = np.unique(keys, axis=0, return_inverse=True)
-        which = which.reshape(-1)
-        for k, (side, c, _) in enumerate(kinds.tolist()):
-            rows = np.flatnonzero(which == k)
+        for side, state, rows in self.groups(lanes, sides):
             mine = res[rows] if side == 0 else flip(res[rows])
-            state = self.state(int(lanes[rows[0]]), side)
             v, mwc = cube_values(mine, np.ascontiguousarray(boards[rows]), state, self.rules)
             if self.values is None:
-                e = v * c / self.unit
+                e = v * state.cube_value / self.unit
                 val[rows] = e if side == 0 else -e
             else:
                 val[rows] = mwc if side == 0 else 1.0 - mwc
@@ -191,7 +183,7 @@ class CubeLanes:
         the equity of the proper cube action of the side to roll, by its
         player (its chances' value for players without cube judgement)."""
         val = np.zeros(len(lanes))
-        for side, state, at in self.groups(lanes, turn):
+        for side, state, at in self.groups(lanes, turn[lanes]):
             decider = self.players[side]
             if not decider.has_cube_decisions:
                 val[at] = self.value(res[at], lanes[at])
