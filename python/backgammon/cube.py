@@ -299,7 +299,8 @@ def cube_decisions(boards, state=None, rules: Rules | None = None, ply: int = 0,
     Examples
     --------
     >>> import backgammon as bg
-    >>> d = cube_decisions([bg.Position.initial().array, bg.Position.from_id("4HPwATDgc/ABMA").array])
+    >>> race = bg.Position.from_id("4HPwATDgc/ABMA")
+    >>> d = cube_decisions([bg.Position.initial().array, race.array])
     >>> len(d), d[0] == cube_decision(bg.Position.initial())
     (2, True)
     """
@@ -351,7 +352,8 @@ def cube_actions(boards, state=None, rules: Rules | None = None, ply: int = 0, *
     :data:`PLAY_PLY` deep, as :func:`cube_action`.
 
     >>> import backgammon as bg
-    >>> cube_actions([bg.Position.initial().array], ply=2)[0] == cube_action(bg.Position.initial(), ply=2)
+    >>> start = bg.Position.initial()
+    >>> cube_actions([start.array], ply=2)[0] == cube_action(start, ply=2)
     True
     """
     ply = integer("ply", ply, low=0)
