@@ -81,7 +81,7 @@ def main(argv=None) -> int:
     ap.add_argument("files", type=Path, nargs="+")
     ap.add_argument("--cubeless", type=Path, help="cubeless rollouts (id -> equity) for results before the pass fix")
     args = ap.parse_args(argv)
-    cubeless = json.loads(args.cubeless.read_text()) if args.cubeless else {}
+    cubeless = json.loads(args.cubeless.read_text())["positions"] if args.cubeless else {}
     out = rows(args.files, cubeless)
     f = (lambda v: "" if v is None else f"{v:+.3f}")
     print("| position | ND - XG | DT - XG | cubeless gap | 2 x gap | DT's cube part - XG's (money) | action |")
