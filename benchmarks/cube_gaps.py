@@ -6,11 +6,12 @@ our no double and double/take minus XG's, the cubeless gap (our cubeless
 rollout equity minus XG's cubeless no-double equity, money play: a gap in
 the chances of playing on, our checker play against XG's; a middle-game
 position at 3-away takes its money twin's, the same board), and in money play the cube's own part: double/take
-minus the cubeless equity at the doubled cube (twice the cubeless equity,
-gammons counting as they do once the cube is turned), ours minus XG's.  A
-double/take gap close to twice the cubeless gap comes from the chances; a
-gap in the cube's own part from the cube's handling (or the model at the
-end of a game).
+minus the cubeless equity at the doubled cube (ours twice our cubeless
+equity, XG's its published cubeless double/take), ours minus XG's; the
+double/take gap is exactly the cubeless gap at the doubled cube (ours
+minus XG's cubeless double/take) plus that.  A gap in the cubeless part
+comes from the chances (the checker play); a gap in the cube's own part
+from the cube's handling (or the model at the end of a game).
 
 Our cubeless equity is the rollout's own (``cubeless``, the chances of
 playing on) in results made after the pass fix; results made before it
@@ -68,6 +69,8 @@ def rows(files: list[Path], cubeless: dict) -> list[dict]:
                        dt=r["double_take"]["ours"] - e["double_take"], cubeless_gap=gap,
                        agree=r["agree"], file=f.name)
             if money and gap is not None and e.get("cubeless_double") is not None:
+                # double/take - XG's = (our cubeless at the doubled cube - XG's) + the cube parts' difference
+                row["cubeless_gap_dt"] = 2 * ours_cl - e["cubeless_double"]
                 row["cube_part_dt"] = (r["double_take"]["ours"] - 2 * ours_cl) - (e["double_take"] - e["cubeless_double"])
             seen[r["id"]] = row
     for pid, money_twin in pending:
@@ -84,11 +87,11 @@ def main(argv=None) -> int:
     cubeless = json.loads(args.cubeless.read_text())["positions"] if args.cubeless else {}
     out = rows(args.files, cubeless)
     f = (lambda v: "" if v is None else f"{v:+.3f}")
-    print("| position | ND - XG | DT - XG | cubeless gap | 2 x gap | DT's cube part - XG's (money) | action |")
+    print("| position | ND - XG | DT - XG | cubeless gap | cubeless gap at the doubled cube (money) "
+          "| DT's cube part - XG's (money) | action |")
     print("|---|---|---|---|---|---|---|")
     for r in sorted(out, key=lambda r: r["dt"]):
-        g = r["cubeless_gap"]
-        print(f"| {r['id']} | {f(r['nd'])} | {f(r['dt'])} | {f(g)} | {f(None if g is None else 2 * g)} | "
+        print(f"| {r['id']} | {f(r['nd'])} | {f(r['dt'])} | {f(r['cubeless_gap'])} | {f(r.get('cubeless_gap_dt'))} | "
               f"{f(r.get('cube_part_dt'))} | {'agree' if r['agree'] else 'differ'} |")
     for name, part in (("all", out), ("money", [r for r in out if r["money"]]),
                        ("match", [r for r in out if not r["money"]])):
@@ -102,9 +105,12 @@ def main(argv=None) -> int:
             if len(gaps) > 2:
                 line += (f", correlation of DT - XG with the gap "
                          f"{statistics.correlation([r['dt'] for r in gaps], [r['cubeless_gap'] for r in gaps]):+.2f}")
-        cube = [r["cube_part_dt"] for r in part if "cube_part_dt" in r]
+        cube = [r for r in part if "cube_part_dt" in r]
         if cube:
-            line += f", median |cube part| {statistics.median(abs(c) for c in cube):.3f} (mean {statistics.mean(cube):+.3f})"
+            line += (f"; money, double/take: median |cubeless gap at the doubled cube| "
+                     f"{statistics.median(abs(r['cubeless_gap_dt']) for r in cube):.3f}, median |cube part| "
+                     f"{statistics.median(abs(r['cube_part_dt']) for r in cube):.3f} "
+                     f"(mean {statistics.mean(r['cube_part_dt'] for r in cube):+.3f})")
         print(line)
     return 0
 
