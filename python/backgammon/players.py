@@ -228,10 +228,8 @@ class Player(abc.ABC):
         ----------
         boards : array_like
             (n, 2, 25) boards before the roll, the side on roll in row 1.
-        state : MatchState, optional
-            The cube and the score; default money.
-        rules : Rules, optional
-            The money options.
+        state, rules
+            As in :meth:`cube_action`, one for all the boards.
 
         Returns
         -------
