@@ -112,8 +112,8 @@ def decisions() -> None:
            "bXcPAACtu5MAAA", "2+yAAWC3bwAAAA", "HLfBgGC7AwAAAA"]
     states = {
         "money": (bg.MatchState(), bg.Rules()),
-        "jacoby": (bg.MatchState(), bg.Rules(jacoby=True)),
-        "beavers": (bg.MatchState(), bg.Rules(beavers=1)),
+        "jacoby": (bg.MatchState(jacoby=True), bg.Rules(jacoby=True)),
+        "beavers": (bg.MatchState(beavers=True), bg.Rules(beavers=1)),
         "owned": (bg.MatchState(cube_value=2, cube_owner=0), bg.Rules()),
         "other owns": (bg.MatchState(cube_value=2, cube_owner=1), bg.Rules()),
         "match": (bg.MatchState(match_length=7, score=(2, 4)), bg.Rules()),
@@ -121,7 +121,7 @@ def decisions() -> None:
         "crawford": (bg.MatchState(match_length=5, score=(4, 2), crawford=True), bg.Rules()),
         "post crawford": (bg.MatchState(match_length=5, score=(2, 4)), bg.Rules()),
         "dead": (bg.MatchState(match_length=5, score=(3, 1), cube_value=2, cube_owner=0), bg.Rules()),
-        "limit": (bg.MatchState(cube_value=2, cube_owner=0), bg.Rules(cube_limit=2)),
+        "limit": (bg.MatchState(cube_value=2, cube_owner=0, cube_limit=2), bg.Rules(cube_limit=2)),
     }
     for pid in ids:
         pos = bg.Position.from_id(pid)

@@ -419,7 +419,11 @@ def test_the_bearoff_horizon_keeps_the_cube_alive():
     short = rollout(x.position, games=1296, seed=4, workers=1, cube=True, state=owned, bearoff=True)
     full = rollout(x.position, games=1296, seed=4, workers=1, cube=True, state=owned)
     assert abs(short.cubeful_equity - exact) < 0.005 < abs(short.equity - exact), (exact, short)
-    assert abs(full.cubeful_equity - exact) < 3 * full.cubeful_equity_se, (exact, full)
+    # The cube's own luck (C4) values each roll by the same exact table, so
+    # what is left is hardly noise (a standard error of 0.00005) but the
+    # players' own errors against the table's perfect play (0.0003).
+    assert full.cubeful_equity_se < 0.001
+    assert abs(full.cubeful_equity - exact) < 3 * full.cubeful_equity_se + 0.001, (exact, full)
 
 
 def test_difference_errors_are_the_paired_errors_the_docs_describe():

@@ -55,6 +55,13 @@ def lockstep_settle(
 
 
 def lockstep_luck(
-    nets: Networks, boards: npt.NDArray[np.uint8], rolls: npt.NDArray[np.uint8], mover: npt.NDArray[np.int8]
+    nets: Networks,
+    boards: npt.NDArray[np.uint8],
+    rolls: npt.NDArray[np.uint8],
+    mover: npt.NDArray[np.int8],
+    each: npt.NDArray[np.float64] | None = None,
+    chosen: npt.NDArray[np.uint8] | None = None,
 ) -> npt.NDArray[np.float64]:
-    """The luck of each game's roll, seen by the side on roll at the start, (n, 5)."""
+    """The luck of each game's roll, seen by the side on roll at the start, (n, 5);
+    given, ``each`` (n, 21, 5) and ``chosen`` (n, 21, 2, 25) get each roll's
+    chances after its best play and that play."""

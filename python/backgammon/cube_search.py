@@ -142,16 +142,17 @@ class _Search:
         return MatchValues.of_state(s, self.met).after(s.cube_value, 0)
 
 
-def searched(position: Position, state, rules: Rules, ply: int, ev, met):
+def searched(boards: np.ndarray, state, rules: Rules, ply: int, ev, met):
     """(no double, double/take, double/pass, mwc or None) by the cubeful
-    search, in cube_decision's units."""
+    search of ``boards`` (n, 2, 25) at one state, in cube_decision's units:
+    arrays (n,) (double/take None where no doubled state can be searched;
+    double/pass a float; mwc the three MWC, arrays or None)."""
     search = _Search(rules, met, ev)
-    board = np.ascontiguousarray(position.array[None], dtype=np.uint8)
     states = [state]
     if not (state.match_length and state.crawford):         # no doubled state in the Crawford game
         states.append(_turned(state, 2 * state.cube_value))
-    values = [float(v) for v in search.rolling(board, states, ply)[0]]
-    nd, dt = values[0], (values[1] if len(values) > 1 else None)
+    values = search.rolling(np.ascontiguousarray(boards, dtype=np.uint8), states, ply)
+    nd, dt = values[:, 0], (values[:, 1] if len(states) > 1 else None)
     dp = float(search._pass_value(state))
     if not state.match_length:
         c = state.cube_value

@@ -29,7 +29,7 @@ from .rules import Rules
 from .scoring import MatchValues, cube_turned, game_points, state_gammons_count
 
 __all__ = ["cube_values", "cube_efficiency", "values_after_play", "finished_value", "equities", "efficiencies",
-           "owner_of", "bearoff_exact", "exact_where_known"]
+           "owner_of", "bearoff_exact", "exact_known", "exact_where_known"]
 
 
 def cube_efficiency(position: Position) -> float:
@@ -244,28 +244,33 @@ def efficiencies(boards: np.ndarray) -> np.ndarray:
 def bearoff_exact(position: Position, owner: str):
     """(no double, double/take) from the two-sided table's cubeful money
     equities when both sides fit in it, else None."""
+    rows, nd, dt = exact_known(position.array[None], owner)
+    return (float(nd[0]), float(dt[0])) if len(rows) else None
+
+
+def exact_known(boards: np.ndarray, owner: str):
+    """The boards (n, 2, 25) whose sides both fit in the two-sided table
+    (every checker home, at most its checkers each), and their (no double,
+    double/take) from its cubeful money equities: (rows, nd, dt)."""
     from . import bearoff
-    a = position.array
-    if a[:, 6:].any():
-        return None
+    boards = np.asarray(boards)
     ts = bearoff.two_sided()
-    if a[0].sum() > ts.checkers or a[1].sum() > ts.checkers:
-        return None
-    e = ts.equities(position)
-    nd = {"me": e.owned, "opponent": e.opponent_owns}.get(owner, e.centred)
-    return nd, 2.0 * e.opponent_owns
+    fits = ~boards[:, :, 6:].any(axis=(1, 2)) & (boards.sum(axis=2, dtype=np.int64) <= ts.checkers).all(axis=1)
+    rows = np.flatnonzero(fits)
+    if not len(rows):
+        return rows, np.zeros(0), np.zeros(0)
+    e = ts.equities(np.ascontiguousarray(boards[rows]))
+    column = {"me": 1, "opponent": 3}.get(owner, 2)         # Equities: cubeless, owned, centred, opponent owns
+    return rows, e[:, column], 2.0 * e[:, 3]
 
 
 def exact_where_known(boards, state, nd, dt) -> None:
     """Money races in the two-sided table: its exact cubeful equities
     written over ``nd`` (and ``dt`` unless None), in place."""
-    small = ~boards[:, :, 6:].any(axis=(1, 2))
-    for i in np.flatnonzero(small):
-        exact = bearoff_exact(Position.from_bytes(boards[i].tobytes(), validate=False), owner_of(state))
-        if exact is not None:
-            nd[i] = exact[0]
-            if dt is not None:
-                dt[i] = exact[1]
+    rows, e_nd, e_dt = exact_known(boards, owner_of(state))
+    nd[rows] = e_nd
+    if dt is not None:
+        dt[rows] = e_dt
 
 
 def finished_value(pos: Position, state, rules: Rules, met, mover: int):

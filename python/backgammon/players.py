@@ -219,6 +219,41 @@ class Player(abc.ABC):
             return CubeDecision.never()
         return cube_action(position, state, rules, self.ply, evaluator=self.evaluator)
 
+    def cube_actions(self, boards, state=None, rules=None):
+        """The cube decisions of many positions at one cube state and
+        score, in one batch (what a rollout asks each turn): row ``i`` is
+        ``cube_action(boards[i], state, rules)``.  A subclass with its own
+        :meth:`cube_action` is asked position by position.
+
+        Parameters
+        ----------
+        boards : array_like
+            (n, 2, 25) boards before the roll, the side on roll in row 1.
+        state, rules
+            As in :meth:`cube_action`, one for all the boards.
+
+        Returns
+        -------
+        CubeDecisions
+            As :func:`~backgammon.cube.cube_actions` gives them.
+
+        Examples
+        --------
+        >>> import backgammon as bg
+        >>> d = bg.player("net").cube_actions([bg.Position.initial().array])
+        >>> d[0] == bg.player("net").cube_action(bg.Position.initial())
+        True
+        """
+        from .batch import validate_boards
+        from .cube import CubeDecisions, cube_actions
+        if type(self).cube_action is not Player.cube_action:
+            return CubeDecisions.of(self.cube_action(Position.from_bytes(b.tobytes(), validate=False), state, rules)
+                                    for b in validate_boards(boards))
+        if not self.has_cube_decisions:
+            return CubeDecisions.never(len(validate_boards(boards)))
+        return cube_actions(boards, state, rules, self.ply, evaluator=self.evaluator,
+                            threads=getattr(self, "threads", None))
+
     def accept_resignation(self, position: Position, level: int, state=None, rules=None) -> bool:
         """Whether to accept the opponent's offer to resign ``level`` (1-3);
         ``position`` is the resigner's (on roll).  See ``resignation.accepts``."""

@@ -97,11 +97,14 @@ cdef int settle(const uint8_t* child, int mover, int64_t plies, bint bearoff, co
 
 
 cdef int luck_of(Judge* judge, Generator* g, uint8_t* kids, Work* work, const uint8_t* board,
-                 int d1, int d2, int mover, double* luck) noexcept nogil:
+                 int d1, int d2, int mover, double* luck, double* each, uint8_t* chosen) noexcept nogil:
     """The luck of the roll d1-d2 for the side on roll of ``board`` (mover:
     0 us, 1 them), seen by us: the chances after the best 0-ply play of
     that roll minus their mean over the 21 rolls; returns the index of that
-    best play of d1-d2 (its place among generate's results)."""
+    best play of d1-d2 (its place among generate's results).  Unless NULL,
+    ``each`` (21 x 5) gets each roll's chances after its best play, seen by
+    us, and ``chosen`` (21 boards) that play (next mover's view), for the
+    cube's own luck (rollouts.cubeful)."""
     cdef int r, n, k, i, best = 0
     cdef float p[OUTPUTS]
     cdef double v[5]
@@ -117,6 +120,11 @@ cdef int luck_of(Judge* judge, Generator* g, uint8_t* kids, Work* work, const ui
         _ours(p, mover == 1, v)         # the child has the other side on roll
         for i in range(5):
             mean[i] += ROLL_WEIGHT[r] * v[i]
+        if each != NULL:
+            for i in range(5):
+                each[5 * r + i] = v[i]
+        if chosen != NULL:
+            memcpy(chosen + r * BOARD_BYTES, kids + k * BOARD_BYTES, BOARD_BYTES)
         if ROLL_HI[r] == hi and ROLL_LO[r] == lo:
             best = k
             for i in range(5):
@@ -152,7 +160,7 @@ cdef void _play_game(Generator* g, uint64_t key, const uint8_t* start, int polic
         policy = policy0 if turn == 0 else policy1
         k = -1
         if reduce:
-            k = luck_of(judge, g, kids, work, board, d1, d2, turn, step)
+            k = luck_of(judge, g, kids, work, board, d1, d2, turn, step, NULL, NULL)
             for i in range(5):
                 luck[i] += step[i]
         n = generate(g, board, d1, d2, children, NULL, True)
@@ -321,17 +329,28 @@ def lockstep_settle(const uint8_t[:, :, ::1] chosen, const int8_t[::1] mover, co
 
 
 def lockstep_luck(Networks nets not None, const uint8_t[:, :, ::1] boards, const uint8_t[:, ::1] rolls,
-                  const int8_t[::1] mover):
+                  const int8_t[::1] mover, double[:, :, ::1] each=None, uint8_t[:, :, :, ::1] chosen=None):
     """The luck of each game's roll (``luck_of``), seen by the side on roll
-    at the start (``mover`` 0: it is that side's roll), (n, 5)."""
+    at the start (``mover`` 0: it is that side's roll), (n, 5).  Given,
+    ``each`` (n, 21, 5) gets each roll's chances after its best play, seen
+    by that side, and ``chosen`` (n, 21, 2, 25) that play (next mover's
+    view), rolls in the order of ``dice.ROLLS``."""
     cdef Py_ssize_t i, n = boards.shape[0]
     cdef Generator* g
     cdef uint8_t* kids
     cdef Work* work
     cdef Judge judge
+    cdef double* e = NULL
+    cdef uint8_t* c = NULL
     need_valid_boards("boards", boards)
     need_rolls("rolls", rolls, n)
     need_rows("mover", mover.shape[0], n)
+    if each is not None:
+        need_shape("each", each.shape[0] == n and each.shape[1] == DISTINCT_ROLLS and each.shape[2] == 5,
+                   f"({n}, {DISTINCT_ROLLS}, 5)")
+    if chosen is not None:
+        need_shape("chosen", chosen.shape[0] == n and chosen.shape[1] == DISTINCT_ROLLS and chosen.shape[2] == 2
+                   and chosen.shape[3] == SLOTS, f"({n}, {DISTINCT_ROLLS}, 2, {SLOTS})")
     out = np.zeros((n, 5))
     cdef double[:, ::1] o = out
     judge_open(&judge, nets, None)
@@ -343,7 +362,11 @@ def lockstep_luck(Networks nets not None, const uint8_t[:, :, ::1] boards, const
         raise MemoryError()
     with nogil:
         for i in range(n):
+            if each is not None:
+                e = &each[i, 0, 0]
+            if chosen is not None:
+                c = &chosen[i, 0, 0, 0]
             luck_of(&judge, g, kids, work, &boards[i, 0, 0], rolls[i, 0], rolls[i, 1], mover[i] != 0,
-                    &o[i, 0])
+                    &o[i, 0], e, c)
     free(g); free(kids); free(work)
     return out

@@ -4,8 +4,9 @@ play (random, pubeval, net) run in the Cython game loop without the GIL;
 the others, and every cubeful rollout, in :class:`LockstepGames`, on the
 package's one lockstep loop (:class:`backgammon.lockstep.Lanes`): each
 ply, one ``choose_indices`` call per side for all games of the chunk, the
-players' cube decisions before the roll (:mod:`.cubeful`), the roll's
-luck for variance reduction, and truncation."""
+players' cube decisions before the roll (:mod:`.cubeful`: one
+``cube_actions`` batch per cube state), the roll's luck for variance
+reduction (with the cube, in cubeful value), and truncation."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ import numpy as np
 
 from .. import _choice, _rollout, bearoff
 from .._parallel import tally
+from ..dice import ROLL_PROBABILITIES
 from ..evaluator import as_evaluator, chances
 from ..lockstep import Lanes
 from ..matchid import MatchState
@@ -199,11 +201,17 @@ class LockstepGames:
             return lanes.live[rows] & (lanes.index[rows] == games)
 
         def roll_luck(rows, here, dice):
-            step = _rollout.lockstep_luck(nets, here, dice, lanes.turn[rows])
-            acc[rows] += step
-            if cube is not None:
-                live = ~settled[rows]       # a settled value has no more luck
-                vacc[rows[live]] += cube.luck(step[live], rows[live])
+            turn = lanes.turn[rows]
+            if cube is None:
+                acc[rows] += _rollout.lockstep_luck(nets, here, dice, turn)
+                return
+            # The cube's own luck needs each roll's best play and its chances.
+            each = np.empty((len(rows), len(ROLL_PROBABILITIES), 5))
+            chosen = np.empty((len(rows), len(ROLL_PROBABILITIES), 2, 25), dtype=np.uint8)
+            acc[rows] += _rollout.lockstep_luck(nets, here, dice, turn, each, chosen)
+            live = ~settled[rows]           # a settled value has no more luck
+            if live.any():
+                vacc[rows[live]] += cube.luck(rows[live], dice[live], turn[live], each[live], chosen[live])
 
         def ended(done, res):
             if cube is None:
