@@ -38,9 +38,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SIZES = ("10k", "100k", "300k", "1M")
 
-SELECT = ("test_movegen.py::test_batch_threads_vs_processes or test_batch_legal_positions_first_call "
+SELECT = ("(test_batch_threads_vs_processes or test_batch_legal_positions_first_call "
           "or test_batch_legal_positions_one_pair or test_legal_plays_one_pair "
-          "or test_batch_legal_positions_threads or test_gnubg_nn_moves_per_call")
+          "or test_batch_legal_positions_threads or test_gnubg_nn_moves_per_call) and not random_games")
 
 PREPARE = """
 import sys, numpy as np

@@ -446,6 +446,9 @@ def best_of(probs: np.ndarray, depth: np.ndarray) -> int:
 def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threads: int | None = None) -> np.ndarray:
     """The best play of each (board, roll), searched ``ply`` deep.
 
+    A :class:`NativeEvaluator`'s 0-ply choice is the kernel game loop's
+    (its pruner first when it has one), without the GIL.
+
     Parameters
     ----------
     evaluator : Evaluator

@@ -562,7 +562,8 @@ def player(spec, seed=None, *, name: str = "spec") -> Player:
     ValueError
         An unknown spec, or a bad argument after the colon.
     TypeError
-        ``spec`` neither text nor a Player.
+        ``spec`` neither text, a Player nor a native evaluator (or a native
+        evaluator whose capsule is not one).
 
     See Also
     --------

@@ -88,7 +88,7 @@ cdef extern from *:
     #include <math.h>
     #include <stddef.h>
     #include <string.h>
-    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__linux__)
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__GLIBC__)
     #define TN_CLONES __attribute__((target_clones("avx2", "default")))
     #else
     #define TN_CLONES
