@@ -34,6 +34,6 @@ def native_example(tmp_path_factory):
     example = Path(__file__).resolve().parent.parent / "examples" / "native_evaluator"
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
                            "--target", str(target), str(example)], capture_output=True, text=True, timeout=900,
-                          env=env)
+                          env=env, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return target

@@ -160,11 +160,11 @@ def test_analysis_with_a_native_evaluator_equals_the_python_path(net, tmp_path):
 def _episode_trace(make, steps=150):
     # The agent always takes its first play: the trace is the opponent's doing.
     envs = make()
-    obs, info = envs.reset(seed=5)
+    envs.reset(seed=5)
     trace = []
     for _ in range(steps):
         first = np.zeros(envs.num_envs, dtype=np.int64)
-        obs, reward, terminated, truncated, info = envs.step(first)
+        obs, reward, terminated, _, _ = envs.step(first)
         trace.append((obs["observation"].tobytes(), reward.tolist(), terminated.tolist()))
     envs.close()
     return trace
@@ -174,8 +174,8 @@ def test_the_environments_play_against_a_native_evaluator_as_against_the_python_
     gym = pytest.importorskip("gymnasium")
     import backgammon.env  # noqa: F401  (registers the environment)
     for mode in ("vector_entry_point", "sync"):
-        traces = [_episode_trace(lambda: gym.make_vec("backgammon/Backgammon-v0", num_envs=3,
-                                                      vectorization_mode=mode, opponent=opponent))
+        traces = [_episode_trace(lambda mode=mode, opponent=opponent: gym.make_vec(
+                      "backgammon/Backgammon-v0", num_envs=3, vectorization_mode=mode, opponent=opponent))
                   for opponent in (net, EvaluatorPlayer(python_path(net)))]
         assert traces[0] == traces[1], mode
         assert any(any(r) for _, r, _ in traces[0])      # games ended

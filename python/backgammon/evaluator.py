@@ -160,10 +160,7 @@ class NativeEvaluator:
         try:
             _native.evaluate(native, np.zeros((0, 2, 25), dtype=np.uint8))      # checks the capsule
         except (TypeError, ValueError) as e:
-            text = str(e)
-            if text.startswith("evaluator: "):
-                text = text[len("evaluator: "):]
-            raise type(e)(f"{name}: {text}") from None
+            raise type(e)(f"{name}: {str(e).removeprefix('evaluator: ')}") from None
         self.native = native
 
     def __call__(self, boards: np.ndarray) -> np.ndarray:
