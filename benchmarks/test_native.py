@@ -9,6 +9,11 @@ contact network's size (128 hidden units) over Tesauro's 198 inputs,
 fitted to our networks (its fit.py), so that it plays games like ours;
 alone (every play evaluated in full) or with its pruner (16 hidden
 units, keeping 5 plays as ours keeps 5 of its pruning network's).
+
+The machine is shared: run with ``--benchmark-timer=time.process_time``
+(CPU time) and compare within one run:
+
+    pytest benchmarks/test_native.py --benchmark-timer=time.process_time
 """
 import os
 import subprocess
@@ -83,3 +88,18 @@ def test_native_decisions(benchmark, tesauro_net, decisions, who):
         kwargs = dict(evaluator=TesauroNet(prune=who == "native-pruned"))
     benchmark.extra_info["items"] = len(boards)
     benchmark.pedantic(_choice.choose_plays, args=(NET, boards, rolls), kwargs=kwargs, rounds=3, iterations=1)
+
+
+@pytest.mark.benchmark(group="native-public-rollout")
+@pytest.mark.parametrize("who", ["builtin", "native-pruned"])
+def test_native_public_rollout(benchmark, tesauro_net, who):
+    # The public rollout (one process, variance reduced): the built-in
+    # networks' player against the native evaluator's, games per second.
+    games = 72
+    if who == "builtin":
+        kwargs = dict(policy="net")
+    else:
+        kwargs = dict(evaluator=tesauro_net(prune=True, prune_keep=5, prune_within=0.2))
+    benchmark.extra_info["items"] = games
+    r = benchmark.pedantic(bg.rollout, kwargs=dict(kwargs, games=games, seed=1, workers=1), rounds=3, iterations=1)
+    assert r.games == games

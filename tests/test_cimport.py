@@ -10,7 +10,6 @@ installed; in an editable install the include directory is the installed
 copy in the build tree, never ``src/``.
 """
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -201,24 +200,10 @@ def test_an_extension_built_against_the_installed_package(tmp_path):
 
 # -- the example native evaluator ------------------------------------------------------------
 
-EXAMPLE = ROOT / "examples" / "native_evaluator"
-
-
 @pytest.fixture(scope="module")
-def example(tmp_path_factory):
-    """examples/native_evaluator built with scikit-build-core against the
-    installed package, into a folder of its own (on PYTHONPATH of the
-    child processes)."""
-    for module in ("scikit_build_core", "Cython"):
-        pytest.importorskip(module)
-    if shutil.which("cmake") is None:
-        pytest.skip("cmake is not installed (pip install '.[test]' brings it)")
-    target = tmp_path_factory.mktemp("example")
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
-                           "--target", str(target), str(EXAMPLE)], capture_output=True, text=True, timeout=900,
-                          env=_compiler_env())
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return target
+def example(native_example):
+    """The example built against the installed package (conftest.py)."""
+    return native_example
 
 
 def _run(example, code):

@@ -341,10 +341,12 @@ def duel(a, b, *, games: int = 1000, seed=None, workers: int | None = None, exec
 
     Parameters
     ----------
-    a, b : str or Player
+    a, b : str, Player or native evaluator
         The players: specs such as ``"net:1"``, ``"pubeval"`` or
         ``"gnubg"`` (see :func:`backgammon.player`), or Player objects
         (these play in this process; specs can go to worker processes).
+        A native evaluator (docs/cython-api.md) plays as its 0-ply
+        player, choosing in the kernel with its pruner.
     games : int, default 1000
         Games to play, an even number.
     seed : int or numpy.random.SeedSequence, optional
@@ -393,6 +395,10 @@ def duel(a, b, *, games: int = 1000, seed=None, workers: int | None = None, exec
     if executor is not None:
         instance("executor", executor, Executor, "concurrent.futures.Executor")
     names = []
+    if hasattr(a, "__backgammon_evaluator__"):
+        a = player(a, name="a")            # a native evaluator: its 0-ply player, in the kernel
+    if hasattr(b, "__backgammon_evaluator__"):
+        b = player(b, name="b")
     for name, p in (("a", a), ("b", b)):
         if isinstance(p, Player):
             names.append(p.spec)
@@ -400,7 +406,8 @@ def duel(a, b, *, games: int = 1000, seed=None, workers: int | None = None, exec
             player(p, name=name).close()         # a bad spec fails here, not in a worker
             names.append(p)
         else:
-            raise TypeError(f"{name} must be a player spec such as 'net:1' or a Player, not {type(p).__name__}")
+            raise TypeError(f"{name} must be a player spec such as 'net:1', a Player or a native evaluator, "
+                            f"not {type(p).__name__}")
     root = seed_sequence(seed)
     pairs = games // 2
     chunks = [min(PAIRS_PER_CHUNK, pairs - k) for k in range(0, pairs, PAIRS_PER_CHUNK)]

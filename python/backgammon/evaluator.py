@@ -16,7 +16,10 @@ reach an evaluator: their chances are exact.
 
 Every public function that evaluates (``evaluate``, ``hint``,
 ``cube_decision``, ``rollout``, ``duel`` and the players) takes an
-``evaluator=`` of this kind.
+``evaluator=`` of this kind.  An object with a
+``__backgammon_evaluator__`` method (the native evaluator protocol,
+docs/cython-api.md) is one too (:class:`NativeEvaluator`): its 0-ply
+choices and rollouts run in the kernel game loop, without the GIL.
 
 >>> import numpy as np, backgammon as bg
 >>> def even(boards):                         # a user's evaluator: always 50%
@@ -37,7 +40,7 @@ from . import _board, _net
 from .dice import ROLL_ARRAY, ROLL_PROBABILITIES
 from .scoring import equity, flip
 
-__all__ = ["Evaluator", "PubevalEvaluator", "CallableEvaluator", "as_evaluator", "is_kernel",
+__all__ = ["Evaluator", "PubevalEvaluator", "CallableEvaluator", "NativeEvaluator", "as_evaluator", "is_kernel",
            "chances", "rank", "ranking", "best_of", "choose", "flip", "KEEP", "MAX_PLY"]
 
 #: The deepest search of ``chances``.
@@ -117,6 +120,57 @@ class CallableEvaluator:
         return f"CallableEvaluator({self.fn!r})"
 
 
+class NativeEvaluator:
+    """A native evaluator (the Cython protocol of docs/cython-api.md) as
+    an evaluator.
+
+    The object's ``__backgammon_evaluator__()`` capsule is checked when
+    this is made.  Called with boards, it evaluates them in one batch
+    without the GIL (games already over exactly), float64.  Its 0-ply
+    choices (:func:`choose`, ``EvaluatorPlayer``) and the rollouts of a
+    player built on it run in the kernel game loop, with its pruner when
+    it has one; deeper searches run here over its batches.
+
+    Parameters
+    ----------
+    native : object
+        Anything with a ``__backgammon_evaluator__`` method.
+    name : str, default "evaluator"
+        The parameter's name, for errors.
+
+    Raises
+    ------
+    TypeError
+        ``native`` is not a native evaluator (no method, or its capsule is
+        not a ``"backgammon.evaluator"`` one), naming ``name``.
+    ValueError
+        The struct is of another protocol version or its fields are out
+        of range, naming ``name``.
+
+    Examples
+    --------
+    >>> NativeEvaluator(object(), name="opponent")
+    Traceback (most recent call last):
+    ...
+    TypeError: opponent: object is not a native evaluator (it has no __backgammon_evaluator__ method)
+    """
+
+    def __init__(self, native, name: str = "evaluator"):
+        from . import _native
+        try:
+            _native.evaluate(native, np.zeros((0, 2, 25), dtype=np.uint8))      # checks the capsule
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"{name}: {str(e).removeprefix('evaluator: ')}") from None
+        self.native = native
+
+    def __call__(self, boards: np.ndarray) -> np.ndarray:
+        from . import _native
+        return _native.evaluate(self.native, np.ascontiguousarray(boards, dtype=np.uint8)).astype(np.float64)
+
+    def __repr__(self) -> str:
+        return f"NativeEvaluator({self.native!r})"
+
+
 class PubevalEvaluator:
     """Tesauro's pubeval as an evaluator.
 
@@ -178,8 +232,10 @@ def as_evaluator(evaluator=None, *, networks=None, name: str = "evaluator"):
     ----------
     evaluator : Evaluator or callable, optional
         None is the shipped networks; the networks, a
-        :class:`PubevalEvaluator` or a :class:`CallableEvaluator` are
-        used as they are; any other callable is wrapped in
+        :class:`PubevalEvaluator`, a :class:`CallableEvaluator` or a
+        :class:`NativeEvaluator` are used as they are; an object with a
+        ``__backgammon_evaluator__`` method (a native evaluator) is wrapped
+        in :class:`NativeEvaluator`, any other callable in
         :class:`CallableEvaluator`.
     networks : optional
         The older name of the argument (give one of them).
@@ -193,7 +249,10 @@ def as_evaluator(evaluator=None, *, networks=None, name: str = "evaluator"):
     Raises
     ------
     TypeError
-        Both arguments given, or something that is not an evaluator.
+        Both arguments given, or something that is not an evaluator
+        (or a native evaluator whose capsule is not one), naming ``name``.
+    ValueError
+        A native evaluator's struct out of range, naming ``name``.
 
     Examples
     --------
@@ -213,12 +272,14 @@ def as_evaluator(evaluator=None, *, networks=None, name: str = "evaluator"):
     if evaluator is None:
         from .network import default
         return default()
-    if isinstance(evaluator, (_net.Networks, CallableEvaluator, PubevalEvaluator)):
+    if isinstance(evaluator, (_net.Networks, CallableEvaluator, PubevalEvaluator, NativeEvaluator)):
         return evaluator
+    if hasattr(evaluator, "__backgammon_evaluator__"):
+        return NativeEvaluator(evaluator, name)
     if callable(evaluator):
         return CallableEvaluator(evaluator)
-    raise TypeError(f"{name} must be an evaluator (the networks, or a callable from boards (n, 2, 25) to "
-                    f"chances (n, 5)), not {type(evaluator).__name__}")
+    raise TypeError(f"{name} must be an evaluator (the networks, a callable from boards (n, 2, 25) to "
+                    f"chances (n, 5) or a native evaluator), not {type(evaluator).__name__}")
 
 
 def _exact_or(live: Callable[[np.ndarray], np.ndarray], boards: np.ndarray) -> np.ndarray:
@@ -382,6 +443,9 @@ def best_of(probs: np.ndarray, depth: np.ndarray) -> int:
 def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threads: int | None = None) -> np.ndarray:
     """The best play of each (board, roll), searched ``ply`` deep.
 
+    A :class:`NativeEvaluator`'s 0-ply choice is the kernel game loop's
+    (its pruner first when it has one), without the GIL.
+
     Parameters
     ----------
     evaluator : Evaluator
@@ -418,6 +482,11 @@ def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threa
         # A search is milliseconds a position: a few rows are worth a thread.
         return on_threads(lambda rows: _net.choose(evaluator, b[rows], r[rows], ply), np.arange(len(b)), threads,
                           minimum=4 if ply else 256).astype(np.int64)
+    if ply == 0 and isinstance(evaluator, NativeEvaluator):
+        # The game loop's own choice (pruned when it has a pruner), without the GIL.
+        from . import _choice
+        return _choice.choose_plays(_choice.Policy.POLICY_NET, np.ascontiguousarray(boards, dtype=np.uint8),
+                                    np.ascontiguousarray(rolls, dtype=np.uint8), evaluator=evaluator.native)
     offsets, kids = legal_positions(boards, rolls, validate=False, threads=1)
     if ply == 0:
         return _argmin_segments(equity(chances(evaluator, kids)), offsets)

@@ -268,7 +268,9 @@ class Player(abc.ABC):
 
     def kernel_policy(self):
         """``(policy code, networks)`` when the kernels' game loop can play
-        for this player itself (``_choice.Policy``), else None."""
+        for this player itself (``_choice.Policy``), else None; for a
+        native evaluator's player the "networks" are its
+        ``evaluator.NativeEvaluator``."""
         return None
 
     def close(self) -> None:
@@ -292,7 +294,9 @@ class EvaluatorPlayer(Player):
     ----------
     evaluator : Evaluator or callable, optional
         Any evaluator (:mod:`backgammon.evaluator`); default the shipped
-        networks.
+        networks.  A native evaluator (an object with
+        ``__backgammon_evaluator__``) plays at 0-ply in the kernel game
+        loop (``kernel_policy``): rollouts run its games without the GIL.
     ply : int, default 0
         The search depth, 0-2, with gnubg's move filters.
     threads : int, optional
@@ -315,6 +319,16 @@ class EvaluatorPlayer(Player):
         self.threads = None if threads is None else integer("threads", threads, low=1)
         if not self.spec:
             self.spec = f"evaluator:{self.ply}"
+
+    def kernel_policy(self):
+        """``(POLICY_NET, the NativeEvaluator)`` at 0-ply for a native
+        evaluator (the game loop plays it), else None."""
+        from . import _choice
+        from .evaluator import NativeEvaluator
+        if self.ply == 0 and isinstance(self.evaluator, NativeEvaluator) \
+                and type(self).choose_indices is EvaluatorPlayer.choose_indices:
+            return _choice.Policy.POLICY_NET, self.evaluator
+        return None
 
     def choose_indices(self, boards, rolls):
         from .evaluator import choose
@@ -564,10 +578,12 @@ def player(spec, seed=None, *, name: str = "spec") -> Player:
 
     Parameters
     ----------
-    spec : str or Player
+    spec : str, Player or native evaluator
         ``"net"``, ``"net:1"``, ``"pubeval"``, ``"random"``, ``"gnubg"``,
         ``"ubgi:COMMAND"``, a registered name... (the module's list); a
-        Player is returned as it is.
+        Player is returned as it is; a native evaluator (an object with
+        ``__backgammon_evaluator__``, docs/cython-api.md) becomes its
+        0-ply :class:`EvaluatorPlayer`.
     seed : int or numpy.random.SeedSequence, optional
         Seeds a player that draws at random.
     name : str, default "spec"
@@ -582,7 +598,8 @@ def player(spec, seed=None, *, name: str = "spec") -> Player:
     ValueError
         An unknown spec, or a bad argument after the colon.
     TypeError
-        ``spec`` neither text nor a Player.
+        ``spec`` neither text, a Player nor a native evaluator (or a native
+        evaluator whose capsule is not one).
 
     See Also
     --------
@@ -600,8 +617,12 @@ def player(spec, seed=None, *, name: str = "spec") -> Player:
     """
     if isinstance(spec, Player):
         return spec
+    if hasattr(spec, "__backgammon_evaluator__"):
+        from .evaluator import NativeEvaluator
+        return EvaluatorPlayer(NativeEvaluator(spec, name))
     if not isinstance(spec, str):
-        raise TypeError(f"{name} must be a player spec such as 'net:1', or a Player, not {type(spec).__name__}")
+        raise TypeError(f"{name} must be a player spec such as 'net:1', a Player or a native evaluator, "
+                        f"not {type(spec).__name__}")
     key, colon, arg = spec.partition(":")
     _load_plugins()
     factory = _registry.get(key)

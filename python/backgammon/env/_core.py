@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from .. import _board, _chain, _env
+from .. import _board, _chain, _env, _net
 from .._choice import Policy
 from .._env import EnvAction, EnvStage
 from .._parallel import run_shared
@@ -249,8 +249,9 @@ def start_position(options) -> np.ndarray | None:
 
 
 def opponent_player(opponent, seed=None) -> Player:
-    """A Player from a spec string or a Player (see ``players.player``)."""
-    return player(opponent, seed=seed)
+    """A Player from a spec string, a Player or a native evaluator (see
+    ``players.player``)."""
+    return player(opponent, seed=seed, name="opponent")
 
 
 class _BySpec:
@@ -302,6 +303,9 @@ def kernel_policy(opponent: Player | None):
     itself (``Player.kernel_policy``), or POLICY_GIVEN when the player
     chooses in Python."""
     given = None if opponent is None else opponent.kernel_policy()
+    if given is not None and not isinstance(given[1], _net.Networks) and given[1] is not None:
+        # A native evaluator's player: its batched kernel choice (choose_indices), not the env's own loop.
+        given = None
     return given if given is not None else (Policy.POLICY_GIVEN, None)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from .. import _choice, _rollout, bearoff
 from .._parallel import tally
 from ..dice import ROLL_PROBABILITIES
-from ..evaluator import as_evaluator, chances
+from ..evaluator import NativeEvaluator, as_evaluator, chances
 from ..lockstep import Lanes
 from ..matchid import MatchState
 from ..players import player
@@ -86,7 +86,8 @@ def run_chunk(task: Task) -> list[dict]:
     results (n, 5) and luck (n, 5) for "us", and with the cube the
     cubeful value (n,) and its luck (n,)."""
     key = _key(task.seed)
-    if task.cube_sides is None and all(policy is not None for policy, _ in task.sides):
+    if task.cube_sides is None and all(policy is not None for policy, _ in task.sides) \
+            and len({_judge(policy[1]) for policy, _ in task.sides} - {None}) <= 1:
         return [_kernel_games(task, s, key) for s in task.starts]
     seeds = task.seed.spawn(4)
     made = [player(given, seed=s) for (_, given), s in zip(task.sides, seeds[:2])]
@@ -103,18 +104,30 @@ def run_chunk(task: Task) -> list[dict]:
                 p.close()
 
 
+def _judge(nets):
+    """Who a kernel side's "networks" are: the networks, a native
+    evaluator's object, or None.  The game loop has one judge for both
+    sides: two different ones play in lockstep."""
+    return nets.native if isinstance(nets, NativeEvaluator) else nets
+
+
 def _kernel_games(task: Task, start: Start, key: int) -> dict:
     load_weights()
     (code0, nets0), (code1, nets1) = (policy for policy, _ in task.sides)
     g = task.games
     nets = nets0 if nets0 is not None else nets1
-    if nets is None and (_choice.Policy.POLICY_NET in (code0, code1) or g.reduce or g.truncate is not None):
+    native = None
+    if isinstance(nets, NativeEvaluator):
+        # It plays, measures the luck and truncates (docs/cython-api.md).
+        nets, native = None, nets.native
+    elif nets is None and (_choice.Policy.POLICY_NET in (code0, code1) or g.reduce or g.truncate is not None):
         from ..network import default
         nets = default()
     tables = bearoff.kernel_tables() if g.bearoff else {}
     results, luck = _rollout.play_games(np.frombuffer(start.board, dtype=np.uint8), task.first, task.n, key,
                                         code0, code1, g.stratify, -1 if g.truncate is None else g.truncate,
-                                        g.bearoff, g.reduce, nets=nets, counter=tally(), **tables)
+                                        g.bearoff, g.reduce, nets=nets, evaluator=native, counter=tally(),
+                                        **tables)
     if not start.us_on_roll:
         results, luck = flip(results), flip_change(luck)
     return {"results": results, "luck": luck}

@@ -105,7 +105,11 @@ def _side(given, name: str) -> tuple:
 
 
 def _pair(policy, name: str) -> tuple:
+    if hasattr(policy, "__backgammon_evaluator__"):
+        policy = player(policy, name=name)          # a native evaluator: its 0-ply player
     pair = (policy, policy) if isinstance(policy, (str, Player)) else policy
+    if isinstance(pair, (tuple, list)):
+        pair = [player(p, name=name) if hasattr(p, "__backgammon_evaluator__") else p for p in pair]
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
         raise TypeError(f"{name} must be a player spec, a Player or a pair of them, not {type(policy).__name__}")
     for p in pair:
@@ -223,7 +227,10 @@ def plan(games, policy, cube_policy, seed, stratify, truncate, bearoff, variance
     if scorer is not None and evaluator is not None:
         raise TypeError("give scorer or evaluator, not both")
     chooser, name = (scorer, "scorer") if scorer is not None else (evaluator, "evaluator")
-    if chooser is not None:
+    if name == "evaluator" and hasattr(chooser, "__backgammon_evaluator__"):
+        # A native evaluator plays both sides in the kernel game loop.
+        sides = _pair(chooser, "evaluator")
+    elif chooser is not None:
         if not callable(chooser):
             raise TypeError(f"{name} must be callable, not {type(chooser).__name__}")
         if executor is not None or (workers or 1) > 1:

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """A TD-Gammon-style network over Tesauro's 198 inputs: one hidden layer
 and five outputs (win, win gammon, win backgammon, lose gammon, lose
-backgammon), with a cheap sigmoid, offered to backgammon's game loop
+backgammon), with a cheap sigmoid (1/2 + x / (2 (1 + |x|))), offered to backgammon's game loop
 through the native evaluator protocol (backgammon/backgammon.h).
 
 The inputs are sparse: a point with c checkers sets at most four units,
@@ -12,7 +12,6 @@ the game loop ranks a position's plays by it and evaluates only its best
 few in full.
 """
 from libc.stdint cimport uint8_t
-from libc.math cimport fabsf
 from libc.string cimport memcmp
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_SetContext, PyCapsule_GetContext
 from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
@@ -39,11 +38,6 @@ ctypedef struct Layer:
 ctypedef struct Model:
     Layer full
     Layer pruner               # hidden 0: none
-
-
-cdef inline float squash(float x) noexcept nogil:
-    # A cheap sigmoid: (0, 1), 1/2 at 0.
-    return 0.5 + 0.5 * x / (1.0 + fabsf(x))
 
 
 cdef int side_units(const uint8_t* row, int base, int* index, float* value, int n) noexcept nogil:
@@ -83,15 +77,76 @@ cdef int side_units(const uint8_t* row, int base, int* index, float* value, int 
     return n
 
 
+cdef extern from *:
+    """
+    /* The arithmetic of a layer in C, so that on x86-64 with GCC or Clang
+       a second copy for AVX2 is made and chosen when the module loads
+       (target_clones; without FMA, so both copies give the same floats).
+       The hidden sums are built 32 units at a time in registers (GCC's
+       vector types): each row of weights is read once and the sums go to
+       memory once. */
+    #include <math.h>
+    #include <stddef.h>
+    #include <string.h>
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && defined(__GLIBC__)
+    #define TN_CLONES __attribute__((target_clones("avx2", "default")))
+    #else
+    #define TN_CLONES
+    #endif
+    #if defined(__GNUC__) || defined(__clang__)
+    typedef float tn_v8 __attribute__((vector_size(32)));
+    static inline tn_v8 tn_load(const float* p) { tn_v8 v; memcpy(&v, p, sizeof v); return v; }
+    #endif
+    TN_CLONES static void tn_add_rows(float* hidden, const float* w1, int h, const int* index,
+                                      const float* value, int n) {
+        int c = 0, j, k;
+    #if defined(__GNUC__) || defined(__clang__)
+        for (; c + 32 <= h; c += 32) {
+            tn_v8 a0 = tn_load(hidden + c), a1 = tn_load(hidden + c + 8);
+            tn_v8 a2 = tn_load(hidden + c + 16), a3 = tn_load(hidden + c + 24);
+            for (k = 0; k < n; k++) {
+                const float* row = w1 + (ptrdiff_t)index[k] * h + c;
+                const tn_v8 v = {value[k], value[k], value[k], value[k], value[k], value[k], value[k], value[k]};
+                a0 += v * tn_load(row);
+                a1 += v * tn_load(row + 8);
+                a2 += v * tn_load(row + 16);
+                a3 += v * tn_load(row + 24);
+            }
+            memcpy(hidden + c, &a0, sizeof a0);
+            memcpy(hidden + c + 8, &a1, sizeof a1);
+            memcpy(hidden + c + 16, &a2, sizeof a2);
+            memcpy(hidden + c + 24, &a3, sizeof a3);
+        }
+    #endif
+        for (k = 0; k < n; k++) {
+            const float* row = w1 + (ptrdiff_t)index[k] * h;
+            for (j = c; j < h; j++) hidden[j] += value[k] * row[j];
+        }
+    }
+    /* hidden squashed in place, then out[k] = squash(b2[k] + w2[k] . hidden)
+       with eight running sums (C may not reorder one float sum, so a single
+       sum is a chain of dependent additions). */
+    TN_CLONES static void tn_outputs(float* hidden, const float* w2, const float* b2, int h, float* out) {
+        int j, k, t, end = h - h % 8;
+        for (j = 0; j < h; j++) hidden[j] = 0.5f + 0.5f * hidden[j] / (1.0f + fabsf(hidden[j]));
+        for (k = 0; k < 5; k++) {
+            const float* row = w2 + (ptrdiff_t)k * h;
+            float lane[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s;
+            for (j = 0; j < end; j += 8)
+                for (t = 0; t < 8; t++) lane[t] += row[j + t] * hidden[j + t];
+            for (j = end; j < h; j++) lane[0] += row[j] * hidden[j];
+            s = b2[k] + (((lane[0] + lane[4]) + (lane[1] + lane[5])) + ((lane[2] + lane[6]) + (lane[3] + lane[7])));
+            out[k] = 0.5f + 0.5f * s / (1.0f + fabsf(s));
+        }
+    }
+    """
+    void tn_add_rows(float* hidden, const float* w1, int h, const int* index, const float* value,
+                     int n) noexcept nogil
+    void tn_outputs(float* hidden, const float* w2, const float* b2, int h, float* out) noexcept nogil
+
+
 cdef inline void add_rows(const Layer* net, float* hidden, const int* index, const float* value, int n) noexcept nogil:
-    cdef int k, j, h = net.hidden
-    cdef const float* row
-    cdef float v
-    for k in range(n):
-        row = net.w1 + <Py_ssize_t>index[k] * h
-        v = value[k]
-        for j in range(h):
-            hidden[j] += v * row[j]
+    tn_add_rows(hidden, net.w1, net.hidden, index, value, n)
 
 
 cdef void start_of(const Layer* net, const uint8_t* board, float* start) noexcept nogil:
@@ -113,20 +168,11 @@ cdef void finish(const Layer* net, const uint8_t* board, const float* start, flo
     cdef int index[MAX_UNITS]
     cdef float value[MAX_UNITS]
     cdef float hidden[MAX_HIDDEN]
-    cdef int n = side_units(board, 98, index, value, 0), h = net.hidden, k, j
-    cdef const float* row
-    cdef float s
+    cdef int n = side_units(board, 98, index, value, 0), h = net.hidden, j
     for j in range(h):
         hidden[j] = start[j]
     add_rows(net, hidden, index, value, n)
-    for j in range(h):
-        hidden[j] = squash(hidden[j])
-    for k in range(BG_OUTPUTS):
-        row = net.w2 + k * h
-        s = net.b2[k]
-        for j in range(h):
-            s += row[j] * hidden[j]
-        out[k] = squash(s)
+    tn_outputs(hidden, net.w2, net.b2, h, out)
 
 
 cdef void evaluate_layer(const Layer* net, const uint8_t* boards, Py_ssize_t n, float* out) noexcept nogil:
