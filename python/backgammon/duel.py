@@ -290,8 +290,9 @@ def play_match(players, length: int, *, seed=None, games: int | None = None, rul
             if g.phase is Phase.PLAY:
                 g.play(sides[me].choose(g.position, g.dice))
                 continue
-            state = g.match_state()
-            if g.can_double() and sides[me].cube_action(g.position, state, g.rules).should_double:
+            # The state is asked only of a side that may double (most turns of a turned cube may not).
+            state = g.match_state() if g.can_double() else None
+            if state is not None and sides[me].cube_action(g.position, state, g.rules).should_double:
                 g.double()
                 # ``take`` is "take", "pass" or "beaver" (no beavers here: a beaver takes).
                 if sides[1 - me].cube_action(g.position, state, g.rules).take != "pass":
