@@ -284,5 +284,5 @@ def test_env_opponent_chooses_by_match_equity():
         done = False
         while not done:
             _, _, done, _, _ = env.step(0)        # the agent: the first legal play
-        matches.append(env._core.match)
+        matches.append(env.match)
     _check_match_plays(matches, 1)
