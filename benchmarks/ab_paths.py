@@ -5,13 +5,16 @@ benchmark on each side over all runs, and their ratio.  The timer is the
 process's CPU time by default (``--timer time.perf_counter`` for wall time).
 
     python benchmarks/ab_paths.py BASE_DIR NEW_DIR [--runs 4] [--python PY] [--json OUT]
+    python benchmarks/ab_paths.py - - --base-python BASE_VENV/bin/python --new-python NEW_VENV/bin/python
 
 BASE_DIR and NEW_DIR each hold an importable ``backgammon`` package with
 its compiled kernels (an unpacked wheel, or a commit's python/ beside the
 kernels it was built with).  ``--python`` must have numpy, pytest and
 pytest-benchmark but must not import an editable backgammon of its own (a
-venv whose .pth names the dependencies' site-packages will do).  Runs
-alternate A B B A ..., so that a machine's drift falls on both sides.
+venv whose .pth names the dependencies' site-packages will do).  A
+directory given as ``-`` means the package its side's interpreter
+(``--base-python``, ``--new-python``; default ``--python``) has installed.
+Runs alternate A B B A ..., so that a machine's drift falls on both sides.
 """
 from __future__ import annotations
 
@@ -27,10 +30,12 @@ HERE = Path(__file__).parent
 
 
 def run(python: str, tree: str, out: Path, timer: str, select: str | None = None) -> dict:
-    env = dict(os.environ, PYTHONPATH=tree)
+    env = dict(os.environ)
+    if tree != "-":
+        env["PYTHONPATH"] = tree
     found = subprocess.run([python, "-c", "import backgammon; print(backgammon.__file__)"], env=env,
-                           capture_output=True, text=True, check=True).stdout.strip()
-    if not found.startswith(str(Path(tree).resolve())) and not found.startswith(tree):
+                           capture_output=True, text=True, check=True, cwd=tempfile.gettempdir()).stdout.strip()
+    if tree != "-" and not found.startswith(str(Path(tree).resolve())) and not found.startswith(tree):
         raise SystemExit(f"{tree}: backgammon imported from {found}")
     subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(HERE / "test_game_paths.py"),
                     f"--benchmark-json={out}", f"--benchmark-timer={timer}", *(["-k", select] if select else [])],
@@ -45,6 +50,8 @@ def main() -> int:
     ap.add_argument("new")
     ap.add_argument("--runs", type=int, default=4)
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--base-python", default=None, help="the base side's interpreter (default --python)")
+    ap.add_argument("--new-python", default=None, help="the new side's interpreter (default --python)")
     ap.add_argument("--json", default=None)
     ap.add_argument("-k", dest="select", default=None, help="only the benchmarks pytest -k selects")
     ap.add_argument("--timer", default="time.process_time",
@@ -57,8 +64,8 @@ def main() -> int:
         for k in range(args.runs):
             order = ("base", "new") if k % 2 == 0 else ("new", "base")
             for side in order:
-                times = run(args.python, getattr(args, side), Path(tmp) / f"{k}-{side}.json", args.timer,
-                            args.select)
+                python = getattr(args, f"{side}_python") or args.python
+                times = run(python, getattr(args, side), Path(tmp) / f"{k}-{side}.json", args.timer, args.select)
                 rounds.append({"run": k, "side": side, "min_seconds": times})
                 for name, t in times.items():
                     best[side][name] = min(t, best[side].get(name, float("inf")))
@@ -72,6 +79,8 @@ def main() -> int:
             print(f"{name:<40}{best['base'][name]:>12.4f}{best['new'][name]:>12.4f}{ratios[name]:>10.3f}")
     if args.json:
         Path(args.json).write_text(json.dumps({"base": args.base, "new": args.new, "runs": args.runs,
+                                               "pythons": [args.base_python or args.python,
+                                                           args.new_python or args.python],
                                                "timer": args.timer,
                                                "fastest": best, "new_over_base": ratios, "rounds": rounds},
                                               indent=1) + "\n")

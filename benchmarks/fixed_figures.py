@@ -40,6 +40,16 @@ def _text(v):
 _SKIP = {"seconds", "games_per_second"}
 
 
+def attempt(label: str, fn) -> None:
+    """``show`` what ``fn()`` gives, or the error it raises (a figure too:
+    a state and rules that disagree are refused since issue 40)."""
+    try:
+        value = fn()
+    except Exception as e:      # noqa: BLE001
+        value = f"{type(e).__name__}: {e}"
+    show(label, value)
+
+
 def duels() -> None:
     for a, b, games, seed in (("pubeval", "random", 400, 1), ("net", "pubeval", 200, 2), ("net:1", "net", 20, 3)):
         r = bg.duel(a, b, games=games, seed=seed, workers=1, record=True)
@@ -140,15 +150,15 @@ def decisions() -> None:
     boards = np.stack([bg.Position.from_id(p).array for p in ids])
     p = bg.evaluate(boards).probabilities
     for name, (state, rules) in states.items():
-        show(f"cube_values {name}", cube_values(p, boards, state, rules))
+        attempt(f"cube_values {name}", lambda: cube_values(p, boards, state, rules))
     from backgammon import resignation
     for pid in ids:
         pos = bg.Position.from_id(pid)
         for name in ("money", "jacoby", "match", "crawford"):
             state, rules = states[name]
-            show(f"resign {pid} {name}", (resignation.value_of_playing_on(pos, state, rules),
-                                          [resignation.accepts(pos, k, state, rules) for k in (1, 2, 3)],
-                                          resignation.offer(pos, state, rules)))
+            attempt(f"resign {pid} {name}", lambda: (resignation.value_of_playing_on(pos, state, rules),
+                                                     [resignation.accepts(pos, k, state, rules) for k in (1, 2, 3)],
+                                                     resignation.offer(pos, state, rules)))
     from backgammon.evaluator import flip
     show("flip", flip(p))
     show("evaluate 1-ply", bg.evaluate(boards, 1).probabilities)

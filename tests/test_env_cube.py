@@ -46,7 +46,7 @@ def _agent_plays(env, a_spec, seed, episodes=1):
             d = info["decision"]
             assert obs["action_mask"][K:].any() == (d != "play")
             if d == "play":
-                action = g.legal_plays().find(a.choose(g.position, g.dice).position)
+                action = g.legal_plays().find(a.choose_in(g).position)     # at the score, as play_match
             elif d == "cube":
                 action = DOUBLE if a.cube_action(g.position, g.match_state(), g.rules).should_double else ROLL
             else:

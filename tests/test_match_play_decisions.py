@@ -226,3 +226,63 @@ def test_analysis_grades_by_the_scores_ranking():
             assert p.best_equity == pytest.approx(best.equity, abs=1e-9)
             checked += 1
     assert checked > 20
+
+
+def _plays_of(match, side):
+    """Each play ``side`` made in ``match``: (position, dice, the match state
+    before it, the play's notation), by replaying the games in a new match."""
+    again = bg.Match(match.length, rules=match.rules)
+    for game in match.games:
+        g = again.new_game()
+        for event in game.history:
+            if event.kind == "play" and event.player == side and g.phase.value == "play":
+                yield g.position, g.dice, g.match_state(), event.value
+            g.apply(event)
+
+
+def _check_match_plays(matches, side):
+    # RULES 8: every play of the net side is the best by match equity at its
+    # score (hint with the state: cubeful, normalised match equity), and some
+    # of them are not the money play: a money chooser would fail here.
+    money = NetPlayer()
+    plays = [p for match in matches for p in _plays_of(match, side)]
+    differ = 0
+    for pos, dice, state, played in plays:
+        assert state.match_length and state.on_roll == side
+        best = bg.hint(pos, dice, state=state)[0].play
+        assert pos.parse_play(played, dice).position == best.position, (pos.to_id(), dice, state.to_match_id())
+        differ += str(money.choose(pos, dice)) != played
+    assert len(plays) >= 20 and differ >= 1
+    return differ
+
+
+def test_play_match_chooses_by_match_equity():
+    # A 1-point match (gammons count nothing, as at DMP) and a 5-point match.
+    assert _check_match_plays([bg.play_match(["net", "pubeval"], 1, seed=1)], 0) >= 3
+    _check_match_plays([bg.play_match(["pubeval", "net"], 5, seed=3)], 1)
+
+
+def test_play_match_money_chooses_as_before():
+    # Money play keeps the cubeless money choice (Player.choose).
+    m = bg.play_match(["net", "pubeval"], 0, seed=1, games=1)
+    net = NetPlayer()
+    g = bg.Game()
+    for event in m.games[0].history:
+        if event.kind == "play" and event.player == 0 and g.phase.value == "play":
+            assert event.value == str(net.choose(g.position, g.dice))
+        g.apply(event)
+
+
+def test_env_opponent_chooses_by_match_equity():
+    # The single-agent environment's built-in opponent (player 1) plays as
+    # play_match does: at the match score, by match equity.
+    from backgammon.env.single import BackgammonEnv
+    env = BackgammonEnv(opponent="net", match_length=1)
+    matches = []
+    for seed in range(1, 4):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            _, _, done, _, _ = env.step(0)        # the agent: the first legal play
+        matches.append(env.match)
+    _check_match_plays(matches, 1)

@@ -230,7 +230,11 @@ def play_match(players, length: int, *, seed=None, games: int | None = None, rul
 
     Each player makes its own plays and cube decisions: it doubles when
     its ``cube_action`` says so, and the other takes or passes by its own.
-    Same seed, same match.
+    In a match each chooses its plays at the cube and score
+    (:meth:`Player.choose_in <backgammon.players.Player.choose_in>`: by
+    match equity for the players that search an evaluator, as gnubg); in
+    money play as :meth:`~backgammon.players.Player.choose`.  Same seed,
+    same match.
 
     Parameters
     ----------
@@ -288,10 +292,11 @@ def play_match(players, length: int, *, seed=None, games: int | None = None, rul
                 continue
             me = int(g.on_roll or 0)             # someone is on roll once the opening is rolled
             if g.phase is Phase.PLAY:
-                g.play(sides[me].choose(g.position, g.dice))
+                g.play(sides[me].choose_in(g))     # at a match score, by match equity
                 continue
-            state = g.match_state()
-            if g.can_double() and sides[me].cube_action(g.position, state, g.rules).should_double:
+            # The state is asked only of a side that may double (most turns of a turned cube may not).
+            state = g.match_state() if g.can_double() else None
+            if state is not None and sides[me].cube_action(g.position, state, g.rules).should_double:
                 g.double()
                 # ``take`` is "take", "pass" or "beaver" (no beavers here: a beaver takes).
                 if sides[1 - me].cube_action(g.position, state, g.rules).take != "pass":

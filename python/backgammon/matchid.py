@@ -213,45 +213,67 @@ class MatchState:
     dice_order: tuple[int, int] | None = dataclasses.field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        def put(name, value):  # the dataclass is frozen
-            object.__setattr__(self, name, value)
-
-        cube = _as_int("cube_value", self.cube_value)
+        # Every state is checked here, once; a field that is already a plain
+        # int, bool or tuple skips the converter (``Game.match_state`` makes
+        # one each turn), never a check.
+        put = self.__dict__.__setitem__      # the dataclass is frozen
+        cube = self.cube_value
+        if type(cube) is not int:
+            cube = _as_int("cube_value", cube)
         if cube < 1 or cube & (cube - 1):
             raise InvalidMatchStateError(f"the cube value must be a power of two (RULES 7.4), got {cube}")
         if cube > MAX_CUBE:
             raise InvalidMatchStateError(f"a Match ID holds cube values up to {MAX_CUBE}, got {cube}")
         put("cube_value", cube)
-        if self.cube_owner is not None:
-            put("cube_owner", _as_side("cube_owner (None when centred)", self.cube_owner))
-        put("on_roll", _as_side("on_roll", self.on_roll))
-        put("turn", self.on_roll if self.turn is None else _as_side("turn", self.turn))
-        put("crawford", _as_flag("crawford", self.crawford))
-        put("double_offered", _as_flag("double_offered", self.double_offered))
-        put("jacoby", _as_flag("jacoby", self.jacoby))
-        game_state = _as_int("game_state", self.game_state)
-        if not 0 <= game_state <= 4:
-            raise InvalidMatchStateError("the game state must be 0-4 (NONE, PLAYING, OVER, RESIGNED, DROPPED), "
-                                         f"got {game_state}")
-        put("game_state", GameState(game_state))
-        resignation = _as_int("resignation", self.resignation)
+        owner = self.cube_owner
+        if owner is not None and not (type(owner) is int and 0 <= owner <= 1):
+            put("cube_owner", _as_side("cube_owner (None when centred)", owner))
+        on_roll = self.on_roll
+        if not (type(on_roll) is int and 0 <= on_roll <= 1):
+            on_roll = _as_side("on_roll", on_roll)
+            put("on_roll", on_roll)
+        turn = self.turn
+        if turn is None:
+            put("turn", on_roll)
+        elif not (type(turn) is int and 0 <= turn <= 1):
+            put("turn", _as_side("turn", turn))
+        for name in ("crawford", "double_offered", "jacoby"):
+            value = self.__dict__[name]
+            if value is not False and value is not True:
+                put(name, _as_flag(name, value))
+        game_state = self.game_state
+        if type(game_state) is not GameState:
+            game_state = _as_int("game_state", game_state)
+            if not 0 <= game_state <= 4:
+                raise InvalidMatchStateError("the game state must be 0-4 (NONE, PLAYING, OVER, RESIGNED, DROPPED), "
+                                             f"got {game_state}")
+            put("game_state", GameState(game_state))
+        resignation = self.resignation
+        if type(resignation) is not int:
+            resignation = _as_int("resignation", resignation)
         if not 0 <= resignation <= 3:
             raise InvalidMatchStateError("resignation must be 0 (none), 1 (single), 2 (gammon) "
                                          f"or 3 (backgammon), got {resignation}")
         put("resignation", resignation)
 
-        d1, d2 = _as_pair("dice", self.dice)
-        if (d1, d2) != (0, 0) and not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        dice = self.dice
+        if type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
+            d1, d2 = dice
+        else:
+            d1, d2 = _as_pair("dice", dice)
+        if (d1 or d2) and not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             raise InvalidMatchStateError(f"dice must be two values from 1 to 6, or (0, 0) when not rolled; got {(d1, d2)}")
-        put("dice", (max(d1, d2), min(d1, d2)))
+        dice = (d1, d2) if d1 >= d2 else (d2, d1)
+        put("dice", dice)
         if self.dice_order is None:
             order = (d1, d2)
         else:
             order = _as_pair("dice_order", self.dice_order)
             if sorted(order) != sorted((d1, d2)):
-                raise InvalidMatchStateError(f"dice_order {order} is not the dice {self.dice} in some order")
-        put("dice_order", None if order == self.dice else order)
-        put("beavers", _as_flag("beavers", self.beavers))
+                raise InvalidMatchStateError(f"dice_order {order} is not the dice {dice} in some order")
+        put("dice_order", None if order == dice else order)
+        if self.beavers is not False and self.beavers is not True:
+            put("beavers", _as_flag("beavers", self.beavers))
         if self.cube_limit is not None:
             limit = _as_int("cube_limit", self.cube_limit)
             if limit < 1 or limit & (limit - 1) or limit > MAX_CUBE:
@@ -261,12 +283,16 @@ class MatchState:
                 raise InvalidMatchStateError(f"the cube value {cube} is above the cube limit {limit} (RULES 7.4)")
             put("cube_limit", limit)
 
-        length = _as_int("match_length", self.match_length)
+        length = self.match_length
+        if type(length) is not int:
+            length = _as_int("match_length", length)
         if not 0 <= length <= MAX_FIELD:
             raise InvalidMatchStateError(f"the match length must be 0 (money) to {MAX_FIELD}, got {length}")
         put("match_length", length)
-        score = _as_pair("score", self.score)
-        if not all(0 <= s <= MAX_FIELD for s in score):
+        score = self.score
+        if not (type(score) is tuple and len(score) == 2 and type(score[0]) is int and type(score[1]) is int):
+            score = _as_pair("score", score)
+        if not (0 <= score[0] <= MAX_FIELD and 0 <= score[1] <= MAX_FIELD):
             raise InvalidMatchStateError(f"scores must be 0 to {MAX_FIELD}, got {score}")
         put("score", score)
         self._check_match(length, score)
@@ -279,10 +305,10 @@ class MatchState:
             return
         if self.beavers:
             raise InvalidMatchStateError("beavers are a money-play option, not a match's (RULES 8.4)")
-        won = [s >= length for s in score]
-        if all(won):
+        won = (score[0] >= length, score[1] >= length)
+        if won[0] and won[1]:
             raise InvalidMatchStateError(f"both players cannot have reached the match length {length}: score {score}")
-        if any(won) and not _finished(self.game_state):
+        if (won[0] or won[1]) and not _finished(self.game_state):
             raise InvalidMatchStateError(f"the {length}-point match is already won at {score}; "
                                          f"no game can be {self.game_state.name}")
         if self.crawford and not _finished(self.game_state):

@@ -153,6 +153,36 @@ class Player(abc.ABC):
         the others, and money play, choose as :meth:`choose`."""
         return self.choose(position, roll)
 
+    def choose_in(self, game) -> Play:
+        """The play this player makes in ``game`` now (its dice rolled, this
+        player on roll): in a match, :meth:`choose_at` the game's match
+        state (its cube and score), as ``play_match`` and the environments'
+        opponents play; in money play, :meth:`choose`.
+
+        Parameters
+        ----------
+        game : Game
+            A game waiting for a play (``Phase.PLAY``).
+
+        Returns
+        -------
+        Play
+            One of ``game.legal_plays()``.
+
+        Examples
+        --------
+        >>> import backgammon as bg
+        >>> g = bg.Match(5, seed=1).new_game()
+        >>> g.roll((3, 1))
+        >>> str(bg.player("net").choose_in(g))
+        '8/5 6/5'
+        """
+        if game.length and type(self).choose_at is not Player.choose_at:
+            return self.choose_at(game.position, game.dice, game.match_state(), game.rules)
+        # Money play, or a player whose choice is the same at every score
+        # (Player.choose_at is choose): no state to make.
+        return self.choose(game.position, game.dice)
+
     def choose_indices(self, boards: np.ndarray, rolls: np.ndarray) -> np.ndarray:
         """The chosen play of each of a batch of positions.
 

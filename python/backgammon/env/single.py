@@ -303,7 +303,7 @@ class BackgammonEnv(gymnasium.Env):
         while not core.over and core.who == 1:
             g = core.g
             if core.decision == "play":
-                core.play(g.legal_plays().find(opp.choose(g.position, g.dice).position))
+                core.play(g.legal_plays().find(opp.choose_in(g).position))     # a match: by match equity
             elif core.decision == "cube":
                 double = opp.cube_action(g.position, g.match_state(), g.rules).should_double
                 core.cube_action(DOUBLE if double else ROLL)
