@@ -432,3 +432,33 @@ def test_real_xg_files():
     assert len(read) >= 10 and paired >= 10, (len(read), paired, refused)
     assert sorted(pair_refused) == sorted(k for k in PAIR_REFUSED if any(k in r["paired_text_export_local_path"]
                                                                          for r in rows))
+
+
+REAL = os.path.join(os.path.dirname(__file__), "data", "xg")     # kevung/gbf, MIT (LICENSE.gbf)
+
+
+@needs_gammonview
+def test_committed_real_xg_files():
+    """Two real .xg files committed (tests/data/README): test.xg reads as its two text
+    exports (XG's own text and its .mat export); the Squire-Jorgensen-Harmand-Unger match
+    holds a 4-3 XG flags invalid (game 7, '14/11 8/5': two threes), read by default as a set
+    board naming RULES 3.1 with a warning, and refused with strict=True."""
+    with open(os.path.join(REAL, "test.xg"), "rb") as f:
+        record = read_xg(f.read())
+    assert record.warnings == () and record.replay().score == record.score == (7, 4)
+    for name in ("test.txt", "test.mat"):
+        with open(os.path.join(REAL, name), "rb") as f:
+            text = read_mat(f.read())
+        assert text.players == record.players
+        assert [(g.score, _unordered_rolls(g.events), g.winner, g.points) for g in text.games] == \
+            [(g.score, _unordered_rolls(g.events), g.winner, g.points) for g in record.games], name
+    with open(os.path.join(REAL, "Squire-Jorgensen-Harmand-Unger_7p.xg"), "rb") as f:
+        data = f.read()
+    squire = read_xg(data)
+    assert (len(squire.games), squire.score) == (8, (7, 6)) and squire.replay().score == squire.score
+    boards = [(k, e.player, e.value.play, e.value.rule) for k, g in enumerate(squire.games, 1)
+              for e in g.events if e.kind == "setboard"]
+    assert [b[0] for b in boards] == [7] and boards[0][2:] == ("14/11 8/5", "3.1")
+    assert [(w.game, w.line, w.written) for w in squire.warnings] == [(7, 28, "43: 14/11 8/5")]
+    with pytest.raises(XgFileError, match=r"game 7, action 28.*RULES 3"):
+        read_xg(data, strict=True)
