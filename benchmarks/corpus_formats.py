@@ -5,6 +5,7 @@ docs/guide/files.md), so that it can be made again on any machine.
     python benchmarks/corpus_formats.py gnubg CORPUS     # gnubg's reading, gnubg.json
     python benchmarks/corpus_formats.py measure CORPUS   # the table, measure_mat.txt
     python benchmarks/corpus_formats.py xg CORPUS --gammonview DIR   # the real .xg files
+    python benchmarks/corpus_formats.py measure-xg CORPUS    # each .xg read, its exports compared
 
 ``xg`` gathers the real .xg files (kevung/gbf's data/ and the two
 synthetic ones of Insti/xgdatatools from their mirrors; gammonview's
@@ -259,9 +260,44 @@ def measure(corpus: Path, verbose: bool) -> None:
         print("\n".join(sorted(notes)))
 
 
+def measure_xg(corpus: Path) -> None:
+    """Each .xg read by read_xg (set boards by default), its warnings, and
+    its text exports read by read_mat compared game by game (a roll as a
+    pair of dice, a set board by the board given)."""
+    from backgammon.formats.mat import MatFileError, read_mat
+    from backgammon.formats.xg import XgFileError, read_xg
+
+    def games(record):
+        return [(g.score, g.winner, g.points,
+                 [(e.kind, e.player, tuple(sorted(e.value))) if e.kind == "roll" else
+                  (e.kind, e.player, e.value.position) if e.kind == "setboard" else e for e in g.events])
+                for g in record.games]
+
+    rows = list(csv.DictReader(open(corpus / "xg" / "SOURCES.tsv", encoding="utf-8"), delimiter="\t"))
+    for row in rows:
+        name = os.path.basename(row["local_path"])
+        try:
+            record = read_xg(Path(row["local_path"]).read_bytes())
+        except XgFileError as e:
+            print(f"refused {name}: {e}")
+            continue
+        boards = sum(e.kind == "setboard" for g in record.games for e in g.events)
+        print(f"read {name}: {len(record.games)} games, {record.score}, {boards} set boards, "
+              f"{len(record.warnings)} warnings")
+        for w in record.warnings:
+            print(f"    {w}")
+        for pair in filter(None, row["paired_text_export_local_path"].split(",")):
+            try:
+                text = read_mat(Path(pair).read_bytes())
+            except MatFileError as e:
+                print(f"  export {os.path.basename(pair)} refused: {e}")
+                continue
+            print(f"  export {os.path.basename(pair)}: {'same' if games(text) == games(record) else 'DIFFERS'}")
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("step", choices=["extract", "gnubg", "measure", "xg"])
+    p.add_argument("step", choices=["extract", "gnubg", "measure", "xg", "measure-xg"])
     p.add_argument("corpus", type=Path, help="the corpus folder, e.g. /work/corpus")
     p.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     p.add_argument("--gammonview", type=Path, help="gammonview's unpacked source distribution (for xg)")
@@ -272,6 +308,8 @@ def main(argv=None) -> None:
         extract(a.corpus, a.mirrors)
     elif a.step == "gnubg":
         gnubg(a.corpus, a.workers)
+    elif a.step == "measure-xg":
+        measure_xg(a.corpus)
     elif a.step == "xg":
         xg(a.corpus, a.mirrors, a.gammonview)
     else:
