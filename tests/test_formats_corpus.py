@@ -9,7 +9,9 @@ test_xgid.py, test_fibs.py, test_xg.py) are the coverage.
   every one it refuses says what is impossible.
 * FIBS (/work/corpus/fibs): board lines read and write back byte for byte.
 * .mat (/work/corpus/mat): a sample of the 2,181 files against gnubg's
-  stored reading (/work/corpus/measure_mat.py measures all of them).
+  stored reading (gnubg.json).  benchmarks/corpus_formats.py rebuilds the
+  corpus and gnubg's reading from the public sources and measures all of
+  them (tests/data/README).
 
 The formats of issue 44 have their corpora in the repository, so their
 figures are checked without skipping: the eleven real BGBlitz .bgf files

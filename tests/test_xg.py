@@ -23,7 +23,7 @@ import pytest
 
 import backgammon as bg
 from backgammon.formats import for_path, get
-from backgammon.formats.mat import read_mat
+from backgammon.formats.mat import MatFileError, read_mat
 from backgammon.formats.record import MatchRecord
 from backgammon.formats.xg import INSTALL, XgFileError, available, read_xg
 
@@ -352,25 +352,37 @@ def _corpus_files():
         return list(csv.DictReader(f, delimiter="\t"))
 
 
-# The real files that are refused, and why: each holds something the rules refuse, as XG itself
-# flags it (a transcribed play XG marks invalid), or is not XG's at all.
+# The real files that are refused, and why: not XG's match files at all.  Since set boards
+# came in (a play the rules refuse is read on as the board it makes or XG records, with a
+# warning), the real files holding one read: Squire-Jorgensen-Harmand-Unger (game 7, a 4-3
+# played '14/11 8/5'), 5nqfGw9bWG3deTaU ('14/10 13/12' off a 3-1), hQ8sVn2LbTdF4wRm and
+# rK7pXm4TqLb9NzWd (boards XG records for plays it flags invalid); uwvEbd63's game won before
+# the opening roll reads since resignations before it were taken (tests/data/README).
 REFUSED = {
     "demo.xg": ("not an .xg match file",),               # Insti/xgdatatools: made by a test helper
     "example.xg": ("not an .xg match file",),
-    "Squire": ("game 7, action 28", "RULES 3", "invalid"),  # '14/11 8/5' off a 4-3
-    "5nqfGw9bWG3deTaU": ("game 1, action 20", "3-1 gives only 4", "invalid"),   # '14/10 13/12' off a 3-1
-    "hQ8sVn2LbTdF4wRm": ("game 2, action 38", "65", "invalid"),   # 6-5 played '14/8 15/10 6/8', a hop back
-    "rK7pXm4TqLb9NzWd": ("game 12, action 19", "33", "invalid"),  # 3-3 played '13/3 7/4', a 10-pip hop
-    # A money game won before anyone rolled, by a resignation: Game refuses a resignation before
-    # the opening roll (its .mat is refused the same way by read_mat).
-    "uwvEbd63UvdX7SDin5o_Iw": ("game 9, action 1", "RULES 6.5"),
 }
+# The set boards of the real files that hold an illegal play, read by default (strict=True refuses).
+SET_BOARDS = {
+    "Squire": [(7, "3.1")],
+    "5nqfGw9bWG3deTaU": [(1, "3.1")],
+    "hQ8sVn2LbTdF4wRm": [(2, "3"), (3, "3.1"), (3, "3.1")],
+    "rK7pXm4TqLb9NzWd": [(12, "3")],
+}
+# A text export that read_mat refuses: XG wrote the invalid 6-5 of hQ8sVn2LbTdF4wRm's game 2
+# ('14/8 15/10 6/8') with a step backward, which no board can be taken from as written.
+PAIR_REFUSED = {"hQ8sVn2LbTdF4wRm.mat": ("game 2, line 71", "never moves backward", "RULES 3.1")}
 
 
 def _unordered_rolls(events: tuple) -> tuple:
     """XG stores a roll's higher die first whatever order a text file it imported gave
-    (every move record of the 21 real files), so a roll is compared as a pair of dice."""
-    return tuple(e if e.kind != "roll" else (e.kind, e.player, tuple(sorted(e.value))) for e in events)
+    (every move record of the 21 real files), so a roll is compared as a pair of dice, and a
+    set board by the board given (its reason names the roll in the order the file wrote it,
+    "3-1" in the .xg and "1-3" in its .mat export; where XG records only the board after a play
+    it flags invalid, the .xg has no play text, its .mat export the play as written)."""
+    return tuple((e.kind, e.player, tuple(sorted(e.value))) if e.kind == "roll" else
+                 (e.kind, e.player, e.value.position) if e.kind == "setboard" else e
+                 for e in events)
 
 
 @needs_gammonview
@@ -378,7 +390,7 @@ def test_real_xg_files():
     rows = _corpus_files()
     if not rows:
         pytest.skip(f"{CORPUS} is not here: the real .xg files are a local corpus, not part of the repository")
-    read, refused, paired = {}, {}, 0
+    read, refused, paired, pair_refused = {}, {}, 0, []
     for row in rows:
         with open(row["local_path"], "rb") as f:
             data = f.read()
@@ -390,9 +402,23 @@ def test_real_xg_files():
         read[row["local_path"]] = record
         assert record.replay().score == record.score
         assert record.winner is not None or record.length == 0     # a money session has no winner
+        boards = [(k, e.value.rule) for k, g in enumerate(record.games, 1) for e in g.events if e.kind == "setboard"]
+        expected = [v for k, v in SET_BOARDS.items() if k in row["local_path"]]
+        assert boards == (expected[0] if expected else []), row["local_path"]
+        if boards:
+            with pytest.raises(XgFileError, match=r"RULES 3"):
+                read_xg(data, strict=True)
         for pair in filter(None, row["paired_text_export_local_path"].split(",")):
             with open(pair, "rb") as f:
-                text = read_mat(f.read())
+                pair_data = f.read()
+            why = PAIR_REFUSED.get(os.path.basename(pair))
+            if why:
+                with pytest.raises(MatFileError) as refusal:
+                    read_mat(pair_data)
+                assert all(part in str(refusal.value) for part in why), str(refusal.value)
+                pair_refused.append(os.path.basename(pair))
+                continue
+            text = read_mat(pair_data)
             assert sorted(text.players) == sorted(record.players)
             assert text.players == record.players             # XG's player 1 is the left column
             assert [(g.score, _unordered_rolls(g.events), g.winner, g.points) for g in text.games] == \
@@ -404,3 +430,35 @@ def test_real_xg_files():
         assert why, f"{name} is refused: {message}"
         assert all(part in message for part in why[0]), (name, message)
     assert len(read) >= 10 and paired >= 10, (len(read), paired, refused)
+    assert sorted(pair_refused) == sorted(k for k in PAIR_REFUSED if any(k in r["paired_text_export_local_path"]
+                                                                         for r in rows))
+
+
+REAL = os.path.join(os.path.dirname(__file__), "data", "xg")     # kevung/gbf, MIT (LICENSE.gbf)
+
+
+@needs_gammonview
+def test_committed_real_xg_files():
+    """Two real .xg files committed (tests/data/README): test.xg reads as its two text
+    exports (XG's own text and its .mat export); the Squire-Jorgensen-Harmand-Unger match
+    holds a 4-3 XG flags invalid (game 7, '14/11 8/5': two threes), read by default as a set
+    board naming RULES 3.1 with a warning, and refused with strict=True."""
+    with open(os.path.join(REAL, "test.xg"), "rb") as f:
+        record = read_xg(f.read())
+    assert record.warnings == () and record.replay().score == record.score == (7, 4)
+    for name in ("test.txt", "test.mat"):
+        with open(os.path.join(REAL, name), "rb") as f:
+            text = read_mat(f.read())
+        assert text.players == record.players
+        assert [(g.score, _unordered_rolls(g.events), g.winner, g.points) for g in text.games] == \
+            [(g.score, _unordered_rolls(g.events), g.winner, g.points) for g in record.games], name
+    with open(os.path.join(REAL, "Squire-Jorgensen-Harmand-Unger_7p.xg"), "rb") as f:
+        data = f.read()
+    squire = read_xg(data)
+    assert (len(squire.games), squire.score) == (8, (7, 6)) and squire.replay().score == squire.score
+    boards = [(k, e.player, e.value.play, e.value.rule) for k, g in enumerate(squire.games, 1)
+              for e in g.events if e.kind == "setboard"]
+    assert [b[0] for b in boards] == [7] and boards[0][2:] == ("14/11 8/5", "3.1")
+    assert [(w.game, w.line, w.written) for w in squire.warnings] == [(7, 28, "43: 14/11 8/5")]
+    with pytest.raises(XgFileError, match=r"game 7, action 28.*RULES 3"):
+        read_xg(data, strict=True)
