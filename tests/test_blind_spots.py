@@ -85,6 +85,16 @@ def test_fit_keeps_the_weight_format(starts, tmp_path):
     assert np.abs(moved - targets).mean() < np.abs(shipped - targets).mean()
 
 
+def test_type_weights_share_the_weight_between_types():
+    fit = _load(ROOT / "training" / "fit_blind_spots.py")
+    kinds = np.array([0] * 9 + [1] * 1)
+    for power, share in ((0.0, 0.5), (0.5, 0.25), (1.0, 0.1)):
+        w = fit.type_weights(kinds, power)
+        assert w.mean() == pytest.approx(1.0)
+        assert w[kinds == 1].sum() / w.sum() == pytest.approx(share)     # the rare type's share
+    assert len(fit.type_weights(np.zeros(0, np.int64), 0.0)) == 0
+
+
 def test_benchmark_table_and_rollouts(bench, starts):
     nets = network.default()
     mean, se = bench.rollouts(nets, starts[:3], 8, progress=False)
