@@ -2,6 +2,7 @@
 
     python training/fit_blind_spots.py --out CANDIDATE.npz [--labels training/blind_spots.labels.npz]
         [--epochs 12] [--lr 3e-4] [--anchor-games 3000] [--anchor-weight 1] [--seed 1] [--types blitz,...]
+        [--type-weights equal|sqrt|natural] [--extra-labels FILE --extra-weight W] [--networks race,contact,crashed]
 
 From the shipped weights (or ``--nets``), every network (contact, crashed,
 race) is fitted by mini-batch Adam (PyTorch, one thread; the step falling
@@ -71,13 +72,13 @@ def type_weights(kinds: np.ndarray, power: float) -> np.ndarray:
 
 def fit(base: dict, boards: np.ndarray, targets: np.ndarray, weights: np.ndarray, *, epochs: int, lr: float,
         seed: int, batch: int = 256, optimizer: str = "adam", labelled: np.ndarray | None = None,
-        progress: bool = True) -> dict:
+        progress: bool = True, networks=tuple(NAMES.values())) -> dict:
     """``base`` arrays with each network fitted to (boards, targets) under
     the per-position ``weights`` (a new dict).  ``optimizer`` "adam" or
     "sgd" (with momentum 0.9: its steps follow the gradient's size, so
     anchors that already fit stay put, where Adam's steps are of one size
     whatever the gradient); a network none of whose boards is
-    ``labelled`` is left as it is."""
+    ``labelled`` is left as it is, and so is one not in ``networks``."""
     import torch
     torch.set_num_threads(1)
     torch.manual_seed(seed)
@@ -85,7 +86,7 @@ def fit(base: dict, boards: np.ndarray, targets: np.ndarray, weights: np.ndarray
     out = {k: v.copy() for k, v in base.items()}
     for c, name in NAMES.items():
         m = cls == c
-        if not m.any() or f"{name}_w1" not in base or (labelled is not None and not labelled[m].any()):
+        if name not in networks or not m.any() or f"{name}_w1" not in base or (labelled is not None and not labelled[m].any()):
             continue
         n_in = base[f"{name}_w1"].shape[0]
         x = torch.from_numpy(np.ascontiguousarray(x_all[m, :n_in]))
@@ -146,6 +147,8 @@ def main(argv=None) -> int:
                          "(the run's 120,000 truncated rollout labels of common self-play positions)")
     ap.add_argument("--extra-weight", type=float, default=1.0,
                     help="the extra labels' total weight, times the type labels'")
+    ap.add_argument("--networks", default="race,contact,crashed",
+                    help="the networks fitted; the others keep the base weights")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -196,7 +199,7 @@ def main(argv=None) -> int:
     all_weights = np.concatenate([weights, a_weights])
     labelled = np.arange(len(all_boards)) < len(boards) if len(boards) else None
     arrays = fit(base, all_boards, all_targets, all_weights, epochs=args.epochs, lr=args.lr, seed=args.seed,
-                 optimizer=args.optimizer, labelled=labelled)
+                 optimizer=args.optimizer, labelled=labelled, networks=tuple(args.networks.split(",")))
     arrays = fit_pruner(arrays, args.seed, threads=1)
     meta = {"format": 2, "command": "python training/fit_blind_spots.py " + " ".join(argv or sys.argv[1:]),
             "labels": int(len(kinds)), "anchors": int(len(anchors)), "seconds": round(time.perf_counter() - t0, 1),
