@@ -83,6 +83,19 @@ def test_fit_keeps_the_weight_format(starts, tmp_path):
     assert np.array_equal(out["race_w1"], base["race_w1"])   # no race board: the race network unchanged
     moved = _net.evaluate(network.networks(out), starts, 0)
     assert np.abs(moved - targets).mean() < np.abs(shipped - targets).mean()
+    kept = fit.fit(base, starts, targets, np.ones(len(starts)), epochs=2, lr=1e-3, seed=1, progress=False,
+                   networks=("race",))                       # contact not among those fitted: kept
+    assert all(np.array_equal(kept[k], base[k]) for k in base)
+
+
+def test_type_weights_share_the_weight_between_types():
+    fit = _load(ROOT / "training" / "fit_blind_spots.py")
+    kinds = np.array([0] * 9 + [1] * 1)
+    for power, share in ((0.0, 0.5), (0.5, 0.25), (1.0, 0.1)):
+        w = fit.type_weights(kinds, power)
+        assert w.mean() == pytest.approx(1.0)
+        assert w[kinds == 1].sum() / w.sum() == pytest.approx(share)     # the rare type's share
+    assert len(fit.type_weights(np.zeros(0, np.int64), 0.0)) == 0
 
 
 def test_benchmark_table_and_rollouts(bench, starts):

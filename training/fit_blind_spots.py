@@ -2,6 +2,7 @@
 
     python training/fit_blind_spots.py --out CANDIDATE.npz [--labels training/blind_spots.labels.npz]
         [--epochs 12] [--lr 3e-4] [--anchor-games 3000] [--anchor-weight 1] [--seed 1] [--types blitz,...]
+        [--type-weights equal|sqrt|natural] [--extra-labels FILE --extra-weight W] [--networks race,contact,crashed]
 
 From the shipped weights (or ``--nets``), every network (contact, crashed,
 race) is fitted by mini-batch Adam (PyTorch, one thread; the step falling
@@ -57,15 +58,27 @@ def raw_chances(arrays: dict, boards: np.ndarray) -> np.ndarray:
     return out
 
 
+def type_weights(kinds: np.ndarray, power: float) -> np.ndarray:
+    """Per-position weights, with mean 1, under which each type's total is
+    proportional to its count to the ``power``: 0 gives every type the
+    same total (rare types count as much as common ones), 1 every position
+    the same weight, 0.5 between the two."""
+    if not len(kinds):
+        return np.zeros(0)
+    counts = np.bincount(kinds, minlength=len(TYPES)).astype(float)
+    share = np.where(counts > 0, counts ** power, 0.0)
+    return len(kinds) * share[kinds] / (share.sum() * counts[kinds])
+
+
 def fit(base: dict, boards: np.ndarray, targets: np.ndarray, weights: np.ndarray, *, epochs: int, lr: float,
         seed: int, batch: int = 256, optimizer: str = "adam", labelled: np.ndarray | None = None,
-        progress: bool = True) -> dict:
+        progress: bool = True, networks=tuple(NAMES.values())) -> dict:
     """``base`` arrays with each network fitted to (boards, targets) under
     the per-position ``weights`` (a new dict).  ``optimizer`` "adam" or
     "sgd" (with momentum 0.9: its steps follow the gradient's size, so
     anchors that already fit stay put, where Adam's steps are of one size
     whatever the gradient); a network none of whose boards is
-    ``labelled`` is left as it is."""
+    ``labelled`` is left as it is, and so is one not in ``networks``."""
     import torch
     torch.set_num_threads(1)
     torch.manual_seed(seed)
@@ -73,7 +86,7 @@ def fit(base: dict, boards: np.ndarray, targets: np.ndarray, weights: np.ndarray
     out = {k: v.copy() for k, v in base.items()}
     for c, name in NAMES.items():
         m = cls == c
-        if not m.any() or f"{name}_w1" not in base or (labelled is not None and not labelled[m].any()):
+        if name not in networks or not m.any() or f"{name}_w1" not in base or (labelled is not None and not labelled[m].any()):
             continue
         n_in = base[f"{name}_w1"].shape[0]
         x = torch.from_numpy(np.ascontiguousarray(x_all[m, :n_in]))
@@ -126,6 +139,16 @@ def main(argv=None) -> int:
     ap.add_argument("--types", default=",".join(NETWORK_TYPES), help="the types whose labels are learnt")
     ap.add_argument("--limit", type=int, help="only the first LIMIT labels (0: none, the anchors alone: "
                                               "how far the fit itself moves the networks)")
+    ap.add_argument("--type-weights", choices=("equal", "sqrt", "natural"), default="equal",
+                    help="each type's total weight: the same for all (equal), as the square root of its count "
+                         "(sqrt) or as its count (natural)")
+    ap.add_argument("--extra-labels", type=Path,
+                    help="more labels (boards, targets) fitted beside them, e.g. training/nets.npz.labels.npz "
+                         "(the run's 120,000 truncated rollout labels of common self-play positions)")
+    ap.add_argument("--extra-weight", type=float, default=1.0,
+                    help="the extra labels' total weight, times the type labels'")
+    ap.add_argument("--networks", default="race,contact,crashed",
+                    help="the networks fitted; the others keep the base weights")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -143,7 +166,18 @@ def main(argv=None) -> int:
     # Every type the same total weight.
     counts = np.bincount(kinds, minlength=len(TYPES)).astype(float)
     present = counts > 0
-    weights = len(kinds) / (present.sum() * counts[kinds]) if len(kinds) else np.zeros(0)
+    weights = type_weights(kinds, {"equal": 0.0, "sqrt": 0.5, "natural": 1.0}[args.type_weights])
+    if args.extra_labels:
+        with np.load(args.extra_labels) as d:
+            e_boards, e_targets = d["boards"], d["targets"].astype(np.float32)
+        e_impossible = (_net.evaluate(base_nets, e_boards, 0) == 0) & (e_targets == 0)
+        e_targets = np.where(e_impossible, raw_chances(base, e_boards), e_targets)
+        e_weights = np.full(len(e_boards), args.extra_weight * max(len(kinds), 1) / len(e_boards))
+        boards = np.concatenate([boards, e_boards])
+        targets = np.concatenate([targets, e_targets])
+        weights = np.concatenate([weights, e_weights])
+        print(f"{len(e_boards):,} extra labels ({args.extra_labels.name}), weight {args.extra_weight}",
+              file=sys.stderr, flush=True)
     rng = np.random.default_rng(args.seed)
     anchors = _net.sample_positions(base_nets, args.anchor_games, rng, 0.0)
     anchors = np.ascontiguousarray(anchors[_net.position_classes(anchors) >= 2])
@@ -163,9 +197,9 @@ def main(argv=None) -> int:
     all_boards = np.concatenate([boards, anchors])
     all_targets = np.concatenate([targets, anchor_targets])
     all_weights = np.concatenate([weights, a_weights])
-    labelled = np.arange(len(all_boards)) < len(kinds) if len(kinds) else None
+    labelled = np.arange(len(all_boards)) < len(boards) if len(boards) else None
     arrays = fit(base, all_boards, all_targets, all_weights, epochs=args.epochs, lr=args.lr, seed=args.seed,
-                 optimizer=args.optimizer, labelled=labelled)
+                 optimizer=args.optimizer, labelled=labelled, networks=tuple(args.networks.split(",")))
     arrays = fit_pruner(arrays, args.seed, threads=1)
     meta = {"format": 2, "command": "python training/fit_blind_spots.py " + " ".join(argv or sys.argv[1:]),
             "labels": int(len(kinds)), "anchors": int(len(anchors)), "seconds": round(time.perf_counter() - t0, 1),
