@@ -24,9 +24,10 @@ the mean over all rolls, for the side that rolled, at 0-ply: the 21 rolls;
 for the opening roll the 30 throws, 15 where this side moves first and 15
 where the other side does (as gnubg counts it).
 
-Errors are marked doubtful from 0.04, an error from 0.08, a blunder from
-0.16 (``THRESHOLDS``); gnubg 1.07's statistics, with its own marks (0.03,
-0.06, 0.12), are :meth:`MatchAnalysis.statistics`.  A player's performance rating
+Errors are marked doubtful from 0.03, an error from 0.06, a blunder from
+0.12 (``THRESHOLDS``: gnubg 1.07's own marks, ``show analysis``, the same
+tuple as ``backgammon.statistics.GNUBG_MARKS``); gnubg's statistics with
+those marks are :meth:`MatchAnalysis.statistics`.  A player's performance rating
 (PR) is its average error per decision times 500, as eXtreme Gammon's
 rating: lower is better; 0 is perfect play by the evaluator's lights.
 
@@ -60,13 +61,14 @@ from .position import Position
 from .rules import Rules
 from .luck import LUCK_THRESHOLDS, RollLuck, roll_luck  # noqa: F401  (LUCK_THRESHOLDS: its older home)
 from .scoring import default_met, flip
+from .statistics import GNUBG_MARKS
 
 __all__ = ["analyse", "MatchAnalysis", "GameAnalysis", "PlayAnalysis", "CubeAnalysis", "RollLuck",
            "PlayerStats", "THRESHOLDS", "SKILLS", "skill_of"]
 
-#: Errors from these on are doubtful, an error, a blunder (gnubg 1.07's own
-#: marks, 0.03, 0.06, 0.12, are ``backgammon.statistics.GNUBG_MARKS``).
-THRESHOLDS = (0.04, 0.08, 0.16)
+#: Errors from these on are doubtful, an error, a blunder: gnubg 1.07's own
+#: marks (0.03, 0.06, 0.12), the very tuple ``backgammon.statistics.GNUBG_MARKS``.
+THRESHOLDS = GNUBG_MARKS
 SKILLS = ("", "doubtful", "error", "blunder")
 CANDIDATES = 5        # candidate plays kept per decision (and the played one)
 CLOSE = 0.16          # a no double is a close decision when doubling costs less (gnubg's)
@@ -413,7 +415,7 @@ class MatchAnalysis:
     def statistics(self, marks=None):
         """gnubg's statistics of this analysis (:mod:`backgammon.statistics`;
         marks default to gnubg 1.07's 0.03, 0.06, 0.12)."""
-        from .statistics import GNUBG_MARKS, statistics
+        from .statistics import statistics
         return statistics(self, GNUBG_MARKS if marks is None else marks)
 
     def to_dict(self) -> dict:
@@ -697,8 +699,9 @@ def analyse(source, *, ply: int = 2, cube_ply: int | None = None, rollout=None, 
         Roll out again every play and cube decision that lost
         ``threshold`` or more (``rollout_plays``, ``rollout_cube``) and
         grade it by the rollout.
-    threshold : float, default 0.08
-        The error from which ``rollout`` checks a decision.
+    threshold : float, default 0.06
+        The error from which ``rollout`` checks a decision
+        (``THRESHOLDS[1]``, gnubg's bad mark).
     workers : int, optional
         Local processes splitting the games; default all cores.
     executor : concurrent.futures.Executor, optional
@@ -709,9 +712,9 @@ def analyse(source, *, ply: int = 2, cube_ply: int | None = None, rollout=None, 
         Default the shipped networks.
     players : pair of str, optional
         The players' names; default the record's.
-    thresholds : tuple of float, default (0.04, 0.08, 0.16)
+    thresholds : tuple of float, default THRESHOLDS (0.03, 0.06, 0.12)
         The errors from which a decision is doubtful, an error, a blunder
-        (gnubg 1.07 uses 0.03, 0.06, 0.12).
+        (gnubg 1.07's own marks).
 
     Returns
     -------
