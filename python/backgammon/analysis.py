@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -529,6 +529,7 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
     pending: Any = None                    # the doubler's decision, for the answer
     rolled: Any = None                     # the last roll: (player, position, dice, state, opening)
     counted = tally()                      # actions graded, for the progress bar
+    setboards: set = set()                 # the actions that set the board
     for number, event in enumerate(task.events, 1):
         counted[0] = number - 1
         phase, pos, state = g.phase, g.position, g.match_state()
@@ -537,11 +538,14 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
             # Every roll has its luck, a roll that cannot be played too (gnubg counts both);
             # in PLAY, the opening winner's second roll (Rules.opening_reroll).
             rolled = (g.on_roll, pos, tuple(int(d) for d in event.value), state, False)
-        # A set board (a play the rules refuse, kept as its board): its roll's luck counts, as gnubg
-        # counts a MOVE_SETDICE; the play is not graded.
+        # A set board (a play the rules refuse, kept as its board): its roll has its luck, as gnubg
+        # records it on a MOVE_SETDICE (its statistics count it nowhere: RollLuck.setboard); the
+        # play is not graded.
         if kind in ("play", "setboard") and rolled is not None:
             # The luck is the play's line, as gnubg's records keep it on the move.
             luck_points.append((number, rolled[0], *rolled[1:]))
+            if kind == "setboard":
+                setboards.add(number)
             rolled = None
         if phase is Phase.TURN and kind in ("roll", "double") and g.can_double().allowed:
             me = g.on_roll
@@ -563,7 +567,8 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
         if kind == "opening" and g.phase is Phase.PLAY:
             # The opening roll: the mover's luck over the 30 throws (the module).
             rolled = (g.on_roll, g.position, g.dice, g.match_state(), True)
-    luck = roll_luck(task.number, luck_points, task.rules, ev, met)
+    luck = [replace(r, setboard=True) if r.action in setboards else r
+            for r in roll_luck(task.number, luck_points, task.rules, ev, met)]
     o = g.outcome
     stats = tuple(_stats(name, k, plays, cubes, luck) for k, name in enumerate(task.players))
     return GameAnalysis(task.number, tuple(task.score), task.crawford, tuple(plays), tuple(cubes), tuple(luck),

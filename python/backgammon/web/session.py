@@ -446,7 +446,8 @@ def analysis_json(session: Session, ply: int) -> dict:
     stats = {session.who(k): s.to_dict() for k, s in enumerate(result.stats)}
     # "thresholds": the marks of the summary's doubtful, errors and blunders (its help texts say them).
     return {"length": result.length, "ply": result.ply, "cube_ply": result.cube_ply, "games": len(result.games),
-            "thresholds": list(THRESHOLDS), "stats": stats, "statistics": _statistics_json(session, result.statistics()), "decisions": entries,
+            "thresholds": list(THRESHOLDS), "stats": stats,
+            "statistics": _statistics_json(session, result.statistics()), "decisions": entries,
             "seconds": result.seconds}
 
 
