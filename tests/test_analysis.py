@@ -182,6 +182,7 @@ def test_the_default_marks_are_gnubgs_show_analysis():
     import inspect
     import re
     import shutil
+
     from backgammon.analysis import MatchAnalysis
     from backgammon.cli import build_parser
     from backgammon.statistics import GNUBG_MARKS
