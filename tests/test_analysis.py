@@ -206,5 +206,12 @@ def test_the_default_marks_are_gnubgs_show_analysis():
     g.roll((4, 2))
     g.play("24/20 24/22")
     play = analyse(m, workers=1).games[0].plays[0]
-    expected = "blunder" if play.error >= found[2] else "error" if play.error >= found[1] else "doubtful"
-    assert play.error >= found[0] and play.skill == expected
+    expected = "blunder" if play.error > found[2] else "error" if play.error > found[1] else "doubtful"
+    assert play.error > found[0] and play.skill == expected
+    # one rule with gnubg's statistics: marked beyond a mark, not at it
+    from backgammon.statistics import mark
+    names = {"": "", "doubtful": "doubtful", "bad": "error", "very bad": "blunder"}
+    for m in found:
+        for e in (m - 1e-9, m, m + 1e-9):
+            assert skill_of(e) == names[mark(e)], e
+    assert skill_of(found[0]) == "" and skill_of(found[2] + 1e-9) == "blunder"

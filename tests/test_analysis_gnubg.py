@@ -24,9 +24,8 @@ from backgammon.formats.sgf import read_sgf
 
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 # gnubg 1.07 marks doubtful, bad and very bad from 0.03, 0.06 and 0.12 unless
-# told; issue 21 (and our analysis) marks from 0.04, 0.08 and 0.16.
-THRESHOLDS = ["set analysis threshold doubtful 0.04", "set analysis threshold bad 0.08",
-              "set analysis threshold verybad 0.16"]
+# told, and so does our analysis by default (issue 40 item 5): both run at
+# their defaults here.
 
 
 def _gnubg(commands: list[str], cwd: Path) -> str:
@@ -66,7 +65,7 @@ def analysed(tmp_path_factory):
         # plenty of errors for an analysis to find, dances included.
         match = bg.play_match(["net", "pubeval"], 5, seed=seed)
         (d / "m.mat").write_text(bg.write_mat(match))
-        text = _gnubg([*THRESHOLDS, "set analysis chequerplay evaluation plies 0",
+        text = _gnubg(["set analysis chequerplay evaluation plies 0",
                        "set analysis cubedecision evaluation plies 0",
                        'import mat "m.mat"', "analyse match", 'save match "gnubg.sgf"', "show statistics match"], d)
         record = bg.read_mat((d / "m.mat").read_text())
@@ -242,8 +241,9 @@ def test_money_cube_model_gives_gnubgs_cubeful_equities(tmp_path, jacoby):
 
 def test_gnubgs_blunders_are_our_errors(analysed):
     """Issue 21's measure: of the checker plays and cube decisions gnubg
-    marks as blunders (0.16 or more), ours marks at least 80% as an error
-    or worse (0.08), both at 0-ply; a missed double is marked on the roll
+    marks as blunders (very bad: beyond 0.12, its own mark), ours marks at
+    least 80% as an error or worse (0.06, the same default marks), both at
+    0-ply; a missed double is marked on the roll
     after it in gnubg's file, on the cube decision in ours."""
     marked = found = 0
     for _, _, _, theirs, ours in analysed:

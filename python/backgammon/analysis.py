@@ -24,8 +24,8 @@ the mean over all rolls, for the side that rolled, at 0-ply: the 21 rolls;
 for the opening roll the 30 throws, 15 where this side moves first and 15
 where the other side does (as gnubg counts it).
 
-Errors are marked doubtful from 0.03, an error from 0.06, a blunder from
-0.12 (``THRESHOLDS``: gnubg 1.07's own marks, ``show analysis``, the same
+Errors are marked doubtful beyond 0.03, an error beyond 0.06, a blunder
+beyond 0.12 (``THRESHOLDS``: gnubg 1.07's own marks and rule, ``show analysis``, the same
 tuple as ``backgammon.statistics.GNUBG_MARKS``); gnubg's statistics with
 those marks are :meth:`MatchAnalysis.statistics`.  A player's performance rating
 (PR) is its average error per decision times 500, as eXtreme Gammon's
@@ -61,7 +61,7 @@ from .position import Position
 from .rules import Rules
 from .luck import LUCK_THRESHOLDS, RollLuck, roll_luck  # noqa: F401  (LUCK_THRESHOLDS: its older home)
 from .scoring import default_met, flip
-from .statistics import GNUBG_MARKS
+from .statistics import GNUBG_MARKS, MARKS, mark
 
 __all__ = ["analyse", "MatchAnalysis", "GameAnalysis", "PlayAnalysis", "CubeAnalysis", "RollLuck",
            "PlayerStats", "THRESHOLDS", "SKILLS", "skill_of"]
@@ -82,7 +82,8 @@ def skill_of(error: float, thresholds=THRESHOLDS) -> str:
     error : float
         What a decision lost, at least 0.
     thresholds : tuple of float, default THRESHOLDS
-        The errors from which it is doubtful, an error, a blunder.
+        The errors beyond which it is doubtful, an error, a blunder (as
+        gnubg marks: :func:`backgammon.statistics.mark`).
 
     Returns
     -------
@@ -94,11 +95,8 @@ def skill_of(error: float, thresholds=THRESHOLDS) -> str:
     >>> skill_of(0.01), skill_of(0.05), skill_of(0.1), skill_of(0.3)
     ('', 'doubtful', 'error', 'blunder')
     """
-    mark = ""
-    for name, limit in zip(SKILLS[1:], thresholds):
-        if error >= limit - 1e-12:
-            mark = name
-    return mark
+    # gnubg's rule (statistics.mark): marked beyond a mark; the names are the analysis's own
+    return SKILLS[("", *MARKS).index(mark(error, thresholds))]
 
 
 # -- what an analysis holds -------------------------------------------------------------------
