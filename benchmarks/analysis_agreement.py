@@ -2,7 +2,7 @@
 analysed (``save match`` after ``analyse match``, with its ``show
 statistics match`` text beside each as NAME.stats.txt).
 
-    python benchmarks/analysis_agreement.py DIR [--ply 0] [--limit N]
+    python benchmarks/analysis_agreement.py DIR [--ply 0] [--limit N] [--thresholds 0.03,0.06,0.12]
 
 For every file: gnubg's marks are read back from the SGF by our reader
 (``read_sgf`` keeps them), the same match is analysed by ``analyse``, and
@@ -22,7 +22,7 @@ import sys
 import time
 
 import backgammon as bg
-from backgammon.analysis import analyse
+from backgammon.analysis import THRESHOLDS, analyse
 
 RATE = re.compile(r"^Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\(\s*-?[\d.]+%\)\s+(-?[\d.]+)")
 
@@ -80,7 +80,11 @@ def main(argv=None) -> int:
     ap.add_argument("--ply", type=int, default=0)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--thresholds", default=",".join(map(str, THRESHOLDS)),
+                    help="our doubtful, error and blunder marks, as gnubg was told them "
+                         "(default the analysis's, gnubg's own)")
     args = ap.parse_args(argv)
+    thresholds = tuple(float(v) for v in args.thresholds.split(","))
     files = sorted(glob.glob(os.path.join(args.dir, "*.sgf")))
     if args.limit:
         files = files[:args.limit]
@@ -96,7 +100,7 @@ def main(argv=None) -> int:
         stats_path = path[:-4] + ".stats.txt"
         rates = gnubg_rates(open(stats_path).read()) if os.path.exists(stats_path) else None
         t0 = time.perf_counter()
-        ours = analyse(record, ply=args.ply, workers=1)
+        ours = analyse(record, ply=args.ply, workers=1, thresholds=thresholds)
         totals["seconds"] += time.perf_counter() - t0
         totals["actions"] += sum(len(g.events) for g in record.games)
         marked, found, ranked, n_luck, same_luck = compare(record, ours, rates)

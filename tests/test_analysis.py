@@ -172,3 +172,46 @@ def test_bad_arguments():
     r = subprocess.run([sys.executable, "-m", "backgammon", "analyse", "nothing.txt2"], capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 2 and "format" in r.stderr
+
+
+def test_the_default_marks_are_gnubgs_show_analysis():
+    """Issue 40 item 5: the analysis marks errors by gnubg 1.07's own
+    defaults, as its command-line program prints them (``show analysis``):
+    analyse, errors(), report(), the rollout check and the CLI's
+    --threshold all default to them, and the marks have one home."""
+    import inspect
+    import re
+    import shutil
+
+    from backgammon.analysis import MatchAnalysis
+    from backgammon.cli import build_parser
+    from backgammon.statistics import GNUBG_MARKS
+    gnubg = shutil.which("gnubg") or "/usr/games/gnubg"
+    shown = subprocess.run([gnubg, "-t", "-q"], input="show analysis\n", capture_output=True, text=True,
+                           timeout=120).stdout
+    found = tuple(float(x) for x in re.findall(r"-(\d\.\d+) (?:doubtful|bad|very bad)", shown))
+    assert len(found) == 3, shown
+    assert THRESHOLDS is GNUBG_MARKS and THRESHOLDS == found
+    params = inspect.signature(analyse).parameters
+    assert params["thresholds"].default == found and params["threshold"].default == found[1]
+    assert inspect.signature(MatchAnalysis.errors).parameters["threshold"].default == found[0]
+    assert inspect.signature(MatchAnalysis.report).parameters["threshold"].default == found[0]
+    analyse_cli = build_parser()._subparsers._group_actions[0].choices["analyse"]
+    assert analyse_cli.get_default("threshold") == found[0]
+    helptext = " ".join(analyse_cli.format_help().split())
+    assert f"default {found[0]}" in helptext and f"errors of {found[1]} or more" in helptext
+    # the marks of an analysis are those: a decision is doubtful, an error, a blunder beyond them
+    m = bg.Match(0, seed=2)
+    g = m.new_game()
+    g.roll((4, 2))
+    g.play("24/20 24/22")
+    play = analyse(m, workers=1).games[0].plays[0]
+    expected = "blunder" if play.error > found[2] else "error" if play.error > found[1] else "doubtful"
+    assert play.error > found[0] and play.skill == expected
+    # one rule with gnubg's statistics: marked beyond a mark, not at it
+    from backgammon.statistics import mark
+    names = {"": "", "doubtful": "doubtful", "bad": "error", "very bad": "blunder"}
+    for m in found:
+        for e in (m - 1e-9, m, m + 1e-9):
+            assert skill_of(e) == names[mark(e)], e
+    assert skill_of(found[0]) == "" and skill_of(found[2] + 1e-9) == "blunder"

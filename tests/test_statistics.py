@@ -180,3 +180,31 @@ def test_real_matches_count_as_gnubg(name):
         assert ours[label][0] == theirs[label][0], (label, ours[label][0], theirs[label][0])
     assert s.players[0].doubles + s.players[1].doubles >= 4
 
+
+
+def test_a_set_board_is_no_move_in_the_statistics(tmp_path):
+    """A play the rules refuse ("Illegal play" in gnubg's .mat) is a set
+    board: gnubg imports it as set dice and a set board, records the roll's
+    luck on the set dice and counts it in none of its totals: not in Total
+    moves, not in the rolls marked, not in the luck total.  Ours as gnubg's,
+    on the same file analysed by gnubg itself."""
+    mat = Path(__file__).parent / "data" / "dialects" / "gnubg_setboard.mat"
+    shutil.copy(mat, tmp_path / "m.mat")
+    text = _gnubg(["set analysis chequerplay evaluation plies 0", "set analysis cubedecision evaluation plies 0",
+                   'import mat "m.mat"', "analyse match", "show statistics match"], tmp_path)
+    theirs = _rows(text)
+    analysis = analyse(bg.read_mat(mat.read_text()), ply=0, workers=1)
+    set_rolls = [r for g in analysis.games for r in g.luck if r.setboard]
+    assert [(r.game, r.player, r.roll) for r in set_rolls] == [(1, 0, (3, 1))]   # Ann's 31 in game 1
+    s = statistics(analysis)
+    ours = _rows(s.report(games=False))
+    for label in ("Total moves", "Unforced moves"):
+        assert ours[label][0] == theirs[label][0], (label, ours[label][0], theirs[label][0])
+    rolls = [label for label in theirs if label.startswith("Rolls ")]
+    assert len(rolls) == 5
+    for k in (0, 1):
+        counted = sum(int(theirs[label][0][k]) for label in rolls)
+        assert sum(s.players[k].rolls.values()) == counted == int(theirs["Total moves"][0][k])
+    # the set board's luck is kept on the analysis (gnubg's LU on the set dice) but in no total
+    with_it = sum(r.luck for g in analysis.games for r in g.luck if r.player == 0)
+    assert s.players[0].luck == pytest.approx(with_it - set_rolls[0].luck)

@@ -699,6 +699,9 @@ def test_the_analysis_carries_gnubg_s_statistics(client):
     mine = statistics(analyse(record, ply=0, workers=1, players=("You", "Computer")))
     you = 0 if record.players[0] == "You" else 1
     assert st["marks"] == list(GNUBG_MARKS)
+    # the summary's marks, which its help texts name, are the analysis's own: gnubg's
+    from backgammon.analysis import THRESHOLDS
+    assert d["thresholds"] == list(THRESHOLDS) == list(GNUBG_MARKS)
     assert len(st["games"]) == len(mine.games) == d["games"]
     for who, k in (("you", you), ("computer", 1 - you)):
         got, want = st["match"][who], mine.players[k].to_dict()

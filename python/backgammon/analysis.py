@@ -24,9 +24,10 @@ the mean over all rolls, for the side that rolled, at 0-ply: the 21 rolls;
 for the opening roll the 30 throws, 15 where this side moves first and 15
 where the other side does (as gnubg counts it).
 
-Errors are marked doubtful from 0.04, an error from 0.08, a blunder from
-0.16 (``THRESHOLDS``); gnubg 1.07's statistics, with its own marks (0.03,
-0.06, 0.12), are :meth:`MatchAnalysis.statistics`.  A player's performance rating
+Errors are marked doubtful beyond 0.03, an error beyond 0.06, a blunder
+beyond 0.12 (``THRESHOLDS``: gnubg 1.07's own marks and rule, ``show analysis``, the same
+tuple as ``backgammon.statistics.GNUBG_MARKS``); gnubg's statistics with
+those marks are :meth:`MatchAnalysis.statistics`.  A player's performance rating
 (PR) is its average error per decision times 500, as eXtreme Gammon's
 rating: lower is better; 0 is perfect play by the evaluator's lights.
 
@@ -44,7 +45,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -60,13 +61,14 @@ from .position import Position
 from .rules import Rules
 from .luck import LUCK_THRESHOLDS, RollLuck, roll_luck  # noqa: F401  (LUCK_THRESHOLDS: its older home)
 from .scoring import default_met, flip
+from .statistics import GNUBG_MARKS, MARKS, mark
 
 __all__ = ["analyse", "MatchAnalysis", "GameAnalysis", "PlayAnalysis", "CubeAnalysis", "RollLuck",
            "PlayerStats", "THRESHOLDS", "SKILLS", "skill_of"]
 
-#: Errors from these on are doubtful, an error, a blunder (gnubg 1.07's own
-#: marks, 0.03, 0.06, 0.12, are ``backgammon.statistics.GNUBG_MARKS``).
-THRESHOLDS = (0.04, 0.08, 0.16)
+#: Errors from these on are doubtful, an error, a blunder: gnubg 1.07's own
+#: marks (0.03, 0.06, 0.12), the very tuple ``backgammon.statistics.GNUBG_MARKS``.
+THRESHOLDS = GNUBG_MARKS
 SKILLS = ("", "doubtful", "error", "blunder")
 CANDIDATES = 5        # candidate plays kept per decision (and the played one)
 CLOSE = 0.16          # a no double is a close decision when doubling costs less (gnubg's)
@@ -80,7 +82,8 @@ def skill_of(error: float, thresholds=THRESHOLDS) -> str:
     error : float
         What a decision lost, at least 0.
     thresholds : tuple of float, default THRESHOLDS
-        The errors from which it is doubtful, an error, a blunder.
+        The errors beyond which it is doubtful, an error, a blunder (as
+        gnubg marks: :func:`backgammon.statistics.mark`).
 
     Returns
     -------
@@ -92,11 +95,8 @@ def skill_of(error: float, thresholds=THRESHOLDS) -> str:
     >>> skill_of(0.01), skill_of(0.05), skill_of(0.1), skill_of(0.3)
     ('', 'doubtful', 'error', 'blunder')
     """
-    mark = ""
-    for name, limit in zip(SKILLS[1:], thresholds):
-        if error >= limit - 1e-12:
-            mark = name
-    return mark
+    # gnubg's rule (statistics.mark): marked beyond a mark; the names are the analysis's own
+    return SKILLS[("", *MARKS).index(mark(error, thresholds))]
 
 
 # -- what an analysis holds -------------------------------------------------------------------
@@ -413,7 +413,7 @@ class MatchAnalysis:
     def statistics(self, marks=None):
         """gnubg's statistics of this analysis (:mod:`backgammon.statistics`;
         marks default to gnubg 1.07's 0.03, 0.06, 0.12)."""
-        from .statistics import GNUBG_MARKS, statistics
+        from .statistics import statistics
         return statistics(self, GNUBG_MARKS if marks is None else marks)
 
     def to_dict(self) -> dict:
@@ -527,6 +527,7 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
     pending: Any = None                    # the doubler's decision, for the answer
     rolled: Any = None                     # the last roll: (player, position, dice, state, opening)
     counted = tally()                      # actions graded, for the progress bar
+    setboards: set = set()                 # the actions that set the board
     for number, event in enumerate(task.events, 1):
         counted[0] = number - 1
         phase, pos, state = g.phase, g.position, g.match_state()
@@ -535,11 +536,14 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
             # Every roll has its luck, a roll that cannot be played too (gnubg counts both);
             # in PLAY, the opening winner's second roll (Rules.opening_reroll).
             rolled = (g.on_roll, pos, tuple(int(d) for d in event.value), state, False)
-        # A set board (a play the rules refuse, kept as its board): its roll's luck counts, as gnubg
-        # counts a MOVE_SETDICE; the play is not graded.
+        # A set board (a play the rules refuse, kept as its board): its roll has its luck, as gnubg
+        # records it on a MOVE_SETDICE (its statistics count it nowhere: RollLuck.setboard); the
+        # play is not graded.
         if kind in ("play", "setboard") and rolled is not None:
             # The luck is the play's line, as gnubg's records keep it on the move.
             luck_points.append((number, rolled[0], *rolled[1:]))
+            if kind == "setboard":
+                setboards.add(number)
             rolled = None
         if phase is Phase.TURN and kind in ("roll", "double") and g.can_double().allowed:
             me = g.on_roll
@@ -561,7 +565,8 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
         if kind == "opening" and g.phase is Phase.PLAY:
             # The opening roll: the mover's luck over the 30 throws (the module).
             rolled = (g.on_roll, g.position, g.dice, g.match_state(), True)
-    luck = roll_luck(task.number, luck_points, task.rules, ev, met)
+    luck = [replace(r, setboard=True) if r.action in setboards else r
+            for r in roll_luck(task.number, luck_points, task.rules, ev, met)]
     o = g.outcome
     stats = tuple(_stats(name, k, plays, cubes, luck) for k, name in enumerate(task.players))
     return GameAnalysis(task.number, tuple(task.score), task.crawford, tuple(plays), tuple(cubes), tuple(luck),
@@ -697,8 +702,9 @@ def analyse(source, *, ply: int = 2, cube_ply: int | None = None, rollout=None, 
         Roll out again every play and cube decision that lost
         ``threshold`` or more (``rollout_plays``, ``rollout_cube``) and
         grade it by the rollout.
-    threshold : float, default 0.08
-        The error from which ``rollout`` checks a decision.
+    threshold : float, default 0.06
+        The error from which ``rollout`` checks a decision
+        (``THRESHOLDS[1]``, gnubg's bad mark).
     workers : int, optional
         Local processes splitting the games; default all cores.
     executor : concurrent.futures.Executor, optional
@@ -709,9 +715,9 @@ def analyse(source, *, ply: int = 2, cube_ply: int | None = None, rollout=None, 
         Default the shipped networks.
     players : pair of str, optional
         The players' names; default the record's.
-    thresholds : tuple of float, default (0.04, 0.08, 0.16)
+    thresholds : tuple of float, default THRESHOLDS (0.03, 0.06, 0.12)
         The errors from which a decision is doubtful, an error, a blunder
-        (gnubg 1.07 uses 0.03, 0.06, 0.12).
+        (gnubg 1.07's own marks).
 
     Returns
     -------

@@ -29,7 +29,9 @@ LUCK_THRESHOLDS = (0.3, 0.6)
 @dataclass(frozen=True)
 class RollLuck:
     """The luck of one roll for the side that rolled (see the module), in
-    equity and in match winning chances, and its mark."""
+    equity and in match winning chances, and its mark.  ``setboard``: the
+    roll of a play the rules refused, kept as a set board; gnubg records its
+    luck on the set dice but counts it in none of its statistics."""
 
     game: int
     action: int
@@ -39,6 +41,7 @@ class RollLuck:
     luck_mwc: float | None
     label: str
     cube: int = 1          # the cube's value at the roll (luck in points is luck x cube)
+    setboard: bool = False
 
 
 def luck_label(luck: float) -> str:

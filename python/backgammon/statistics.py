@@ -752,10 +752,12 @@ def statistics(analysis, marks=GNUBG_MARKS, luck_marks=LUCK_MARKS, met=None) -> 
     for g in analysis.games:
         actual = _actual(g, length, met)
         totals = [totals[0] + actual[0], totals[1] + actual[1]]
+        # gnubg counts a set board's roll (its MOVE_SETDICE) in no total: not a move, no luck
+        luck = [r for r in g.luck if not r.setboard]
         games.append(GameStatistics(g.number, tuple(g.score),
-                                    _figures(names, length, g.plays, g.cubes, g.luck, actual, marks, luck_marks)))
+                                    _figures(names, length, g.plays, g.cubes, luck, actual, marks, luck_marks)))
         all_plays += g.plays
         all_cubes += g.cubes
-        all_luck += g.luck
+        all_luck += luck
     overall = _figures(names, length, all_plays, all_cubes, all_luck, totals, marks, luck_marks)
     return MatchStatistics(names, length, overall, tuple(games), marks, luck_marks)

@@ -47,7 +47,7 @@ def _read_match_file(path: str, source_format=None, **options):
 
 
 def run_analyse(args) -> int:
-    from ..analysis import analyse
+    from ..analysis import THRESHOLDS, analyse
     from ..rollouts import RolloutSettings
     _check_match_input(args.file, args.source_format)
     if args.sgf:
@@ -61,7 +61,7 @@ def run_analyse(args) -> int:
         games = len(record.games)
         print(f"Analysing {args.file}: {games} game{'s' if games != 1 else ''}, checker play at {args.ply}-ply, "
               f"cube decisions at {args.ply if args.cube_ply is None else args.cube_ply}-ply"
-              + (f", errors of 0.08 or more rolled out ({args.rollout_games} games a candidate)"
+              + (f", errors of {THRESHOLDS[1]} or more rolled out ({args.rollout_games} games a candidate)"
                  if args.rollout else ""), file=sys.stderr, flush=True)
     result = analyse(record, ply=args.ply, cube_ply=args.cube_ply, rollout=rollout, workers=args.workers,
                      progress=progress)

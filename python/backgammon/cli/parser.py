@@ -6,6 +6,7 @@ import argparse
 import difflib
 import sys
 
+from ..analysis import THRESHOLDS
 from .common import INITIAL_ID, USAGE
 from .files import run_analyse, run_convert
 from .play import run_duel, run_serve, run_train, run_ubgi
@@ -94,8 +95,8 @@ EXAMPLES = {
   backgammon serve --open                              play in the browser at http://127.0.0.1:8000/""",
     "ubgi": """examples:
   printf 'ubgi\\nposition gnubgid 4HPwATDgc/ABMA\\ndice 3 1\\ngo\\nquit\\n' | backgammon ubgi""",
-    "analyse": """examples:
-  backgammon analyse match.mat                         the report, errors of 0.04 or more
+    "analyse": f"""examples:
+  backgammon analyse match.mat                         the report, errors of {THRESHOLDS[0]} (gnubg's doubtful mark) or more
   backgammon analyse match.xg --ply 1 --sgf analysed.sgf --json""",
     "convert": """examples:
   backgammon convert match.xg match.mat
@@ -206,13 +207,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ply", type=int, choices=(0, 1, 2), default=2, help="checker play search depth (default 2, as gnubg's)")
     p.add_argument("--cube-ply", type=int, choices=(0, 1, 2), default=None,
                    help="cube decision search depth (default: --ply)")
-    p.add_argument("--threshold", type=float, default=0.04,
-                   help="list the plays and cube decisions losing at least this much (default 0.04)")
+    p.add_argument("--threshold", type=float, default=THRESHOLDS[0],
+                   help="list the plays and cube decisions losing at least this much "
+                        "(default %(default)s, gnubg's doubtful mark)")
     p.add_argument("--no-diagrams", action="store_true", help="no position diagrams in the report")
     p.add_argument("--json", action="store_true", help="print everything as one JSON object")
     p.add_argument("--sgf", metavar="OUT", default=None, help="also write the match with the analysis as SGF")
     p.add_argument("--rollout", action="store_true",
-                   help="check the errors of 0.08 or more by rolling out their candidates")
+                   help=f"check the errors of {THRESHOLDS[1]} or more (gnubg's bad mark) "
+                        "by rolling out their candidates")
     p.add_argument("--rollout-games", type=positive("--rollout-games"), default=324,
                    help="games per candidate of those rollouts (default 324)")
     p.add_argument("--rollout-truncate", type=at_least("--rollout-truncate", 0), default=None,

@@ -406,10 +406,10 @@ def analysis_json(session: Session, ply: int) -> dict:
     page shows it: each side's figures and every graded decision with the
     board before it (the human's view, as ``state``'s board), the play made
     and the best one as steps of the side that played."""
-    from ..analysis import analyse
+    from ..analysis import THRESHOLDS, analyse
     from ..position import Position
     names = NAMES if session.human == 0 else NAMES[::-1]
-    result = analyse(session.match, ply=ply, workers=1, players=names)
+    result = analyse(session.match, ply=ply, workers=1, players=names, thresholds=THRESHOLDS)
     entries = []
     for g in result.games:
         history = session.match.games[g.number - 1].history
@@ -444,8 +444,10 @@ def analysis_json(session: Session, ply: int) -> dict:
                              double_pass=d.double_pass)
             entries.append(entry)
     stats = {session.who(k): s.to_dict() for k, s in enumerate(result.stats)}
+    # "thresholds": the marks of the summary's doubtful, errors and blunders (its help texts say them).
     return {"length": result.length, "ply": result.ply, "cube_ply": result.cube_ply, "games": len(result.games),
-            "stats": stats, "statistics": _statistics_json(session, result.statistics()), "decisions": entries,
+            "thresholds": list(THRESHOLDS), "stats": stats,
+            "statistics": _statistics_json(session, result.statistics()), "decisions": entries,
             "seconds": result.seconds}
 
 

@@ -1520,6 +1520,9 @@
     const head = table.createTHead().insertRow();
     for (const h of ["", t("log.you"), t("log.computer")]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
     const body = table.createTBody();
+    // the marks the server graded with (gnubg's own), for the help texts of the marked rows
+    const [doubtfulMark, errorMark, blunderMark] = d.thresholds.map((m) => m.toFixed(2));
+    const marks = { doubtful: doubtfulMark, error: errorMark, blunder: blunderMark };
     const cubeMarks = (who) => d.decisions.filter((e) => e.who === who && e.kind !== "play" && MARKS[e.skill]).length;
     const rows = [
       ["pr", "stat.pr", (s) => s.pr.toFixed(1), "stat.pr_help"],
@@ -1535,7 +1538,7 @@
       if (key === "cube" && !(game && game.match.cube)) continue;
       const tr = body.insertRow();
       tr.dataset.stat = key;
-      tr.title = t(help);
+      tr.title = t(help, marks);
       const th = document.createElement("th");
       th.textContent = t(label);
       tr.appendChild(th);
