@@ -208,3 +208,17 @@ def test_a_set_board_is_no_move_in_the_statistics(tmp_path):
     # the set board's luck is kept on the analysis (gnubg's LU on the set dice) but in no total
     with_it = sum(r.luck for g in analysis.games for r in g.luck if r.player == 0)
     assert s.players[0].luck == pytest.approx(with_it - set_rolls[0].luck)
+
+
+def test_a_roll_s_luck_is_marked_by_gnubg_s_one_rule():
+    # The analysis's luck labels and gnubg's statistics mark a roll by the same
+    # marks and the same rule: beyond a mark (either sign), not at it.
+    from backgammon.luck import LUCK_THRESHOLDS, luck_label
+    from backgammon.statistics import LUCK_MARKS, luck_mark
+    assert LUCK_THRESHOLDS is LUCK_MARKS
+    lucky, very = LUCK_MARKS
+    for m in (lucky, very):
+        for luck in (m - 1e-9, m, m + 1e-9, -m + 1e-9, -m, -m - 1e-9):
+            assert luck_label(luck) == luck_mark(luck), luck
+    assert luck_label(lucky) == "" and luck_label(lucky + 1e-9) == "lucky"
+    assert luck_label(-very) == "unlucky" and luck_label(-very - 1e-9) == "very unlucky"

@@ -19,11 +19,13 @@ from .dice import ROLLS
 from .evaluator import chances
 from .rules import Rules
 from .scoring import equity
+from .statistics import LUCK_MARKS, luck_mark
 
 __all__ = ["RollLuck", "roll_luck", "luck_label", "LUCK_THRESHOLDS"]
 
-#: Luck of a roll from these on (either sign) is lucky, very lucky.
-LUCK_THRESHOLDS = (0.3, 0.6)
+#: Luck of a roll beyond these (either sign) is lucky, very lucky: gnubg's
+#: marks, whose home is :data:`backgammon.statistics.LUCK_MARKS`.
+LUCK_THRESHOLDS = LUCK_MARKS
 
 
 @dataclass(frozen=True)
@@ -46,21 +48,13 @@ class RollLuck:
 
 def luck_label(luck: float) -> str:
     """The mark of a roll's luck: "", "lucky", "very lucky", "unlucky" or
-    "very unlucky" (:data:`LUCK_THRESHOLDS`).
+    "very unlucky", beyond gnubg's marks (:data:`LUCK_THRESHOLDS`; the rule
+    is :func:`backgammon.statistics.luck_mark`).
 
     >>> luck_label(0.1), luck_label(-0.45), luck_label(0.7)
     ('', 'unlucky', 'very lucky')
     """
-    lucky, very = LUCK_THRESHOLDS
-    if luck >= very:
-        return "very lucky"
-    if luck >= lucky:
-        return "lucky"
-    if luck <= -very:
-        return "very unlucky"
-    if luck <= -lucky:
-        return "unlucky"
-    return ""
+    return luck_mark(luck)
 
 
 def roll_luck(game: int, points: list, rules: Rules, ev, met) -> list[RollLuck]:

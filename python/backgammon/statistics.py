@@ -10,7 +10,7 @@ Per player, over the match and over each game:
   cube) and in MWC (match winning chances; points in money play), the
   error rate in mEMG per unforced move, and the rating;
 - **luck**: rolls marked very lucky, lucky, unmarked, unlucky and very
-  unlucky (from +-0.6 and +-0.3), the luck total and the luck rate per
+  unlucky (beyond +-0.6 and +-0.3), the luck total and the luck rate per
   move, and the luck rating ("Go to bed" ... "Go to Las Vegas");
 - **cube**: total cube decisions, close or actual ones (the rate's
   denominator), doubles, takes, passes; missed doubles below and above the
@@ -57,7 +57,7 @@ from dataclasses import asdict, dataclass, field
 from .matchid import MatchState
 
 __all__ = ["statistics", "MatchStatistics", "PlayerStatistics", "GameStatistics", "CubeErrors", "rating",
-           "luck_rating", "mark", "GNUBG_MARKS", "LUCK_MARKS", "RATINGS", "RATING_LIMITS", "LUCK_RATINGS",
+           "luck_rating", "mark", "luck_mark", "GNUBG_MARKS", "LUCK_MARKS", "RATINGS", "RATING_LIMITS", "LUCK_RATINGS",
            "RATING_OFFSET"]
 
 #: gnubg 1.07's marks (``show analysis``): doubtful, bad, very bad.
@@ -168,6 +168,26 @@ def mark(error: float, marks=GNUBG_MARKS) -> str:
         if error > limit:
             name = label
     return name
+
+
+def luck_mark(luck: float, luck_marks=LUCK_MARKS) -> str:
+    """gnubg's mark of a roll's luck: "", "lucky", "very lucky", "unlucky"
+    or "very unlucky" (beyond a mark, either sign).
+
+    Parameters
+    ----------
+    luck : float
+        The roll's luck, in equity, for the side that rolled.
+    luck_marks : pair of float, default LUCK_MARKS
+        Lucky, very lucky.
+
+    Examples
+    --------
+    >>> luck_mark(0.1), luck_mark(-0.45), luck_mark(0.7), luck_mark(0.3)
+    ('', 'unlucky', 'very lucky', '')
+    """
+    label = LUCK_LABELS[4 - _luck_index(luck, luck_marks)]
+    return "" if label == "unmarked" else label
 
 
 @dataclass(frozen=True)
