@@ -158,6 +158,37 @@ def test_large_results_reuse_memory_only_once_dropped():
     assert _pool.kept_bytes() == 0
 
 
+def test_a_loop_keeping_the_previous_result_reuses_all_its_arrays():
+    # Offsets, children and moves all come from the pool: a loop that holds
+    # one result while making the next takes turns between two sets of
+    # blocks (no fresh pages after the first two calls), and what it holds
+    # is never overwritten.
+    boards, rolls = random_positions(300_000, seed=32)
+    batch.release_memory()
+    first = batch.legal_positions(boards, rolls, moves=True, threads=1)
+    assert first[0].nbytes >= 1 << 21
+    expected = [a.copy() for a in first]
+    held, seen = first, []
+    del first
+    for _ in range(4):
+        result = batch.legal_positions(boards, rolls, moves=True, threads=1)
+        assert all(np.array_equal(a, b) for a, b in zip(result, expected))
+        assert all(np.array_equal(a, b) for a, b in zip(held, expected))
+        assert not any(np.shares_memory(a, b) for a, b in zip(result, held))
+        seen.append(tuple(_address(a) for a in result))
+        held = result
+    assert seen[0] == seen[2] and seen[1] == seen[3] and seen[0] != seen[1]
+    del held, result
+    batch.release_memory()
+
+
+def test_pool_blocks_of_huge_pages_start_on_a_huge_page():
+    # So the kernel can back all of a block's 2 MiB ranges with huge pages.
+    from backgammon import _pool
+    for size in (1 << 21, 3 << 20, 10_000_001):
+        assert _address(np.frombuffer(_pool.block(size), np.uint8)) % (1 << 21) == 0
+
+
 def test_pool_keeps_the_largest_blocks():
     from backgammon import _pool
     batch.release_memory()

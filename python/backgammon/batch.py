@@ -186,7 +186,10 @@ def _outputs(n: int, moves: bool, out, moves_out):
     """Offsets, children and (with ``moves``) steps to fill: the caller's
     buffers when usable (even if they may prove too small: the one-thread
     path grows them), else pooled ones sized for about 24 plays a pair."""
-    offsets = np.zeros(n + 1, dtype=np.int64)
+    # Pooled too: a caller that keeps results would otherwise pay for a
+    # fresh offsets array's pages on every call.  Every row writes its end.
+    offsets = _pool.empty((n + 1,), np.int64)
+    offsets[0] = 0
     capacity = max(MAX_PLAYS, 24 * n + MAX_PLAYS)
     children = _buffer(out, (2, 25), np.uint8, "out")
     steps = _buffer(moves_out, (4, 3), np.int8, "moves_out") if moves else None
@@ -290,7 +293,7 @@ def release_memory() -> None:
     """Free the memory kept for reuse by earlier results.
 
     Arrays returned by ``legal_positions`` view blocks of memory that go
-    back to a small pool (the four largest, up to 256 MiB each) when the
+    back to a small pool (the six largest, up to 2 GiB each) when the
     last view of them is gone, so a loop of calls does not pay for fresh
     pages each time.
 
