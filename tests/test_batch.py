@@ -1,4 +1,6 @@
 """Batch move generation: CSR layout, views, options and validation."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -182,6 +184,7 @@ def test_a_loop_keeping_the_previous_result_reuses_all_its_arrays():
     batch.release_memory()
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="no posix_memalign: plain malloc there")
 def test_pool_blocks_of_huge_pages_start_on_a_huge_page():
     # So the kernel can back all of a block's 2 MiB ranges with huge pages.
     from backgammon import _pool

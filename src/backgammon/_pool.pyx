@@ -17,13 +17,11 @@ of a threaded call that did not scale.
 import numpy as np
 
 from libc.stdlib cimport malloc, free
-
-cdef extern from "<stdlib.h>" nogil:
-    int posix_memalign(void** memptr, size_t alignment, size_t size)
 from cpython.buffer cimport PyBUF_FORMAT
 
 cdef extern from *:
     """
+    #include <stdlib.h>
     #if defined(__linux__)
     #include <stdint.h>
     #include <sys/mman.h>
@@ -40,6 +38,17 @@ cdef extern from *:
         (void)p; (void)n;
     #endif
     }
+    /* Memory for free() starting on an ``align`` boundary (POSIX); plain
+       malloc where there is no posix_memalign (Windows). */
+    static void* bg_alloc_aligned(size_t n, size_t align) {
+    #if defined(_WIN32)
+        (void)align;
+        return malloc(n);
+    #else
+        void* p = NULL;
+        return posix_memalign(&p, align, n) == 0 ? p : NULL;
+    #endif
+    }
     static void bg_advise_huge(void* p, size_t n) {
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
         uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
@@ -51,6 +60,7 @@ cdef extern from *:
     }
     """
     void bg_advise_huge(void* p, size_t n)
+    void* bg_alloc_aligned(size_t n, size_t align)
     void bg_discard(void* p, size_t n)
 
 cdef enum:
@@ -169,12 +179,9 @@ def block(Py_ssize_t size):
 
 
 cdef char* _allocate(Py_ssize_t size):
-    cdef void* p = NULL
     if size < HUGE:
         return <char*>malloc(size)
-    if posix_memalign(&p, HUGE, size) != 0:
-        return NULL
-    return <char*>p
+    return <char*>bg_alloc_aligned(size, HUGE)
 
 
 def kept_bytes():
