@@ -184,6 +184,33 @@ def test_a_loop_keeping_the_previous_result_reuses_all_its_arrays():
     batch.release_memory()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident memory read from /proc/self/statm")
+def test_a_small_result_gives_back_the_rest_of_its_block():
+    # trim() finds the block under an array from empty() (through the
+    # memoryview numpy.frombuffer holds) and returns the pages past the rows
+    # kept; populate() maps a new block's pages without changing them.
+    import os
+    from backgammon import _pool
+
+    def resident():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    batch.release_memory()
+    a = _pool.empty((1 << 20, 2, 25), np.uint8)        # 50 MiB
+    before = resident()
+    _pool.populate(a, len(a), 0, 1)
+    assert resident() - before > 40 << 20
+    a[:10] = 7
+    assert (a[:10] == 7).all()
+    mapped = resident()
+    kept = _pool.trim(a, 10)
+    assert mapped - resident() > 40 << 20
+    assert kept.shape == (10, 2, 25) and (kept == 7).all()
+    del a, kept
+    batch.release_memory()
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="no posix_memalign: plain malloc there")
 def test_pool_blocks_of_huge_pages_start_on_a_huge_page():
     # So the kernel can back all of a block's 2 MiB ranges with huge pages.
