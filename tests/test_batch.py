@@ -1,4 +1,6 @@
 """Batch move generation: CSR layout, views, options and validation."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -156,6 +158,65 @@ def test_large_results_reuse_memory_only_once_dropped():
     assert 0 < _pool.kept_bytes() <= _pool.MOST_KEPT * (1 << 28)
     batch.release_memory()
     assert _pool.kept_bytes() == 0
+
+
+def test_a_loop_keeping_the_previous_result_reuses_all_its_arrays():
+    # Offsets, children and moves all come from the pool: a loop that holds
+    # one result while making the next takes turns between two sets of
+    # blocks (no fresh pages after the first two calls), and what it holds
+    # is never overwritten.
+    boards, rolls = random_positions(300_000, seed=32)
+    batch.release_memory()
+    first = batch.legal_positions(boards, rolls, moves=True, threads=1)
+    assert first[0].nbytes >= 1 << 21
+    expected = [a.copy() for a in first]
+    held, seen = first, []
+    del first
+    for _ in range(4):
+        result = batch.legal_positions(boards, rolls, moves=True, threads=1)
+        assert all(np.array_equal(a, b) for a, b in zip(result, expected))
+        assert all(np.array_equal(a, b) for a, b in zip(held, expected))
+        assert not any(np.shares_memory(a, b) for a, b in zip(result, held))
+        seen.append(tuple(_address(a) for a in result))
+        held = result
+    assert seen[0] == seen[2] and seen[1] == seen[3] and seen[0] != seen[1]
+    del held, result
+    batch.release_memory()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident memory read from /proc/self/statm")
+def test_a_small_result_gives_back_the_rest_of_its_block():
+    # trim() finds the block under an array from empty() (through the
+    # memoryview numpy.frombuffer holds) and returns the pages past the rows
+    # kept; populate() maps a new block's pages without changing them.
+    import os
+    from backgammon import _pool
+
+    def resident():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    batch.release_memory()
+    a = _pool.empty((1 << 20, 2, 25), np.uint8)        # 50 MiB
+    before = resident()
+    _pool.populate(a, len(a), 0, 1)
+    assert resident() - before > 40 << 20
+    a[:10] = 7
+    assert (a[:10] == 7).all()
+    mapped = resident()
+    kept = _pool.trim(a, 10)
+    assert mapped - resident() > 40 << 20
+    assert kept.shape == (10, 2, 25) and (kept == 7).all()
+    del a, kept
+    batch.release_memory()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no posix_memalign: plain malloc there")
+def test_pool_blocks_of_huge_pages_start_on_a_huge_page():
+    # So the kernel can back all of a block's 2 MiB ranges with huge pages.
+    from backgammon import _pool
+    for size in (1 << 21, 3 << 20, 10_000_001):
+        assert _address(np.frombuffer(_pool.block(size), np.uint8)) % (1 << 21) == 0
 
 
 def test_pool_keeps_the_largest_blocks():

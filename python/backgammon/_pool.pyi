@@ -33,5 +33,9 @@ def empty(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
     """A C-contiguous array in a pooled Block when it is large, else a fresh numpy array."""
 
 
+def populate(array: np.ndarray, rows: int, part: int, parts: int) -> None:
+    """Map part ``part`` of ``parts`` of the first ``rows`` rows of an ``empty`` array when its block is new."""
+
+
 def trim(array: np.ndarray, rows: int) -> np.ndarray:
     """The first ``rows`` rows of an ``empty`` array; the unused pages of its block go back."""
