@@ -243,11 +243,11 @@ class MatchState:
                 put(name, _as_flag(name, value))
         game_state = self.game_state
         if type(game_state) is not GameState:
-            game_state = _as_int("game_state", game_state)
-            if not 0 <= game_state <= 4:
+            code = _as_int("game_state", game_state)
+            if not 0 <= code <= 4:
                 raise InvalidMatchStateError("the game state must be 0-4 (NONE, PLAYING, OVER, RESIGNED, DROPPED), "
-                                             f"got {game_state}")
-            put("game_state", GameState(game_state))
+                                             f"got {code}")
+            put("game_state", GameState(code))
         resignation = self.resignation
         if type(resignation) is not int:
             resignation = _as_int("resignation", resignation)

@@ -752,7 +752,7 @@ class NoisyPlayer(EvaluatorPlayer):
         self.spec = f"noisy:{sigma:g}"
         rng = generator(0 if seed is None else seed)
         with np.errstate(over="ignore"):
-            self._weights = rng.integers(0, 2 ** 63, size=50, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+            self._weights: np.ndarray = rng.integers(0, 2 ** 63, size=50, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
 
     def noise(self, children: np.ndarray) -> np.ndarray:
         """Standard normal noise (m,) of plays given by their results (m, 2, 25)."""

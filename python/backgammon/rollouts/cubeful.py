@@ -96,10 +96,10 @@ class CubeLanes:
         if (~over).any():
             f[~over] = self.worth(rows[~over], boards[~over], np.repeat(1 - sides, len(ROLL_PROBABILITIES))[~over],
                                   res[~over])
-        f = f.reshape(m, -1)
+        by_roll = f.reshape(m, -1)
         hi, lo = rolls.max(axis=1).astype(np.int64), rolls.min(axis=1).astype(np.int64)
-        thrown = f[np.arange(m), hi * (hi - 1) // 2 + lo - 1]
-        return thrown - f @ ROLL_PROBABILITIES
+        thrown = by_roll[np.arange(m), hi * (hi - 1) // 2 + lo - 1]
+        return thrown - by_roll @ ROLL_PROBABILITIES
 
     def state(self, lane: int, side: int) -> MatchState:
         """The MatchState of ``lane``'s game, ``side`` on roll."""

@@ -115,7 +115,7 @@ def _kernel_games(task: Task, start: Start, key: int) -> dict:
     load_weights()
     (code0, nets0), (code1, nets1) = (policy for policy, _ in task.sides)
     g = task.games
-    nets = nets0 if nets0 is not None else nets1
+    nets: Any = nets0 if nets0 is not None else nets1
     native = None
     if isinstance(nets, NativeEvaluator):
         # It plays, measures the luck and truncates (docs/cython-api.md).
