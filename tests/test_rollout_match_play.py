@@ -132,3 +132,15 @@ def test_a_player_with_its_own_choose_at_is_asked_position_by_position():
     counts = [len(bg.Position.from_array(b).legal_plays((int(r[0]), int(r[1])))) for b, r in zip(boards, rolls)]
     assert p.choose_indices_at(boards, rolls, DMP).tolist() == [c - 1 for c in counts]
     assert p.choose_indices_at(boards, rolls).tolist() == [0] * len(counts)
+
+
+def test_plays_the_cube_makes_equal_go_by_cubeless_equity():
+    # Two plays of the same cubeful value (each leaves a pass, say): the one
+    # with the higher cubeless equity first, then the move generator's order.
+    from backgammon.cube_search import best_plays, play_order
+    probs = np.array([[0.5, 0.1, 0, 0.1, 0], [0.6, 0.1, 0, 0.1, 0], [0.6, 0.1, 0, 0.1, 0], [0.9, 0, 0, 0, 0]])
+    values = np.array([0.3, 0.3, 0.3, 0.2])
+    depth = np.zeros(4, dtype=np.int64)
+    assert play_order(depth, values, probs).tolist() == [1, 2, 0, 3]
+    assert best_plays(np.array([0, 1, 4]), depth, values, probs).tolist() == [0, 0]
+    assert best_plays(np.array([0, 3, 4]), depth, values, probs).tolist() == [1, 0]
