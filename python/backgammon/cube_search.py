@@ -18,9 +18,9 @@ from .doubling import may_double
 from .janowski import cube_values, efficiencies, equities, exact_where_known, finished_value, values_after_play
 from .position import Position
 from .rules import Rules
-from .scoring import MatchValues, default_met
+from .scoring import MatchValues, default_met, money_value
 
-__all__ = ["searched", "rank_plays"]
+__all__ = ["searched", "rank_plays", "rank_batch", "play_order", "best_plays", "choose_plays"]
 
 
 def _turned(state, cube: int):
@@ -174,21 +174,45 @@ def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, m
     of those at 2-ply; at 1 and 2 plies the value is the cube model on the
     searched chances.  Returns the mover's cubeless chances (m, 5), the
     ply each play was searched to (m,), the values (m,) and the match
-    winning chances (m,) (None in money play).
+    winning chances (m,) (None in money play).  The batch of one of
+    :func:`rank_batch`.
     """
+    children = np.ascontiguousarray(children, dtype=np.uint8)
+    return rank_batch(evaluator, np.array([0, len(children)], dtype=np.int64), children, ply, state, rules, met)
+
+
+def _order(groups: np.ndarray, values: np.ndarray, here: np.ndarray):
+    # ``here`` sorted by group, best value first within each, and each row's rank in its group.
+    order = here[np.lexsort((-values[here], groups[here]))]
+    g = groups[order]
+    first = np.r_[True, g[1:] != g[:-1]]
+    starts = np.flatnonzero(first)
+    rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    best = np.repeat(values[order[starts]], np.diff(np.r_[starts, len(order)]))
+    return order, rank, best
+
+
+def rank_batch(evaluator, offsets: np.ndarray, children: np.ndarray, ply: int, state, rules: Rules, met=None):
+    """:func:`rank_plays` for many rolls at one cube state and score: the
+    plays of roll ``i`` are ``children[offsets[i]:offsets[i + 1]]`` (CSR,
+    as ``batch.legal_positions`` gives them), each roll's plays filtered
+    on their own; one evaluation per ply for all of them."""
     from .evaluator import KEEP, chances, flip
     mover = state.on_roll
     children = np.ascontiguousarray(children, dtype=np.uint8)
+    groups = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     probs = flip(chances(evaluator, children, 0))
     depth = np.zeros(len(children), dtype=np.int64)
     values, mwc = values_after_play(children, flip(probs), state, rules, mover, met)
     for level in range(1, ply + 1):
         here = np.flatnonzero(depth == level - 1)
-        if len(here) <= 1:
+        counts = np.bincount(groups[here], minlength=len(offsets) - 1)
+        here = here[counts[groups[here]] > 1]         # a roll with one play left is decided
+        if not len(here):
             break
-        order = here[np.argsort(-values[here], kind="stable")]
         keep, within = KEEP[level - 1]
-        go = np.array([k for k in order[:keep] if values[k] >= values[order[0]] - within], dtype=np.int64)
+        order, rank, best = _order(groups, values, here)
+        go = order[(rank < keep) & (values[order] >= best - within)]
         probs[go] = flip(chances(evaluator, np.ascontiguousarray(children[go]), level))
         v, m = values_after_play(children[go], flip(probs[go]), state, rules, mover, met)
         values[go] = v
@@ -196,3 +220,40 @@ def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, m
             mwc[go] = m
         depth[go] = level
     return probs, depth, values, mwc
+
+
+def play_order(depth: np.ndarray, values: np.ndarray, probs: np.ndarray, groups: np.ndarray | None = None):
+    """The order of a :func:`rank_batch` ranking, best first (within each
+    roll of ``groups``, the rolls in turn): the plays searched deepest,
+    by value; plays of equal value by their cubeless money equity (``probs``,
+    the mover's chances), so that where the cube makes them equal (every
+    play leaves a pass, say) the play is the one cubeless play would make,
+    then by the move generator's order."""
+    n = len(values)
+    groups = np.zeros(n, dtype=np.int64) if groups is None else groups
+    return np.lexsort((np.arange(n), -money_value(probs), -np.asarray(values), -np.asarray(depth), groups))
+
+
+def best_plays(offsets: np.ndarray, depth: np.ndarray, values: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """Each roll's chosen play of a :func:`rank_batch` ranking, the first
+    of :func:`play_order`; (n,) indices within each roll's plays (the move
+    generator's order)."""
+    groups = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    order = play_order(depth, values, probs, groups)
+    top = order[offsets[:-1]]
+    return top - offsets[:-1]
+
+
+def choose_plays(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int, state, rules: Rules,
+                 met=None) -> np.ndarray:
+    """The best play of each (board, roll) at one cube state and score
+    (the mover ``state.on_roll``), ranked as :func:`rank_plays` ranks
+    them; (n,) int64 indices in the move generator's order."""
+    from .batch import legal_positions
+    offsets, children = legal_positions(np.ascontiguousarray(boards, dtype=np.uint8),
+                                        np.ascontiguousarray(rolls, dtype=np.uint8), validate=False, threads=1)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    if (np.diff(offsets) == 0).any():
+        raise ValueError("boards: a game is over, there is no play to choose")
+    probs, depth, values, _ = rank_batch(evaluator, offsets, children, ply, state, rules, met)
+    return best_plays(offsets, depth, values, probs).astype(np.int64)

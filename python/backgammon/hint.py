@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import instance, integer
-from .cube_search import rank_plays
+from .cube_search import play_order, rank_plays
 from .dice import to_dice
 from .evaluation import Evaluation, equity
 from .matchid import state_and_rules
@@ -174,8 +174,7 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
     else:
         probs, depth, values, mwc = rank_plays(ev, children, ply, state, rules, met)
     eq = equity(probs)
-    order = sorted(range(len(probs)), key=lambda i: (-int(depth[i]), -values[i], i)) if state is not None \
-        else ranking(probs, depth)
+    order = play_order(depth, values, probs).tolist() if state is not None else ranking(probs, depth)
     best = values[order[0]]
     return [RankedPlay(plays[i], Evaluation._make((*map(float, probs[i]), float(eq[i]))), float(values[i]),
                        float(values[i] - best), int(depth[i]), None if mwc is None else float(mwc[i]),

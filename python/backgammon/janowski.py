@@ -297,8 +297,8 @@ def values_after_play(children: np.ndarray, chances: np.ndarray, state, rules: R
     n = len(children)
     values = np.empty(n)
     mwc = np.empty(n) if st.match_length else None
-    positions = [Position.from_bytes(b.tobytes(), validate=False) for b in children]
-    over = np.array([p.is_game_over() for p in positions], dtype=bool)
+    # Over when a side has no checker left (Position.is_game_over, on the arrays).
+    over = (np.asarray(children).reshape(n, 2, 25).sum(axis=2, dtype=np.int64) == 0).any(axis=1)
     live = np.flatnonzero(~over)
     if len(live):
         v, m = cube_values(chances[live], children[live], st, rules, met=met)
@@ -307,7 +307,8 @@ def values_after_play(children: np.ndarray, chances: np.ndarray, state, rules: R
             mwc[live] = 1.0 - m
     for i in np.flatnonzero(over):
         # The mover has borne off its last checker: what it scores, per unit of the cube.
-        points, m = finished_value(positions[i], state, rules, met, mover)
+        points, m = finished_value(Position.from_bytes(children[i].tobytes(), validate=False), state, rules, met,
+                                   mover)
         if m is None or mwc is None:
             values[i] = points / state.cube_value
         else:

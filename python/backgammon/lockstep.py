@@ -123,12 +123,15 @@ class Lanes:
                 self.live[lane] = False
 
     def run(self, players, on_end: Callable, *, before: Callable | None = None, rolls: Callable | None = None,
-            luck: Callable | None = None, record: Callable | None = None, sides: Callable | None = None) -> None:
+            luck: Callable | None = None, record: Callable | None = None, sides: Callable | None = None,
+            choose: Callable | None = None) -> None:
         """Play until no lane is live: each ply, ``before(rows)`` (the cube,
         truncation) may end games and returns the rows that roll; the
         rows' dice (``rolls(rows)``, default the kernel's); ``luck(rows,
         boards, rolls)``; each side's player chooses (``players[turn]``, or
-        ``players[sides(rows, turn)]`` when a game's sides are not its turn's);
+        ``players[sides(rows, turn)]`` when a game's sides are not its turn's;
+        ``choose(rows, boards, rolls, turn)`` instead when the caller chooses,
+        a cubeful rollout at each game's cube and score);
         ``record(rows, rolls, moves, picked)`` sees the plays (the move
         generator's steps); the games that end go to ``on_end(lanes,
         results)``, which restarts or stops them."""
@@ -143,7 +146,10 @@ class Lanes:
             if luck is not None:
                 luck(rows, here, dice)
             turn = self.turn[rows]
-            choice = choose_for_sides(players, here, dice, turn if sides is None else sides(rows, turn))
+            if choose is not None:
+                choice = choose(rows, here, dice, turn)
+            else:
+                choice = choose_for_sides(players, here, dice, turn if sides is None else sides(rows, turn))
             if record is not None:
                 offsets, children, moves = legal_positions(here, dice, validate=False, moves=True, threads=1)
             else:

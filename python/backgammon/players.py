@@ -183,6 +183,27 @@ class Player(abc.ABC):
         # (Player.choose_at is choose): no state to make.
         return self.choose(game.position, game.dice)
 
+    def choose_indices_at(self, boards: np.ndarray, rolls: np.ndarray, state=None, rules=None) -> np.ndarray:
+        """The chosen play of each of a batch of positions at one cube state
+        and score (``state``, the mover on roll, as in :meth:`choose_at`):
+        what a cubeful rollout asks each ply of the games sharing a cube
+        state.  Row ``i`` is the index (move generator order) of
+        ``choose_at(boards[i], rolls[i], state, rules)``; a player without
+        its own :meth:`choose_at` chooses as :meth:`choose_indices`.
+
+        Examples
+        --------
+        >>> import numpy as np, backgammon as bg
+        >>> boards = np.stack([bg.Position.initial().array] * 2)
+        >>> rolls = np.array([[3, 1], [6, 4]], dtype=np.uint8)
+        >>> dmp = bg.MatchState(match_length=5, score=(4, 4))
+        >>> bg.player("net").choose_indices_at(boards, rolls, dmp).shape
+        (2,)
+        """
+        if state is None or type(self).choose_at is Player.choose_at:
+            return self.choose_indices(boards, rolls)
+        return self._one_by_one(boards, rolls, lambda position, dice: self.choose_at(position, dice, state, rules))
+
     def choose_indices(self, boards: np.ndarray, rolls: np.ndarray) -> np.ndarray:
         """The chosen play of each of a batch of positions.
 
@@ -207,11 +228,15 @@ class Player(abc.ABC):
         >>> bg.player("net").choose_indices(boards, rolls).shape
         (2,)
         """
+        return self._one_by_one(boards, rolls, self.choose)
+
+    def _one_by_one(self, boards, rolls, choose) -> np.ndarray:
+        # A player that chooses position by position (``choose(position, dice)``), as indices.
         out = np.empty(len(boards), dtype=np.int64)
         for i, (board, roll) in enumerate(zip(boards, rolls)):
             position = Position.from_bytes(np.ascontiguousarray(board, dtype=np.uint8).tobytes())
             dice = (int(roll[0]), int(roll[1]))
-            play = self.choose(position, dice)
+            play = choose(position, dice)
             index = position.legal_plays(dice).find(play.position)
             if index < 0:
                 raise ValueError(f"{self!r} chose {play}, which is not a legal play of {dice[0]}-{dice[1]}")
@@ -377,23 +402,34 @@ class EvaluatorPlayer(Player):
         >>> str(NetPlayer().choose_at(bg.Position.initial(), "31", dmp))
         '8/5 6/5'
         """
-        from .cube_search import rank_plays
-        from .matchid import state_and_rules
-        if state is None or type(self).choose_indices is not EvaluatorPlayer.choose_indices:
-            return self.choose(position, roll)
-        state, rules = state_and_rules(state, rules)
-        if not state.match_length:
-            return self.choose(position, roll)
         instance("position", position, Position, "backgammon.Position")
-        plays = position.legal_plays(to_dice(roll))
+        dice = to_dice(roll)
+        plays = position.legal_plays(dice)
         if not len(plays):
             raise ValueError("position: the game is over, there is no play to choose")
-        if len(plays) == 1:
-            return plays[0]
-        _, depth, values, _ = rank_plays(self.evaluator, np.ascontiguousarray(plays.positions), self.ply, state,
-                                         rules)
-        deepest = np.flatnonzero(depth == depth.max())
-        return plays[int(deepest[np.argmax(values[deepest])])]
+        index = self.choose_indices_at(position.array[None], np.array([dice], dtype=np.uint8), state, rules)
+        return plays[int(index[0])]
+
+    def choose_indices_at(self, boards, rolls, state=None, rules=None):
+        """At a match score, each position's best play by match equity
+        (``cube_search.choose_plays``, the ranking of :meth:`choose_at`),
+        all the batch's plays ranked in one search; money play (and a
+        subclass with its own ``choose_indices``) as :meth:`choose_indices`.
+
+        >>> import numpy as np, backgammon as bg
+        >>> dmp = bg.MatchState(match_length=5, score=(4, 4))
+        >>> boards = bg.Position.initial().array[None]
+        >>> NetPlayer().choose_indices_at(boards, np.array([[3, 1]], dtype=np.uint8), dmp).shape
+        (1,)
+        """
+        from .cube_search import choose_plays
+        from .matchid import state_and_rules
+        if state is None or type(self).choose_indices is not EvaluatorPlayer.choose_indices:
+            return self.choose_indices(boards, rolls)
+        state, rules = state_and_rules(state, rules)
+        if not state.match_length:
+            return self.choose_indices(boards, rolls)
+        return choose_plays(self.evaluator, boards, rolls, self.ply, state, rules)
 
 
 class _KernelPlayer(Player):

@@ -13,7 +13,7 @@ from .._validate import instance, integer
 from ..cube import proper_action
 from ..dice import to_dice
 from ..doubling import beavers_allowed, may_double
-from ..cube_search import rank_plays
+from ..cube_search import play_order, rank_plays
 from ..evaluator import as_evaluator, rank, ranking
 from ..matchid import MatchState, state_and_rules
 from ..position import Position
@@ -310,8 +310,8 @@ def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: 
             probs, depth = rank(as_evaluator(None), children, ply)
             order = ranking(probs, depth)
         else:
-            _, depth, value, _ = rank_plays(as_evaluator(None), children, ply, state, rules)
-            order = sorted(range(len(children)), key=lambda i: (-int(depth[i]), -value[i], i))
+            probs, depth, value, _ = rank_plays(as_evaluator(None), children, ply, state, rules)
+            order = play_order(depth, value, probs).tolist()
         candidates = [legal[i] for i in order[:top]]
     else:
         if isinstance(plays, (str, bytes)) or not hasattr(plays, "__iter__"):

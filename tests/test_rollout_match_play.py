@@ -1,0 +1,146 @@
+"""Checker play inside cubeful rollouts at a match score (issue 40, item
+2): each game's play is chosen by the player's match-equity ranking at that
+game's own cube and score (``Player.choose_indices_at``, the ranking of
+``Player.choose_at`` and ``hint`` with a state: ``cube_search.rank_batch``),
+one batch per cube state, as gnubg chooses plays in a cubeful rollout with
+each game's cube (RULES 8).  Cubeless rollouts and money rollouts play as
+before."""
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon import _rollout
+from backgammon.dice import ROLLS
+from backgammon.evaluator import as_evaluator, chances
+from backgammon.players import NetPlayer
+from backgammon.rollouts import rollout
+from backgammon.rollouts.loop import Games, Start, Task, _key, run_chunk
+from backgammon.sample import random_positions
+from backgammon.scoring import flip
+
+DMP = bg.MatchState(match_length=7, score=(6, 6))
+SCORES = [DMP, bg.MatchState(match_length=7, score=(5, 3)), bg.MatchState(match_length=7, score=(3, 5), cube_value=2,
+                                                                         cube_owner=1)]
+#: A middle-game position (of a seeded random game) where three of the 21
+#: rolls' best 0-ply plays at DMP differ from the cubeless ones.
+SENSITIVE = "4HPwATDgc/ABMA"
+
+
+def _all_rolls(pos):
+    rolls = np.array([(r.die1, r.die2) for r in ROLLS], dtype=np.uint8)
+    return np.repeat(pos.array[None], len(rolls), axis=0), rolls
+
+
+def test_batched_choice_is_each_positions_choice_at():
+    # The batch (many positions and rolls, one search) chooses, row by row,
+    # what hint's ranking at the score puts first, at 0 and 1 ply.
+    boards, rolls = random_positions(260, seed=41)
+    keep = [i for i in range(200, 260) if not bg.Position.from_array(boards[i]).is_game_over()][:24]
+    boards, rolls = boards[keep], rolls[keep]
+    for ply in (0, 1):
+        p = NetPlayer(ply=ply)
+        for state in SCORES:
+            got = p.choose_indices_at(boards, rolls, state)
+            for b, r, i in zip(boards, rolls, got):
+                pos, roll = bg.Position.from_array(b), (int(r[0]), int(r[1]))
+                best = bg.hint(pos, roll, state=state, ply=ply)[0].play
+                assert pos.legal_plays(roll)[int(i)].position == best.position, (pos.to_id(), roll, ply)
+
+
+def test_money_and_no_state_choose_cubeless():
+    boards, rolls = _all_rolls(bg.Position.from_id(SENSITIVE))
+    p = NetPlayer()
+    want = p.choose_indices(boards, rolls)
+    assert (p.choose_indices_at(boards, rolls) == want).all()
+    assert (p.choose_indices_at(boards, rolls, bg.MatchState()) == want).all()
+    assert (p.choose_indices_at(boards, rolls, bg.MatchState(jacoby=True)) == want).all()
+
+
+def test_the_position_plays_differently_at_dmp():
+    boards, rolls = _all_rolls(bg.Position.from_id(SENSITIVE))
+    p = NetPlayer()
+    assert (p.choose_indices(boards, rolls) != p.choose_indices_at(boards, rolls, DMP)).sum() == 3
+
+
+def _first_ply(state, cube, seed=3, games=36):
+    """Games of one chunk cut after their first play (no variance
+    reduction): each game's result is the next side's 0-ply chances after
+    the play the rollout chose, for the side on roll at the start."""
+    pos = bg.Position.from_id(SENSITIVE)
+    seq = np.random.SeedSequence(seed)
+    task = Task((Start(pos.to_bytes(), True, state if cube else None),), 0, games, seq,
+                ((None, "net"), (None, "net")), ((None, "net"), (None, "net")) if cube else None,
+                Games(bg.Rules(), True, 1, False, False))
+    out = run_chunk(task)[0]
+    dice = _rollout.lockstep_rolls(np.arange(games, dtype=np.int64), np.zeros(games, dtype=np.int64), True,
+                                   _key(seq))
+    return pos, dice, out["results"]
+
+
+def _after(pos, dice, index):
+    kids = np.array([pos.legal_plays((int(d[0]), int(d[1])))[int(i)].position.array for d, i in zip(dice, index)])
+    return flip(chances(as_evaluator(None), np.ascontiguousarray(kids), 0))
+
+
+def test_rollout_at_dmp_plays_the_match_equity_play():
+    # RULES 8: at DMP the rollout's first play in every game is the match
+    # equity's best play for the roll thrown (the 36 stratified first rolls
+    # cover all 21), not the cubeless one where the two differ.
+    pos, dice, results = _first_ply(DMP, cube=True)
+    boards = np.repeat(pos.array[None], len(dice), axis=0)
+    p = NetPlayer()
+    at_dmp, cubeless = p.choose_indices_at(boards, dice, DMP), p.choose_indices(boards, dice)
+    differ = at_dmp != cubeless
+    assert differ.sum() >= 3
+    np.testing.assert_allclose(results, _after(pos, dice, at_dmp), atol=1e-6)
+    assert not np.allclose(results[differ], _after(pos, dice[differ], cubeless[differ]), atol=1e-3)
+    # Same seed, same games.
+    np.testing.assert_array_equal(_first_ply(DMP, cube=True)[2], results)
+
+
+def test_cubeless_rollout_plays_cubeless():
+    pos, dice, results = _first_ply(DMP, cube=False)
+    boards = np.repeat(pos.array[None], len(dice), axis=0)
+    np.testing.assert_allclose(results, _after(pos, dice, NetPlayer().choose_indices(boards, dice)), atol=1e-6)
+
+
+def test_money_cubeful_rollout_plays_as_before():
+    # Money play keeps the cubeless choice (as hint and choose_at in money):
+    # the cubeful money rollout's chances are the cubeless rollout's.
+    pos, dice, results = _first_ply(bg.MatchState(), cube=True)
+    np.testing.assert_array_equal(results, _first_ply(bg.MatchState(), cube=False)[2])
+
+
+def test_rollout_api_at_dmp_is_reproducible():
+    pos = bg.Position.from_id(SENSITIVE)
+    a = rollout(pos, state=DMP, games=36, seed=9, workers=1, truncate=6)
+    b = rollout(pos, state=DMP, games=36, seed=9, workers=1, truncate=6)
+    assert a.cubeful and a.mwc == b.mwc and a.win == b.win
+
+
+def test_a_player_with_its_own_choose_at_is_asked_position_by_position():
+    class LastAtScore(bg.Player):
+        def choose(self, position, roll):
+            return position.legal_plays(roll)[0]
+
+        def choose_at(self, position, roll, state=None, rules=None):
+            plays = position.legal_plays(roll)
+            return plays[len(plays) - 1] if state is not None and state.match_length else plays[0]
+
+    boards, rolls = _all_rolls(bg.Position.from_id(SENSITIVE))
+    p = LastAtScore()
+    counts = [len(bg.Position.from_array(b).legal_plays((int(r[0]), int(r[1])))) for b, r in zip(boards, rolls)]
+    assert p.choose_indices_at(boards, rolls, DMP).tolist() == [c - 1 for c in counts]
+    assert p.choose_indices_at(boards, rolls).tolist() == [0] * len(counts)
+
+
+def test_plays_the_cube_makes_equal_go_by_cubeless_equity():
+    # Two plays of the same cubeful value (each leaves a pass, say): the one
+    # with the higher cubeless equity first, then the move generator's order.
+    from backgammon.cube_search import best_plays, play_order
+    probs = np.array([[0.5, 0.1, 0, 0.1, 0], [0.6, 0.1, 0, 0.1, 0], [0.6, 0.1, 0, 0.1, 0], [0.9, 0, 0, 0, 0]])
+    values = np.array([0.3, 0.3, 0.3, 0.2])
+    depth = np.zeros(4, dtype=np.int64)
+    assert play_order(depth, values, probs).tolist() == [1, 2, 0, 3]
+    assert best_plays(np.array([0, 1, 4]), depth, values, probs).tolist() == [0, 0]
+    assert best_plays(np.array([0, 3, 4]), depth, values, probs).tolist() == [1, 0]
