@@ -1,0 +1,149 @@
+"""Instructions per call of a few paths of ``benchmarks/peers.py``, base
+against new, counted by valgrind's callgrind (load-independent, unlike
+time on a shared machine).
+
+    python benchmarks/instructions_ab.py --base-python BASE/bin/python --new-python NEW/bin/python \\
+        [--base-tree DIR] [--new-tree DIR] [-n 2000] [WORKLOAD ...]
+
+``--base-tree``/``--new-tree`` put a directory holding a ``backgammon``
+package with its kernels first on ``PYTHONPATH`` (an editable install's
+import hook wins over it: give such a tree a non-editable interpreter).
+
+Each workload runs ``n`` calls and 0 calls under callgrind in each
+interpreter (``PYTHONHASHSEED=0``); the difference over ``n`` is the
+instructions a call (imports and set-up cancel out).  Workloads use only
+API that b0a5603 offers, so both sides do the same work:
+
+- ``aec_raw`` / ``aec_env``: PettingZoo turns (``raw_env`` / ``env``), as
+  ``benchmarks/test_env.py`` plays them (``last``, then a random play);
+- ``gym_single``: Gymnasium single-environment steps against ``random``;
+- ``bearoff_expected`` / ``bearoff_distribution``: one-sided lookups of
+  1,000 positions a call;
+- ``legal_plays``: ``Position.legal_plays`` per call.
+
+The script also runs as the workload itself: ``instructions_ab.py --run
+WORKLOAD N``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+WORKLOADS = ("aec_raw", "aec_env", "gym_single", "bearoff_expected", "bearoff_distribution", "legal_plays")
+
+
+def _aec(entry, n):
+    import numpy as np
+    import backgammon.env as bgenv
+    e = getattr(bgenv, entry)()
+    rng = np.random.default_rng(0)
+    e.reset(seed=0)
+    done = 0
+    while done < n:
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            e.reset()
+            continue
+        e.step(int(rng.random() * len(info["afterstates"])))
+        done += 1
+
+
+def _gym(n):
+    import gymnasium
+    import numpy as np
+    import backgammon.env  # noqa: F401  (registers the environment)
+    e = gymnasium.make("backgammon/Backgammon-v0", opponent="random").unwrapped
+    rng = np.random.default_rng(0)
+    obs, info = e.reset(seed=0)
+    for _ in range(n):
+        obs, reward, term, trunc, info = e.step(int(rng.random() * len(info["afterstates"])))
+        if term:
+            obs, info = e.reset()
+
+
+def _bearoff(what, n):
+    import numpy as np
+    from backgammon import bearoff
+    rng = np.random.default_rng(7)
+    table = np.array([bearoff._bearoff.position_of(i) for i in range(54_264)], dtype=np.uint8)
+    lookups = table[rng.integers(0, 54_264, 1_000)]
+    db = bearoff.one_sided()
+    f = getattr(db, what)
+    for _ in range(n):
+        f(lookups)
+
+
+def _legal_plays(n):
+    import numpy as np
+    import backgammon as bg
+    rng = np.random.default_rng(3)
+    work = []
+    pos = bg.Position()
+    for _ in range(200):   # positions of random games, with their rolls
+        roll = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        plays = pos.legal_plays(roll)
+        work.append((pos, roll))
+        pos = plays[int(rng.integers(0, len(plays)))].position if len(plays) else pos.flip()
+        if pos.is_game_over() if hasattr(pos, "is_game_over") else False:
+            pos = bg.Position()
+    for i in range(n):
+        p, r = work[i % len(work)]
+        p.legal_plays(r)
+
+
+def run_workload(name: str, n: int) -> None:
+    if name in ("aec_raw", "aec_env"):
+        _aec(name[4:] if name == "aec_env" else "raw_env", n)
+    elif name == "gym_single":
+        _gym(n)
+    elif name.startswith("bearoff_"):
+        _bearoff({"bearoff_expected": "expected_rolls", "bearoff_distribution": "distribution"}[name], n)
+    elif name == "legal_plays":
+        _legal_plays(n)
+    else:
+        raise ValueError(f"workload: unknown {name!r}")
+
+
+def count(python: str, workload: str, n: int, tree: str | None = None) -> int:
+    """Instructions of the whole process running ``n`` calls of ``workload``."""
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    if tree:
+        env["PYTHONPATH"] = tree
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, __file__,
+                          "--run", workload, str(n)], env=env, capture_output=True, text=True,
+                         cwd=tempfile.gettempdir())
+    m = re.search(r"Collected : (\d+)", out.stderr)
+    if out.returncode or not m:
+        raise SystemExit(f"{python} {workload} {n}: failed\n{out.stderr[-2000:]}")
+    return int(m.group(1))
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--run", nargs=2, metavar=("WORKLOAD", "N"), help="run the workload (under callgrind)")
+    ap.add_argument("--base-python")
+    ap.add_argument("--new-python")
+    ap.add_argument("--base-tree")
+    ap.add_argument("--new-tree")
+    ap.add_argument("-n", type=int, default=2000)
+    ap.add_argument("workloads", nargs="*", default=list(WORKLOADS))
+    a = ap.parse_args(argv)
+    if a.run:
+        run_workload(a.run[0], int(a.run[1]))
+        return
+    if not (a.base_python and a.new_python):
+        ap.error("--base-python and --new-python are needed")
+    print(f"{'workload':24} {'base/call':>12} {'new/call':>12} {'new/base':>9}")
+    for w in a.workloads:
+        per = []
+        for py, tree in ((a.base_python, a.base_tree), (a.new_python, a.new_tree)):
+            per.append((count(py, w, a.n, tree) - count(py, w, 0, tree)) / a.n)
+        print(f"{w:24} {per[0]:12.0f} {per[1]:12.0f} {per[1] / per[0]:9.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
