@@ -225,7 +225,8 @@ class BackgammonEnv(gymnasium.Env):
         return obs, float(reward), g.done, False, info
 
     def _observe(self):
-        g = cast(OneGame, self._games)
+        g = self._games
+        assert g is not None
         if self.render_mode == "human":     # Gymnasium's convention: shown on every reset and step
             self.render()
         o = self.options
