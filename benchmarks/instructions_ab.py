@@ -11,7 +11,10 @@ import hook wins over it: give such a tree a non-editable interpreter).
 
 Each workload runs ``n`` calls and 0 calls under callgrind in each
 interpreter (``PYTHONHASHSEED=0``); the difference over ``n`` is the
-instructions a call (imports and set-up cancel out).  Workloads use only
+instructions a call.  Counting starts at a mark just before the loop
+(``--dump-before=adler32``): imports and set-up, whose cost varies by
+millions of instructions from run to run, stay out; the 0-call run takes
+away the process's exit.  Workloads use only
 API that b0a5603 offers, so both sides do the same work:
 
 - ``aec_raw`` / ``aec_env``: PettingZoo turns (``raw_env`` / ``env``), as
@@ -36,12 +39,21 @@ import tempfile
 WORKLOADS = ("aec_raw", "aec_env", "gym_single", "bearoff_expected", "bearoff_distribution", "legal_plays")
 
 
+def _mark():
+    """Where counting starts: callgrind dumps what came before (imports,
+    set-up) at the first call of adler32, so that their cost, which varies
+    by a few million instructions from run to run, stays out."""
+    import zlib
+    zlib.adler32(b"instructions_ab")
+
+
 def _aec(entry, n):
     import numpy as np
     import backgammon.env as bgenv
     e = getattr(bgenv, entry)()
     rng = np.random.default_rng(0)
     e.reset(seed=0)
+    _mark()
     done = 0
     while done < n:
         obs, reward, term, trunc, info = e.last()
@@ -59,6 +71,7 @@ def _gym(n):
     e = gymnasium.make("backgammon/Backgammon-v0", opponent="random").unwrapped
     rng = np.random.default_rng(0)
     obs, info = e.reset(seed=0)
+    _mark()
     for _ in range(n):
         obs, reward, term, trunc, info = e.step(int(rng.random() * len(info["afterstates"])))
         if term:
@@ -73,6 +86,7 @@ def _bearoff(what, n):
     lookups = table[rng.integers(0, 54_264, 1_000)]
     db = bearoff.one_sided()
     f = getattr(db, what)
+    _mark()
     for _ in range(n):
         f(lookups)
 
@@ -90,6 +104,7 @@ def _legal_plays(n):
         pos = plays[int(rng.integers(0, len(plays)))].position if len(plays) else pos.flip()
         if pos.is_game_over() if hasattr(pos, "is_game_over") else False:
             pos = bg.Position()
+    _mark()
     for i in range(n):
         p, r = work[i % len(work)]
         p.legal_plays(r)
@@ -109,17 +124,22 @@ def run_workload(name: str, n: int) -> None:
 
 
 def count(python: str, workload: str, n: int, tree: str | None = None) -> int:
-    """Instructions of the whole process running ``n`` calls of ``workload``."""
+    """Instructions of ``n`` calls of ``workload`` from its start mark to
+    the process's end."""
     env = dict(os.environ, PYTHONHASHSEED="0")
     if tree:
         env["PYTHONPATH"] = tree
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, __file__,
-                          "--run", workload, str(n)], env=env, capture_output=True, text=True,
-                         cwd=tempfile.gettempdir())
-    m = re.search(r"Collected : (\d+)", out.stderr)
-    if out.returncode or not m:
-        raise SystemExit(f"{python} {workload} {n}: failed\n{out.stderr[-2000:]}")
-    return int(m.group(1))
+    with tempfile.TemporaryDirectory() as d:
+        out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={d}/cg.out",
+                              "--dump-before=adler32", python, __file__, "--run", workload, str(n)], env=env,
+                             capture_output=True, text=True, cwd=d)
+        if out.returncode:
+            raise SystemExit(f"{python} {workload} {n}: failed\n{out.stderr[-2000:]}")
+        # cg.out.1 is everything before the mark; the rest (cg.out) after it.
+        m = re.search(r"^totals: (\d+)", open(f"{d}/cg.out").read(), re.M)
+        if not m or not os.path.exists(f"{d}/cg.out.1"):
+            raise SystemExit(f"{python} {workload} {n}: no mark reached")
+        return int(m.group(1))
 
 
 def main(argv=None) -> None:
