@@ -432,7 +432,7 @@ class Games(_Pickles):
                 self._given[rows] = self._choose(rows, self._after[rows], self._opp_rolls[rows])
                 if restart:
                     self._openings(rows, hears)
-        self._answer(u)
+        self._answer(u, restart)
         return self._reward.copy(), self._terminated.astype(bool), self._illegal.astype(bool)
 
     def _choose(self, rows: np.ndarray, boards: np.ndarray, rolls: np.ndarray) -> np.ndarray:
@@ -467,7 +467,7 @@ class Games(_Pickles):
             rolls = np.ascontiguousarray(throws[first][:, ::-1])
             self._given_opening[opening] = self._choose(opening, boards, rolls)
 
-    def _answer(self, u: np.ndarray) -> None:
+    def _answer(self, u: np.ndarray, restart: bool = False) -> None:
         n = self.n
         if self.fresh:
             obs = np.empty((n, OBS_SIZE), dtype=np.float32)
@@ -488,8 +488,6 @@ class Games(_Pickles):
             else:
                 children = self._buffer
             chain = _chain.Chain(n, ENV_CHUNK)
-
-            restart = getattr(self, "restart", False)
 
             def task(t: int, offsets=offsets, children=children, chain=chain, restart=restart) -> int:
                 return _env.env_answer(self._state, self.policy, self._given, obs, mask, self.fresh, offsets,

@@ -6,6 +6,7 @@ observations they make.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -53,11 +54,21 @@ class Options:
     def encoding(self) -> Encoding:
         return encoding(self.observation)
 
-    @property
+    # The two below are read on every step: worked out once (the options
+    # are frozen), kept in the instance's __dict__.
+    @cached_property
     def played(self) -> bool:
         """Whether games go through ``Game`` and ``Match`` (the cube or match
         play), rather than the step kernels."""
         return self.cube or self.match_length > 0
+
+    @cached_property
+    def plain(self) -> bool:
+        """Whether the step kernels' own observation (Tesauro's) and mask
+        are the observation as it is: cubeless money play, no afterstates,
+        every play (``max_plays`` the most there can be)."""
+        return not self.played and self.observation == "tesauro" and not self.afterstates \
+            and self.max_plays == MAX_PLAYS
 
     @property
     def num_actions(self) -> int:

@@ -161,8 +161,10 @@ class BackgammonAEC(AECEnv):
                                                 "decision": core.decision}
         else:
             # A copy: the game's own plays are overwritten by the next step.
-            self.infos[self.agent_selection] = {"afterstates": self._game.plays[:self.options.max_plays].copy(),
-                                                "roll": self.roll}
+            plays = self._game.plays
+            if not self.options.plain:
+                plays = plays[:self.options.max_plays]
+            self.infos[self.agent_selection] = {"afterstates": plays.copy(), "roll": self.roll}
 
     def step(self, action):
         agent = self.agent_selection
@@ -221,7 +223,7 @@ class BackgammonAEC(AECEnv):
             return self._observe_played(i)
         g = self._game
         o = self.options
-        if o.observation == "tesauro" and not o.afterstates and o.max_plays == NUM_ACTIONS:
+        if o.plain:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
             if self._over:
                 board = self._board()

@@ -220,26 +220,29 @@ class BackgammonEnv(gymnasium.Env):
             return obs, self.illegal_reward, True, False, info
         reward = g.play(index)
         obs, info = self._observe()
-        return obs, float(self.options.win_reward(reward)), g.done, False, info
+        if self.options.reward == "win":
+            reward = self.options.win_reward(reward)
+        return obs, float(reward), g.done, False, info
 
     def _observe(self):
-        g = cast(OneGame, self._games)
+        g = self._games
+        assert g is not None
         if self.render_mode == "human":     # Gymnasium's convention: shown on every reset and step
             self.render()
         o = self.options
         count = max(g.count, 0)
         children = g.afterstates()
-        if o.observation == "tesauro" and not o.afterstates and o.max_plays == NUM_ACTIONS:
-            obs = {"observation": g.observation()}
+        if o.plain:
+            # The kernels' own observation and mask, every play: nothing to cut.
             mask = g.mask()
-            if o.mask_in_observation:
-                obs["action_mask"] = mask
-        else:
-            board = np.frombuffer(g.board, dtype=np.uint8).reshape(1, 2, 25)
-            obs, masks = o.observe(board, np.array([g.roll], dtype=np.uint8), children,
-                                   np.array([0, len(children)]), g.mask()[None], g.observation()[None])
-            obs = {k: v[0] for k, v in obs.items()}
-            mask = masks[0]
+            obs = {"observation": g.observation(), "action_mask": mask} if o.mask_in_observation else \
+                {"observation": g.observation()}
+            return obs, {"action_mask": mask, "num_plays": count, "afterstates": Afterstates(children), "roll": g.roll}
+        board = np.frombuffer(g.board, dtype=np.uint8).reshape(1, 2, 25)
+        obs, masks = o.observe(board, np.array([g.roll], dtype=np.uint8), children,
+                               np.array([0, len(children)]), g.mask()[None], g.observation()[None])
+        obs = {k: v[0] for k, v in obs.items()}
+        mask = masks[0]
         info = {"action_mask": mask, "num_plays": min(count, o.max_plays),
                 "afterstates": Afterstates(children[:o.max_plays]), "roll": g.roll}
         if count > o.max_plays:
