@@ -419,7 +419,8 @@ class EvaluatorPlayer(Player):
         >>> import numpy as np, backgammon as bg
         >>> dmp = bg.MatchState(match_length=5, score=(4, 4))
         >>> boards = bg.Position.initial().array[None]
-        >>> NetPlayer().choose_indices_at(boards, np.array([[3, 1]], dtype=np.uint8), dmp).shape
+        >>> rolls = np.array([[3, 1]], dtype=np.uint8)
+        >>> NetPlayer().choose_indices_at(boards, rolls, dmp).shape
         (1,)
         """
         from .cube_search import choose_plays
