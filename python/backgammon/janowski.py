@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import instance
 from .doubling import beavers_allowed, may_double
 from .position import Position
 from .rules import Rules

@@ -18,7 +18,6 @@ import numpy as np
 
 from . import _board
 from . import play as _play
-from ._board import BoardProblem
 from . import ogid
 from .errors import InvalidPositionError, InvalidPositionIdError
 

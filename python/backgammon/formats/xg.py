@@ -45,7 +45,6 @@ from datetime import datetime, timezone
 from typing import IO, cast
 
 from .. import _validate
-from ..game import Phase
 from ..position import Position
 from ..rules import MAX_CUBE, Rules
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder
