@@ -161,9 +161,9 @@ def test_analyse_a_game_and_review_an_error(page, server):  # noqa: F811
     doubtful, error, blunder = (f"{m:.2f}" for m in a["thresholds"])
     titles = {tr.get_attribute("data-stat"): tr.get_attribute("title")
               for tr in panel.find_elements(By.CSS_SELECTOR, "#analysis-summary tbody tr")}
-    assert titles["doubtful"] == f"Decisions losing {doubtful} to {error}.", titles
-    assert titles["errors"] == f"Decisions losing {error} to {blunder}."
-    assert titles["blunders"] == f"Decisions losing {blunder} or more."
+    assert titles["doubtful"] == f"Decisions losing more than {doubtful}, up to {error}.", titles
+    assert titles["errors"] == f"Decisions losing more than {error}, up to {blunder}."
+    assert titles["blunders"] == f"Decisions losing more than {blunder}."
 
     # every marked decision is marked on its line of the log: "?!", "?" or "??" and the equity lost
     marked = [e for e in a["decisions"] if e["skill"]]

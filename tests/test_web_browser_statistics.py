@@ -159,7 +159,7 @@ def test_gnubg_statistics_panel(page, server):  # noqa: F811
                   "Wrong doubles above too good", "Wrong takes", "Wrong passes", "Cube decisions marked doubtful",
                   "Cube decision rating", "Overall rating", "Luck-adjusted result"):
         assert label in text, label
-    assert "Marks from 0.030 (doubtful), 0.060 (bad), 0.120 (very bad)" in text
+    assert "Marked when a decision loses more than 0.030 (doubtful), 0.060 (bad), 0.120 (very bad)" in text
     # the cube: the human doubled at once, a cube error counted in its kind and in the cube's marks
     assert sum(you[k]["count"] for k in ("wrong_double_below_dp", "wrong_double_above_tg", "missed_double_below_cp",
                                           "missed_double_above_cp", "wrong_take", "wrong_pass")) >= 1
