@@ -88,6 +88,9 @@ class BackgammonAEC(AECEnv):
         if render_mode is not None:
             one_of("render_mode", render_mode, self.metadata["render_modes"])
         self.options = Options.of(observation, afterstates, max_plays, cube, match_length, reward, rules)
+        # The default options (cubeless money, Tesauro's observation, every
+        # play), read on every turn: one attribute, not a walk through options.
+        self._plain = self.options.plain
         self.render_mode = render_mode
         self.possible_agents = list(_AGENTS)
         self.agents = list(_AGENTS)
@@ -152,7 +155,10 @@ class BackgammonAEC(AECEnv):
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
         if self._over:
             return
-        if self.options.played:
+        if self._plain:
+            # A copy: the game's own plays are overwritten by the next step.
+            self.infos[self.agent_selection] = {"afterstates": self._game.plays.copy(), "roll": self.roll}
+        elif self.options.played:
             core = self._core
             assert core is not None
             playing = core.decision == "play"
@@ -172,11 +178,11 @@ class BackgammonAEC(AECEnv):
             return self._was_dead_step(action)
         self._cumulative_rewards[agent] = 0
         self.rewards = dict.fromkeys(self.agents, 0)
-        if self.options.played:
+        if not self._plain and self.options.played:
             self._step_played(action)
         else:
             g = self._game
-            index = check_action(action, min(g.count, self.options.max_plays))
+            index = check_action(action, g.count if self._plain else min(g.count, self.options.max_plays))
             points, over, _ = g.turn(index)
             if over:
                 other = _AGENTS[1 - self._turn]
@@ -219,11 +225,10 @@ class BackgammonAEC(AECEnv):
 
     def observe(self, agent):
         i = _AGENTS.index(agent)
-        if self.options.played:
+        if not self._plain and self.options.played:
             return self._observe_played(i)
         g = self._game
-        o = self.options
-        if o.plain:
+        if self._plain:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
             if self._over:
                 board = self._board()
@@ -233,6 +238,7 @@ class BackgammonAEC(AECEnv):
                 mask[:g.count] = 1
                 return {"observation": g.obs[0].copy(), "action_mask": mask}
             return {"observation": g.obs[1].copy(), "action_mask": mask}
+        o = self.options
         board = self._board()
         on_turn = i == self._turn and not self._over
         view = board if i == self._turn else board[25:] + board[:25]

@@ -171,6 +171,9 @@ class BackgammonEnv(gymnasium.Env):
         self.options = Options.of(observation, afterstates, max_plays, cube, match_length, reward, rules,
                                   mask_in_observation)
         self.mask_in_observation = self.options.mask_in_observation
+        # Read on every step: one attribute each, not a walk through options.
+        self._plain = self.options.plain
+        self._win = self.options.reward == "win"
         if render_mode is not None:
             one_of("render_mode", render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
@@ -202,7 +205,7 @@ class BackgammonEnv(gymnasium.Env):
         return self._observe()
 
     def step(self, action):
-        if self.options.played:
+        if not self._plain and self.options.played:
             return self._step_played(action)
         g = self._games
         if g is None:
@@ -210,7 +213,7 @@ class BackgammonEnv(gymnasium.Env):
         if g.done:
             raise RuntimeError("the game is over: call reset() to start another")
         try:
-            index = check_action(action, min(g.count, self.options.max_plays))
+            index = check_action(action, g.count if self._plain else min(g.count, self.options.max_plays))
         except IllegalPlayError:
             if self.illegal_reward is None:
                 raise
@@ -220,7 +223,7 @@ class BackgammonEnv(gymnasium.Env):
             return obs, self.illegal_reward, True, False, info
         reward = g.play(index)
         obs, info = self._observe()
-        if self.options.reward == "win":
+        if self._win:
             reward = self.options.win_reward(reward)
         return obs, float(reward), g.done, False, info
 
@@ -229,15 +232,15 @@ class BackgammonEnv(gymnasium.Env):
         assert g is not None
         if self.render_mode == "human":     # Gymnasium's convention: shown on every reset and step
             self.render()
-        o = self.options
         count = max(g.count, 0)
         children = g.afterstates()
-        if o.plain:
+        if self._plain:
             # The kernels' own observation and mask, every play: nothing to cut.
             mask = g.mask()
-            obs = {"observation": g.observation(), "action_mask": mask} if o.mask_in_observation else \
+            obs = {"observation": g.observation(), "action_mask": mask} if self.mask_in_observation else \
                 {"observation": g.observation()}
             return obs, {"action_mask": mask, "num_plays": count, "afterstates": Afterstates(children), "roll": g.roll}
+        o = self.options
         board = np.frombuffer(g.board, dtype=np.uint8).reshape(1, 2, 25)
         obs, masks = o.observe(board, np.array([g.roll], dtype=np.uint8), children,
                                np.array([0, len(children)]), g.mask()[None], g.observation()[None])
