@@ -328,6 +328,24 @@ def test_threads_with_chunks_too_big_for_their_buffer():
         assert np.array_equal(one[0], many[0]) and np.array_equal(one[1], many[1])
 
 
+def test_threaded_calls_keep_their_threads_scratch():
+    # A fresh scratch block is mapped a page at a time (about 450 faults a
+    # thread): each thread's is kept for the next call, moves or not, until
+    # release_memory() (one only when a thread gave its block back before
+    # the other took one).
+    from backgammon import _chain
+    boards, rolls = random_positions(3000, seed=45)
+    batch.release_memory()
+    assert _chain.kept_scratch() == 0
+    want = batch.legal_positions(boards, rolls, moves=True)
+    for moves in (True, False, True):
+        got = batch.legal_positions(boards, rolls, threads=2, moves=moves)
+        assert 1 <= _chain.kept_scratch() <= 2
+        assert all(np.array_equal(a, b) for a, b in zip(got, want))
+    batch.release_memory()
+    assert _chain.kept_scratch() == 0
+
+
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork is POSIX")
 def test_threads_work_in_a_forked_child():
     # The parent's pool exists before the fork; the child makes its own

@@ -16,3 +16,11 @@ class Chain:
     @property
     def status(self) -> int:
         """0, or why the run stopped: 1 the output was too small, 2 memory."""
+
+
+def kept_scratch() -> int:
+    """How many scratch blocks are kept between runs."""
+
+
+def release_scratch() -> None:
+    """Free the scratch blocks kept between runs."""

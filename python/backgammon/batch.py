@@ -307,13 +307,14 @@ def release_memory() -> None:
     Arrays returned by ``legal_positions`` view blocks of memory that go
     back to a small pool (the six largest, up to 2 GiB each) when the
     last view of them is gone, so a loop of calls does not pay for fresh
-    pages each time.
+    pages each time; threaded calls keep their threads' scratch too.
 
     Examples
     --------
     >>> release_memory()
     """
     _pool.release()
+    _chain.release_scratch()
 
 
 def _buffer(arr, tail, dtype, name):

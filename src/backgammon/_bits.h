@@ -80,15 +80,6 @@ static BG_INLINE void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b)
         _mm_storeu_si128((__m128i*)(out + k), _mm_add_epi8(_mm_loadu_si128((const __m128i*)(a + k)),
                                                           _mm_loadu_si128((const __m128i*)(b + k))));
 }
-/* out = a + b + (c if flag else 0), branch-free (64 bytes). */
-static BG_INLINE void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) {
-    int k;
-    __m128i mask = _mm_set1_epi8((char)-flag);
-    for (k = 0; k < 64; k += 16)
-        _mm_storeu_si128((__m128i*)(out + k),
-            _mm_add_epi8(_mm_add_epi8(_mm_loadu_si128((const __m128i*)(a + k)), _mm_loadu_si128((const __m128i*)(b + k))),
-                         _mm_and_si128(mask, _mm_loadu_si128((const __m128i*)(c + k)))));
-}
 static BG_INLINE void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     int k;
     uint16_t tail;
@@ -99,9 +90,9 @@ static BG_INLINE void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b)
     memcpy(out + 48, &tail, 2);
 }
 /* The results p + change[s] for each bit s of m, highest first, written as
-   consecutive 50-byte boards from out (change: rows of 64 bytes).  Returns
-   how many. */
-static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* change) {
+   consecutive 50-byte boards from out (change[s]: a row of 64 bytes).
+   Returns how many. */
+static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* const* change) {
     __m128i a0 = _mm_loadu_si128((const __m128i*)p), a1 = _mm_loadu_si128((const __m128i*)(p + 16));
     __m128i a2 = _mm_loadu_si128((const __m128i*)(p + 32)), a3 = _mm_loadu_si128((const __m128i*)(p + 48));
     int n = 0, s;
@@ -110,7 +101,7 @@ static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const
     while (m) {
         s = bg_msb(m);
         m &= ~(1u << s);
-        c = change + 64 * s;
+        c = change[s];
         _mm_storeu_si128((__m128i*)out, _mm_add_epi8(a0, _mm_loadu_si128((const __m128i*)c)));
         _mm_storeu_si128((__m128i*)(out + 16), _mm_add_epi8(a1, _mm_loadu_si128((const __m128i*)(c + 16))));
         _mm_storeu_si128((__m128i*)(out + 32), _mm_add_epi8(a2, _mm_loadu_si128((const __m128i*)(c + 32))));
@@ -126,21 +117,16 @@ static BG_INLINE void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b)
     int k;
     for (k = 0; k < 64; k++) out[k] = (uint8_t)(a[k] + b[k]);
 }
-static BG_INLINE void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) {
-    int k;
-    uint8_t mask = (uint8_t)-flag;
-    for (k = 0; k < 64; k++) out[k] = (uint8_t)(a[k] + b[k] + (c[k] & mask));
-}
 static BG_INLINE void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     int k;
     for (k = 0; k < 50; k++) out[k] = (uint8_t)(a[k] + b[k]);
 }
-static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* change) {
+static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* const* change) {
     int n = 0, s, k;
     while (m) {
         s = bg_msb(m);
         m &= ~(1u << s);
-        for (k = 0; k < 50; k++) out[k] = (uint8_t)(p[k] + change[64 * s + k]);
+        for (k = 0; k < 50; k++) out[k] = (uint8_t)(p[k] + change[s][k]);
         out += 50;
         n++;
     }

@@ -26,8 +26,23 @@ cdef extern from "_sync.h":
     void bg_stream_copy(void* dst, const void* src, size_t n) nogil
 
 
+cdef extern from *:
+    """
+    /* Swap a pointer atomically (the spare scratch blocks below). */
+    #if defined(_MSC_VER)
+    #include <windows.h>
+    static void* bg_swap_ptr(void** p, void* v) { return InterlockedExchangePointer((void* volatile*)p, v); }
+    #else
+    static void* bg_swap_ptr(void** p, void* v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL); }
+    #endif
+    """
+    void* bg_swap_ptr(void** p, void* v) nogil
+
+
 cdef enum:
     PENDING = 4        # chunks a thread may hold unplaced before it waits
+    SPARES = 4         # scratch blocks kept between runs (one a thread)
+    HEADER = 64        # a scratch block's size is kept in its first bytes
     # Where run_chained's shared numbers live in Chain.sync, each on its own
     # cache line: the next chunk to take, the failure flag, then one more
     # than where each chunk starts in the output (0 while unknown).
@@ -120,6 +135,55 @@ cdef int _place_all(_Chain* c, _Chunk* held, int* first, int* pending) noexcept 
     return 0
 
 
+# Scratch blocks kept between runs: a fresh one (1.8 MB) is mapped a page at
+# a time, about 450 page faults for each thread of each call that had to
+# take one.  Taken and given back with atomic swaps, without the GIL.
+cdef void* _spare[SPARES]
+
+
+cdef char* _take_scratch(size_t size) noexcept nogil:
+    # A block of at least size bytes (after its header), or NULL.
+    cdef int i
+    cdef char* b
+    for i in range(SPARES):
+        b = <char*>bg_swap_ptr(&_spare[i], NULL)
+        if b != NULL:
+            if (<size_t*>b)[0] >= size:
+                return b
+            free(b)
+    b = <char*>malloc(HEADER + size)
+    if b != NULL:
+        (<size_t*>b)[0] = size
+    return b
+
+
+cdef void _give_scratch(char* b) noexcept nogil:
+    # Keep the block for the next run (whatever it displaces is kept in
+    # the next slot, the last one freed).
+    cdef int i
+    for i in range(SPARES):
+        if b == NULL:
+            return
+        b = <char*>bg_swap_ptr(&_spare[i], b)
+    free(b)
+
+
+def kept_scratch():
+    """How many scratch blocks are kept between runs."""
+    cdef int i, n = 0
+    for i in range(SPARES):
+        n += _spare[i] != NULL
+    return n
+
+
+def release_scratch():
+    """Free the scratch blocks kept between runs."""
+    cdef int i
+    with nogil:
+        for i in range(SPARES):
+            free(bg_swap_ptr(&_spare[i], NULL))
+
+
 cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t chunk,
                      int64_t* offsets, uint8_t* children, int8_t* moves, Py_ssize_t capacity,
                      int64_t* sync) noexcept nogil:
@@ -143,8 +207,10 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     cdef Py_ssize_t k, lo, hi, i, q
     cdef int64_t at, local
     cdef int first = 0, pending = 0, m, r, status = 0
-    cdef uint8_t* scratch = <uint8_t*>malloc(PENDING * rows * BOARD_BYTES)
-    cdef int8_t* scratch_moves = <int8_t*>malloc(PENDING * rows * MOVE_BYTES) if moves != NULL else NULL
+    cdef size_t kid_bytes = PENDING * rows * BOARD_BYTES
+    cdef char* block = _take_scratch(kid_bytes + (PENDING * rows * MOVE_BYTES if moves != NULL else 0))
+    cdef uint8_t* scratch = <uint8_t*>(block + HEADER) if block != NULL else NULL
+    cdef int8_t* scratch_moves = <int8_t*>(block + HEADER + kid_bytes) if block != NULL and moves != NULL else NULL
     c.write_row = write_row
     c.ctx = ctx
     c.n = n
@@ -154,8 +220,7 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     c.children = children
     c.moves = moves
     c.sync = sync
-    if scratch == NULL or (moves != NULL and scratch_moves == NULL):
-        free(scratch); free(scratch_moves)
+    if block == NULL:
         _fail(&c, 2)
         return 2
     for q in range(PENDING):
@@ -204,7 +269,7 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             status = _place_all(&c, held, &first, &pending)
     if status == 0:
         status = _place_all(&c, held, &first, &pending)
-    free(scratch); free(scratch_moves)
+    _give_scratch(block)
     if status or bg_load_acquire(&sync[SYNC_FAIL]):
         return <int>bg_load_acquire(&sync[SYNC_FAIL])
     return 0

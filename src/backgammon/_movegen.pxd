@@ -37,7 +37,6 @@ ctypedef struct Generator:
     int8_t path[4][3]
     uint32_t pairs[25]         # non-doubles: bit sb of pairs[sa] = step pair met
     uint32_t pairs_by_small[25]  # the same, bit sa of pairs_by_small[sb]
-    uint8_t small_change[25][64]   # _quiet_pairs: a small-die step from each index
 
 cdef Generator* new_generator() noexcept nogil
 cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,

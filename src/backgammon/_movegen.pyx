@@ -13,7 +13,8 @@ masks, so the steps a die allows come from a few shifts.
 Most turns can neither enter nor bear off ("quiet": _quiet_pairs,
 _quiet_doubles).  Every step is then a point-to-point move, so a result is
 the start plus fixed 64-byte changes per step (and hit), written with a few
-vector adds; the last step's results come from one tight loop (bg_leaves).
+vector adds; the last step's results come from one tight loop (bg_leaves)
+over a row of pointers into the table of changes (_change).
 """
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport calloc, malloc, realloc, free
@@ -30,33 +31,32 @@ cdef extern from "_bits.h":
     void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) nogil
     uint32_t bg_reverse24(uint32_t x) nogil
     int bg_popcount(unsigned int x) nogil
-    int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* change) nogil
+    int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* const* change) nogil
     void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
     void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
-    void bg_add64_if(uint8_t* out, const uint8_t* a, const uint8_t* b, const uint8_t* c, int flag) nogil
 
 
 cdef enum:
     HOME_MASK = 0x3F    # my points 1..6
 
-# The change to a result board (my row at 0 when swapped, else at 25) made
-# by my checker stepping from index s by d pips, and by hitting the blot on
-# my index t; bytes wrap, so 255 is -1.  Results are then sums of changes.
-cdef uint8_t _step_change[2][7][25][64]
-cdef uint8_t _hit_change[2][24][64]
+# _change[at][d][s][h]: the change to a result board (my row at 0 when
+# swapped, else at 25) made by my checker stepping from index s by d pips
+# to s - d >= 0, with h = 1 also hitting the blot there; bytes wrap, so 255
+# is -1.  Results are then sums of changes, and a step with its hit is one
+# row: the searches pick rows by pointer instead of building them.
+cdef uint8_t _change[2][7][25][2][64]
 cdef uint8_t _no_change[64]
-cdef int _d, _i, _at
+cdef int _d, _i, _at, _h
 memset(_no_change, 0, sizeof(_no_change))
-memset(_step_change, 0, sizeof(_step_change))
-memset(_hit_change, 0, sizeof(_hit_change))
+memset(_change, 0, sizeof(_change))
 for _at in range(2):
-    for _i in range(POINTS):
-        _hit_change[_at][_i][(1 - _at) * SLOTS + POINTS - 1 - _i] = 255
-        _hit_change[_at][_i][(1 - _at) * SLOTS + BAR] = 1
     for _d in range(1, 7):
         for _i in range(_d, BAR + 1):
-            _step_change[_at][_d][_i][_at * SLOTS + _i] = 255
-            _step_change[_at][_d][_i][_at * SLOTS + _i - _d] = 1
+            for _h in range(2):
+                _change[_at][_d][_i][_h][_at * SLOTS + _i] = 255
+                _change[_at][_d][_i][_h][_at * SLOTS + _i - _d] = 1
+            _change[_at][_d][_i][1][(1 - _at) * SLOTS + POINTS - 1 - (_i - _d)] = 255
+            _change[_at][_d][_i][1][(1 - _at) * SLOTS + BAR] = 1
 
 
 cdef Generator* new_generator() noexcept nogil:
@@ -199,11 +199,13 @@ cdef inline void _emit_board(Generator* g, Bits* st, const uint8_t* a, const uin
 
 
 cdef inline const uint8_t* _quiet_step(Generator* g, Bits* st, uint8_t* out, const uint8_t* board,
-                                       uint32_t* occ, uint32_t* hit, int depth, int s) noexcept nogil:
-    # out = board after my checker on s steps g.die pips to t >= 0.
+                                       const uint8_t** rows, uint32_t* occ, uint32_t* hit, int depth,
+                                       int s) noexcept nogil:
+    # out = board after my checker on s steps g.die pips to t >= 0; rows[s]
+    # is that step's change with the hit of a blot on t (see _change).
     cdef int t = s - g.die
     cdef uint32_t h = ((g.blots & ~hit[0]) >> t) & 1
-    cdef const uint8_t* change = &_step_change[st.me_at != 0][g.die][s][0] if (hit[0] >> t) & 1 else &g.small_change[s][0]
+    cdef const uint8_t* change = &_change[st.me_at != 0][g.die][s][0][0] if (hit[0] >> t) & 1 else rows[s]
     if out != NULL:
         bg_add64(out, board, change)
         occ[0] = (occ[0] & ~((<uint32_t>(board[st.me_at + s] == 1)) << s)) | ((<uint32_t>1) << t)
@@ -230,6 +232,7 @@ cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
     cdef uint8_t p2[64]
     cdef uint8_t p3[64]
     cdef const uint8_t* change
+    cdef const uint8_t* rows[25]
     cdef Bits st = io[0]
     if io.occ >> BAR:
         return False
@@ -250,14 +253,13 @@ cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
     while reach:
         i = bg_msb(reach)
         reach &= ~((<uint32_t>1) << i)
-        bg_add64_if(&g.small_change[i][0], _no_change, &_step_change[layout][d][i][0],
-                    &_hit_change[layout][i - d][0], (g.blots >> (i - d)) & 1)
+        rows[i] = &_change[layout][d][i][(g.blots >> (i - d)) & 1][0]
     while m0:
         s0 = bg_msb(m0)
         m0 &= ~((<uint32_t>1) << s0)
         occ1 = st.occ
         hit1 = 0
-        _quiet_step(g, &st, p1, g.cur, &occ1, &hit1, 0, s0)
+        _quiet_step(g, &st, p1, g.cur, rows, &occ1, &hit1, 0, s0)
         m1 = occ1 & go & ((<uint32_t>2 << s0) - 1)
         if not m1:
             _emit_board(g, &st, p1, _no_change, 1, 2)
@@ -266,7 +268,7 @@ cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
             m1 &= ~((<uint32_t>1) << s1)
             occ2 = occ1
             hit2 = hit1
-            _quiet_step(g, &st, p2, p1, &occ2, &hit2, 1, s1)
+            _quiet_step(g, &st, p2, p1, rows, &occ2, &hit2, 1, s1)
             m2 = occ2 & go & ((<uint32_t>2 << s1) - 1)
             if not m2:
                 _emit_board(g, &st, p2, _no_change, 2, 4)
@@ -275,7 +277,7 @@ cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
                 m2 &= ~((<uint32_t>1) << s2)
                 occ3 = occ2
                 hit3 = hit2
-                _quiet_step(g, &st, p3, p2, &occ3, &hit3, 2, s2)
+                _quiet_step(g, &st, p3, p2, rows, &occ3, &hit3, 2, s2)
                 m3 = occ3 & go & ((<uint32_t>2 << s2) - 1)
                 if not m3:
                     _emit_board(g, &st, p3, _no_change, 3, 6)
@@ -289,13 +291,12 @@ cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
                     if st.children == NULL:
                         st.count += bg_popcount(m3)
                     else:
-                        st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p3, m3,
-                                              &g.small_change[0][0])
+                        st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p3, m3, rows)
                     m3 = 0
                 while m3:
                     s3 = bg_msb(m3)
                     m3 &= ~((<uint32_t>1) << s3)
-                    change = _quiet_step(g, &st, NULL, p3, &occ3, &hit3, 3, s3)
+                    change = _quiet_step(g, &st, NULL, p3, rows, &occ3, &hit3, 3, s3)
                     _emit_board(g, &st, p3, change, 4, 8)
     io.count = st.count
     io.best = st.best
@@ -446,6 +447,7 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
     cdef uint32_t sources, second, chains, after
     cdef int sa, sb, t, hit, x, y
     cdef uint8_t p[64]
+    cdef const uint8_t* rows[25]
     if (occ >> BAR) or not rest:
         return False
     # One checker outside that a single step may bring home: it could then
@@ -458,8 +460,7 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
     while second:
         sb = bg_msb(second)
         second &= ~((<uint32_t>1) << sb)
-        bg_add64_if(&g.small_change[sb][0], _no_change, &_step_change[layout][small][sb][0],
-                    &_hit_change[layout][sb - small][0], (blots >> (sb - small)) & 1)
+        rows[sb] = &_change[layout][small][sb][(blots >> (sb - small)) & 1][0]
     st.count = 0
     st.best = 4          # the results below all use both dice
     while sources:
@@ -467,7 +468,7 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
         sources &= ~((<uint32_t>1) << sa)
         t = sa - big
         hit = (blots >> t) & 1
-        bg_add64_if(p, g.cur, &_step_change[layout][big][sa][0], &_hit_change[layout][t][0], hit)
+        bg_add64(p, g.cur, &_change[layout][big][sa][hit][0])
         after = (occ & ~((<uint32_t>(me[sa] == 1)) << sa)) | ((<uint32_t>1) << t)
         second = after & go_small
         # Big from sa with small from sa + small is the chain sa + small
@@ -479,18 +480,17 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
         # Landing twice on the blot hit by the big step hits it once.
         if hit and (second >> (t + small)) & 1:
             second &= ~((<uint32_t>1) << (t + small))
-            _emit_two(g, st, p, &_step_change[layout][small][t + small][0], sa, big, 1, t + small, small, 0)
+            _emit_two(g, st, p, &_change[layout][small][t + small][0][0], sa, big, 1, t + small, small, 0)
         if st.moves == NULL:
             if st.children == NULL:
                 st.count += bg_popcount(second)
             else:
-                st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p, second,
-                                      &g.small_change[0][0])
+                st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p, second, rows)
             second = 0
         while second:
             sb = bg_msb(second)
             second &= ~((<uint32_t>1) << sb)
-            _emit_two(g, st, p, &g.small_change[sb][0], sa, big, hit, sb, small, (blots >> (sb - small)) & 1)
+            _emit_two(g, st, p, rows[sb], sa, big, hit, sb, small, (blots >> (sb - small)) & 1)
     # Small die first: only chains x -> y -> t with y empty of mine are new.
     chains = occ & go_small & ~(occ << small)
     while chains:
@@ -504,9 +504,9 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
         # had a blot or x - big is closed.
         if not ((blocked | blots) >> (x - big)) & 1 and not (blots >> y) & 1:
             continue
-        bg_add64(p, g.cur, &g.small_change[x][0])
         hit = (blots >> t) & 1
-        bg_add64_if(p, p, &_step_change[layout][big][y][0], &_hit_change[layout][t][0], hit)
+        bg_add64(p, g.cur, rows[x])
+        bg_add64(p, p, &_change[layout][big][y][hit][0])
         _emit_two(g, st, p, _no_change, x, small, (blots >> y) & 1, y, big, hit)
     if st.count == 0:
         st.best = -1
