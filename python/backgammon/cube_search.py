@@ -20,7 +20,7 @@ from .position import Position
 from .rules import Rules
 from .scoring import MatchValues, default_met, money_value
 
-__all__ = ["searched", "rank_plays", "rank_batch", "play_order", "best_plays", "choose_plays"]
+__all__ = ["searched", "rank_plays", "play_values", "rank_batch", "play_order", "best_plays", "choose_plays"]
 
 
 def _turned(state, cube: int):
@@ -169,9 +169,10 @@ def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, m
     opponent then holding its cube options (``janowski.values_after_play``:
     normalised match equity in a match, so at double match point a gammon
     is worth nothing; equity per unit of the cube in money play).  gnubg's
-    move filters on that value: every play at 0-ply, the best
-    ``evaluator.KEEP[0]`` within its margin at 1-ply, the best ``KEEP[1]``
-    of those at 2-ply; at 1 and 2 plies the value is the cube model on the
+    move filter: every play at 0-ply, then the best ``evaluator.KEEP[0]``
+    within its margin searched ``ply`` deep at once (gnubg's filters for
+    1 and 2 plies skip the plies between); at 1 and 2 plies the value is
+    gnubg's cubeful search (:func:`play_values`), not the cube model on
     searched chances.  Returns the mover's cubeless chances (m, 5), the
     ply each play was searched to (m,), the values (m,) and the match
     winning chances (m,) (None in money play).  The batch of one of
@@ -179,6 +180,47 @@ def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, m
     """
     children = np.ascontiguousarray(children, dtype=np.uint8)
     return rank_batch(evaluator, np.array([0, len(children)], dtype=np.int64), children, ply, state, rules, met)
+
+
+def play_values(evaluator, children: np.ndarray, ply: int, state, rules: Rules, met=None):
+    """The mover's cubeless chances (n, 5), cubeful values (n,) and match
+    winning chances (n,) or None of the positions after its plays
+    (``children``, the next mover's view; the mover ``state.on_roll``),
+    searched ``ply`` deep as gnubg values a play: at 0-ply the cube model
+    on the chances (``janowski.values_after_play``); deeper, the cubeful
+    search of the opponent's position with its cube options (the mean
+    over its 21 rolls of its best play, valued one ply less deep with the
+    mover's cube options, the model at the leaves), so the cube is live at
+    every ply as in gnubg's ``EvaluatePositionCubeful``.  The chances are
+    the cubeless chances at the same depth (:func:`evaluator.chances`).
+
+    >>> import backgammon as bg
+    >>> from backgammon.evaluator import as_evaluator
+    >>> st = bg.MatchState.from_match_id("cAm7AAAAAAAE")          # 0-0 to 5, the cube centred
+    >>> plays = bg.Position.from_id("jLfBBSDM5uCABQ").legal_plays((6, 6))
+    >>> probs, values, mwc = play_values(as_evaluator(), plays.positions[:1], 1, st, st.game_rules(None))
+    >>> probs.shape, values.shape, mwc.shape
+    ((1, 5), (1,), (1,))
+    """
+    from .evaluator import chances, flip
+    children = np.ascontiguousarray(children, dtype=np.uint8)
+    met = met if met is not None else default_met()
+    mover = state.on_roll
+    probs = flip(chances(evaluator, children, ply))
+    values, mwc = values_after_play(children, flip(probs), state, rules, mover, met)
+    if ply == 0 or not len(children):
+        return probs, values, mwc
+    # A play that bore off the last checker keeps its score (values_after_play); the others are searched.
+    live = np.flatnonzero(~(_board.results(children)[0] == 0))
+    if len(live):
+        v = _Search(rules, met, evaluator).full(children[live], [_to_move(state, 1 - mover)], ply)[:, 0]
+        if state.match_length:
+            m = 1.0 - v
+            values[live] = MatchValues.of_state(state, met, mover).normalised(m, state.cube_value)
+            mwc[live] = m
+        else:
+            values[live] = -v / state.cube_value
+    return probs, values, mwc
 
 
 def _order(groups: np.ndarray, values: np.ndarray, here: np.ndarray):
@@ -192,33 +234,44 @@ def _order(groups: np.ndarray, values: np.ndarray, here: np.ndarray):
     return order, rank, best
 
 
+def _levels(ply: int) -> list:
+    """gnubg's move filters (its MOVEFILTER_NORMAL) for a ``ply``-deep
+    search: (the ply searched next, (keep, within) of the plays searched
+    last); 1 and 2 plies go from 0-ply straight to ``ply``, 3 plies by 2."""
+    from .evaluator import KEEP
+    if ply <= 0:
+        return []
+    if ply <= 2:
+        return [(ply, KEEP[0])]
+    return [(2, KEEP[0]), (ply, KEEP[1])]
+
+
 def rank_batch(evaluator, offsets: np.ndarray, children: np.ndarray, ply: int, state, rules: Rules, met=None):
     """:func:`rank_plays` for many rolls at one cube state and score: the
     plays of roll ``i`` are ``children[offsets[i]:offsets[i + 1]]`` (CSR,
     as ``batch.legal_positions`` gives them), each roll's plays filtered
     on their own; one evaluation per ply for all of them."""
-    from .evaluator import KEEP, chances, flip
+    from .evaluator import chances, flip
     mover = state.on_roll
     children = np.ascontiguousarray(children, dtype=np.uint8)
     groups = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     probs = flip(chances(evaluator, children, 0))
     depth = np.zeros(len(children), dtype=np.int64)
     values, mwc = values_after_play(children, flip(probs), state, rules, mover, met)
-    for level in range(1, ply + 1):
-        here = np.flatnonzero(depth == level - 1)
+    last = 0
+    for level, (keep, within) in _levels(ply):
+        here = np.flatnonzero(depth == last)
         counts = np.bincount(groups[here], minlength=len(offsets) - 1)
         here = here[counts[groups[here]] > 1]         # a roll with one play left is decided
         if not len(here):
             break
-        keep, within = KEEP[level - 1]
         order, rank, best = _order(groups, values, here)
         go = order[(rank < keep) & (values[order] >= best - within)]
-        probs[go] = flip(chances(evaluator, np.ascontiguousarray(children[go]), level))
-        v, m = values_after_play(children[go], flip(probs[go]), state, rules, mover, met)
-        values[go] = v
+        probs[go], values[go], m = play_values(evaluator, children[go], level, state, rules, met)
         if mwc is not None:
             mwc[go] = m
         depth[go] = level
+        last = level
     return probs, depth, values, mwc
 
 
