@@ -37,13 +37,15 @@ class _Search:
         self.rules, self.ev = rules, ev
         self.met = met if met is not None else default_met()
 
-    def _static(self, boards, chances, state, full: bool):
+    def _static(self, boards, chances, state, full: bool, x=None):
         """Values for the side on roll at 0-ply: with its cube option when
-        ``full``, else rolling without doubling (points or MWC)."""
+        ``full``, else rolling without doubling (points or MWC); ``x`` the
+        boards' cube efficiencies when known."""
+        x = efficiencies(boards) if x is None else x
         if full:
-            v, m = cube_values(chances, boards, state, self.rules, met=self.met)
+            v, m = cube_values(chances, boards, state, self.rules, met=self.met, efficiency=x)
             return m if state.match_length else v * state.cube_value
-        nd, _, _, mwc = equities(chances, efficiencies(boards), state, self.rules, self.met)
+        nd, _, _, mwc = equities(chances, x, state, self.rules, self.met)
         if state.match_length:
             return mwc[0]
         nd = nd.copy()
@@ -65,7 +67,8 @@ class _Search:
         n, m = len(boards), len(states)
         if ply == 0:
             p = chances_of(self.ev, boards, 0)
-            return np.stack([self._static(boards, p, s, False) for s in states], axis=1)
+            x = efficiencies(boards)
+            return np.stack([self._static(boards, p, s, False, x) for s in states], axis=1)
         rolls = np.array([(r.die1, r.die2) for r in ROLLS], dtype=np.uint8)
         weights = np.array([1.0 if r.die1 == r.die2 else 2.0 for r in ROLLS]) / 36.0
         pairs = np.repeat(np.ascontiguousarray(boards), len(rolls), axis=0)
@@ -76,34 +79,39 @@ class _Search:
         p = np.zeros((len(children), 5))
         if len(live):
             p[live] = chances_of(self.ev, children[live], 0)
-        out = np.zeros((n, m))
-        for j, s in enumerate(states):
+        x = efficiencies(children[live]) if len(live) else None
+        starts = offsets[:-1].astype(np.int64)
+        segment = np.repeat(np.arange(len(pairs)), np.diff(offsets))
+        chosen = []                                   # per state: (after, each roll's best play, its 0-ply value)
+        for s in states:
             mover = s.on_roll
             after = _to_move(s, 1 - mover)
             # 0-ply choice of each roll's play, for this cube state.
             quick = np.empty(len(children))
             if len(live):
-                q = self._static(children[live], p[live], after, True)
+                q = self._static(children[live], p[live], after, True, x)
                 quick[live] = (1.0 - q) if s.match_length else -q
             for i in np.flatnonzero(over):
                 quick[i] = self._won(children[i], s, mover)
             # Each roll's best play: the first index reaching its segment's maximum.
-            starts = offsets[:-1].astype(np.int64)
             top = np.maximum.reduceat(quick, starts)
-            segment = np.repeat(np.arange(len(pairs)), np.diff(offsets))
             hit = np.flatnonzero(quick == top[segment])
             best = hit[np.searchsorted(segment[hit], np.arange(len(pairs)))]
-            if ply == 1:
-                value = quick[best]
-            else:
-                value = np.empty(len(best))
-                chosen_over = over[best]
-                for i in np.flatnonzero(chosen_over):
-                    value[i] = quick[best[i]]
-                rest = np.flatnonzero(~chosen_over)
+            chosen.append((after, best, quick[best]))
+        if ply > 1:
+            # One search one ply less deep of every chosen play that does not end the game, at every
+            # state's cube at once (the cube states mostly choose the same plays).
+            deeper = np.unique(np.concatenate([best[~over[best]] for _, best, _ in chosen]))
+            if len(deeper):
+                v = self.full(children[deeper], [after for after, _, _ in chosen], ply - 1)
+        out = np.zeros((n, m))
+        for j, (s, (_, best, value)) in enumerate(zip(states, chosen)):
+            if ply > 1:
+                value = value.copy()
+                rest = np.flatnonzero(~over[best])
                 if len(rest):
-                    v = self.full(children[best[rest]], [after], ply - 1)[:, 0]
-                    value[rest] = (1.0 - v) if s.match_length else -v
+                    w = v[np.searchsorted(deeper, best[rest]), j]
+                    value[rest] = (1.0 - w) if s.match_length else -w
             out[:, j] = (value.reshape(n, len(rolls)) * weights).sum(axis=1)
         return out
 
@@ -114,7 +122,8 @@ class _Search:
         if ply == 0:
             from .evaluator import chances
             p = chances(self.ev, np.ascontiguousarray(boards), 0)
-            return np.stack([self._static(boards, p, s, True) for s in states], axis=1)
+            x = efficiencies(boards)
+            return np.stack([self._static(boards, p, s, True, x) for s in states], axis=1)
         extended: list = []
         spots: list[int] = []
         for s in states:

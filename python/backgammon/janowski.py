@@ -189,7 +189,7 @@ def equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met):
     return (*(values.normalised(m, cube) for m in (m_nd, m_dt, m_dp)), (m_nd, m_dt, m_dp))
 
 
-def cube_values(chances, positions, state=None, rules: Rules | None = None, *, met=None):
+def cube_values(chances, positions, state=None, rules: Rules | None = None, *, met=None, efficiency=None):
     """The value for the side on roll of its proper cube action (doubling
     when it should, the other side answering right; no double when it may
     not), for many positions at one cube state: equities (n,) as
@@ -209,7 +209,9 @@ def cube_values(chances, positions, state=None, rules: Rules | None = None, *, m
     boards = np.asarray(positions, dtype=np.uint8).reshape(-1, 2, 25)
     if len(boards) != len(p):
         raise ValueError(f"chances and positions must be as many, not {len(p)} and {len(boards)}")
-    x = efficiencies(boards)
+    # The cube efficiencies of the boards, when the caller has them already (a search values the
+    # same boards at several cube states).
+    x = efficiencies(boards) if efficiency is None else efficiency
     nd, dt, dp, mwc = equities(p, x, state, rules, met)
     nd, dt = nd.copy(), dt.copy()
     if state.match_length == 0:
