@@ -21,14 +21,14 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+
+import backgammon as bg
 from backgammon.analysis import analyse
 from backgammon.evaluator import flip
 from backgammon.janowski import values_after_play
 from backgammon.matchid import MatchState
 from backgammon.scoring import default_met
 from backgammon.statistics import GNUBG_MARKS
-
-import backgammon as bg
 
 
 def _model_error(p, node, met) -> float:

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+import backgammon as bg
 from backgammon.cube_search import play_values, rank_plays
 from backgammon.evaluator import KEEP, as_evaluator, chances
 from backgammon.janowski import values_after_play
 from backgammon.matchid import MatchState
 from backgammon.scoring import flip
-
-import backgammon as bg
 
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 
