@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon.cube_search import play_values, rank_plays
+from backgammon.cube_search import ANALYSIS_FILTER, HINT_FILTER, play_values, rank_plays
 from backgammon.evaluator import KEEP, as_evaluator, chances
 from backgammon.janowski import values_after_play
 from backgammon.matchid import MatchState
@@ -104,19 +104,23 @@ def test_a_play_that_wins_keeps_its_score():
 
 
 @pytest.mark.parametrize("ply", [1, 2])
-def test_gnubgs_filter_takes_the_8_best_within_0_16_straight_to_the_ply(ply):
+@pytest.mark.parametrize("keep", [HINT_FILTER, ANALYSIS_FILTER])
+def test_gnubgs_filter_takes_the_best_straight_to_the_ply(ply, keep):
     """gnubg's move filter for a 1- or 2-ply search (its hint at 2-ply, and
     the 6-6 above: the four within 0.16 at 0-ply at 2-ply, the rest at 0-ply,
     none at 1-ply): every play within 0.16 of the best at 0-ply, the 8 best
-    at most, is searched ``ply`` deep; no other play is searched."""
+    at most, is searched ``ply`` deep; no other play is searched.  gnubg's
+    analysis (``show analysis`` in gnubg 1.07) keeps the 16 best within
+    0.32 instead."""
     pos, state = bg.Position.from_id(BLITZ), MatchState.from_match_id(BLITZ_MATCH)
     rules = state.game_rules(None)
     children = np.ascontiguousarray(pos.legal_plays((6, 6)).positions)
     _, _, zero, _ = rank_plays(as_evaluator(), children, 0, state, rules)
-    keep, within = KEEP[0]
+    most, within = keep
     order = np.argsort(-zero, kind="stable")
-    expected = {int(i) for i in order[:keep] if zero[i] >= zero[order[0]] - within}
-    _, depth, _, _ = rank_plays(as_evaluator(), children, ply, state, rules)
+    expected = {int(i) for i in order[:most] if zero[i] >= zero[order[0]] - within}
+    _, depth, _, _ = rank_plays(as_evaluator(), children, ply, state, rules, keep=keep)
     assert set(np.flatnonzero(depth == ply).tolist()) == expected
     assert set(np.unique(depth).tolist()) <= {0, ply}
     assert len(expected) > 2            # more than the 2 the 2-ply step of a 3-ply filter keeps
+    assert HINT_FILTER == KEEP[0]

@@ -574,6 +574,7 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
 
 
 def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules, met, rank, play_values, thresholds):
+    from .cube_search import ANALYSIS_FILTER
     legal = pos.legal_plays(dice)
     if len(legal) <= 1:
         return None
@@ -582,8 +583,9 @@ def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules,
     k = legal.find(played_board) if played_board is not None else -1
     if k < 0:
         raise ValueError(f"game {game}, action {action}: the play {played_text!r} is not legal here")
-    # Ranked and filtered by the cubeful value at the score (hint's ranking).
-    probs, depth, values, mwc = rank(ev, children, ply, state, rules, met)
+    # Ranked by the cubeful value at the score as hint ranks them, with gnubg's analysis filter (the
+    # 16 best within 0.32 at 0-ply searched ``ply`` deep; its hint keeps 8 within 0.16).
+    probs, depth, values, mwc = rank(ev, children, ply, state, rules, met, keep=ANALYSIS_FILTER)
     deepest = int(depth.max())
     if depth[k] < deepest:                              # the played play at the depth of the best
         p, v, m = play_values(ev, children[k:k + 1], deepest, state, rules, met)

@@ -20,7 +20,7 @@ from .position import Position
 from .rules import Rules
 from .scoring import MatchValues, default_met, money_value
 
-__all__ = ["searched", "rank_plays", "play_values", "rank_batch", "play_order", "best_plays", "choose_plays"]
+__all__ = ["searched", "rank_plays", "play_values", "rank_batch", "HINT_FILTER", "ANALYSIS_FILTER", "play_order", "best_plays", "choose_plays"]
 
 
 def _turned(state, cube: int):
@@ -171,16 +171,23 @@ def searched(boards: np.ndarray, state, rules: Rules, ply: int, ev, met):
     return norm[0], norm[1], norm[2], (nd, dt, dp)
 
 
-def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, met=None):
+#: gnubg's move filters (keep, within) from 0-ply: its hint's ("normal": the 8 best within 0.16)
+#: and its analysis's ("large": the 16 best within 0.32, ``show analysis`` in gnubg 1.07).
+HINT_FILTER = (8, 0.16)
+ANALYSIS_FILTER = (16, 0.32)
+
+
+def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, met=None, *, keep=HINT_FILTER):
     """The plays of one roll at a cube and score, as gnubg ranks them: by
     the cubeful value for the side that played (``state.on_roll``) of the
     position after each (``children``, the next mover's view), the
     opponent then holding its cube options (``janowski.values_after_play``:
     normalised match equity in a match, so at double match point a gammon
     is worth nothing; equity per unit of the cube in money play).  gnubg's
-    move filter: every play at 0-ply, then the best ``evaluator.KEEP[0]``
-    within its margin searched ``ply`` deep at once (gnubg's filters for
-    1 and 2 plies skip the plies between); at 1 and 2 plies the value is
+    move filter: every play at 0-ply, then the best ``keep`` (how many,
+    within what of the best; default gnubg's hint's, :data:`HINT_FILTER`;
+    its analysis's is :data:`ANALYSIS_FILTER`) searched ``ply`` deep at
+    once (gnubg's filters for 1 and 2 plies skip the plies between); at 1 and 2 plies the value is
     gnubg's cubeful search (:func:`play_values`), not the cube model on
     searched chances.  Returns the mover's cubeless chances (m, 5), the
     ply each play was searched to (m,), the values (m,) and the match
@@ -188,7 +195,8 @@ def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, m
     :func:`rank_batch`.
     """
     children = np.ascontiguousarray(children, dtype=np.uint8)
-    return rank_batch(evaluator, np.array([0, len(children)], dtype=np.int64), children, ply, state, rules, met)
+    return rank_batch(evaluator, np.array([0, len(children)], dtype=np.int64), children, ply, state, rules, met,
+                      keep=keep)
 
 
 def play_values(evaluator, children: np.ndarray, ply: int, state, rules: Rules, met=None):
@@ -243,19 +251,20 @@ def _order(groups: np.ndarray, values: np.ndarray, here: np.ndarray):
     return order, rank, best
 
 
-def _levels(ply: int) -> list:
-    """gnubg's move filters (its MOVEFILTER_NORMAL) for a ``ply``-deep
-    search: (the ply searched next, (keep, within) of the plays searched
-    last); 1 and 2 plies go from 0-ply straight to ``ply``, 3 plies by 2."""
+def _levels(ply: int, keep) -> list:
+    """gnubg's move filters for a ``ply``-deep search: (the ply searched
+    next, (keep, within) of the plays searched last); 1 and 2 plies go from
+    0-ply straight to ``ply`` (gnubg skips 1-ply at 2), 3 plies by 2."""
     from .evaluator import KEEP
     if ply <= 0:
         return []
     if ply <= 2:
-        return [(ply, KEEP[0])]
-    return [(2, KEEP[0]), (ply, KEEP[1])]
+        return [(ply, keep)]
+    return [(2, keep), (ply, KEEP[1])]
 
 
-def rank_batch(evaluator, offsets: np.ndarray, children: np.ndarray, ply: int, state, rules: Rules, met=None):
+def rank_batch(evaluator, offsets: np.ndarray, children: np.ndarray, ply: int, state, rules: Rules, met=None, *,
+               keep=HINT_FILTER):
     """:func:`rank_plays` for many rolls at one cube state and score: the
     plays of roll ``i`` are ``children[offsets[i]:offsets[i + 1]]`` (CSR,
     as ``batch.legal_positions`` gives them), each roll's plays filtered
@@ -268,14 +277,14 @@ def rank_batch(evaluator, offsets: np.ndarray, children: np.ndarray, ply: int, s
     depth = np.zeros(len(children), dtype=np.int64)
     values, mwc = values_after_play(children, flip(probs), state, rules, mover, met)
     last = 0
-    for level, (keep, within) in _levels(ply):
+    for level, (most, within) in _levels(ply, tuple(keep)):
         here = np.flatnonzero(depth == last)
         counts = np.bincount(groups[here], minlength=len(offsets) - 1)
         here = here[counts[groups[here]] > 1]         # a roll with one play left is decided
         if not len(here):
             break
         order, rank, best = _order(groups, values, here)
-        go = order[(rank < keep) & (values[order] >= best - within)]
+        go = order[(rank < most) & (values[order] >= best - within)]
         probs[go], values[go], m = play_values(evaluator, children[go], level, state, rules, met)
         if mwc is not None:
             mwc[go] = m
