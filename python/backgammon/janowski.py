@@ -232,14 +232,20 @@ def cube_values(chances, positions, state=None, rules: Rules | None = None, *, m
 
 def efficiencies(boards: np.ndarray) -> np.ndarray:
     """cube_efficiency of each board (n, 2, 25), side on roll in row 1."""
-    occupied = boards > 0
-    # The rearmost checker of each side (-1: none); contact while they can meet.
-    rear = np.where(occupied.any(axis=2), 24 - np.argmax(occupied[:, :, ::-1], axis=2), -1)
-    contact = rear.sum(axis=1) > 22
-    home = ~boards[:, :, 6:].any(axis=(1, 2))
-    pips = (boards[:, 1, :].astype(np.int64) * np.arange(1, 26)).sum(axis=1)
-    race = np.clip(0.55 + 0.00125 * pips, 0.6, 0.7)
-    return np.where(contact, 0.68, np.where(home, 0.6, race))
+    from . import _net
+    boards = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 2, 25)
+    # Contact while the sides can meet: the evaluators' classes (3 contact, 4 crashed) say so, in C.
+    out = np.full(len(boards), 0.68)
+    race = np.flatnonzero(_net.position_classes(boards) < 3)
+    if len(race):
+        b = boards[race]
+        home = ~b[:, :, 6:].any(axis=(1, 2))
+        pips = (b[:, 1, :].astype(np.int64) * _PIP_WEIGHTS).sum(axis=1)
+        out[race] = np.where(home, 0.6, np.clip(0.55 + 0.00125 * pips, 0.6, 0.7))
+    return out
+
+
+_PIP_WEIGHTS = np.arange(1, 26, dtype=np.int64)
 
 
 def bearoff_exact(position: Position, owner: str):
