@@ -63,8 +63,9 @@ def test_workers_and_json_give_the_same_analysis():
     match = bg.Match(5, seed=8)
     while not match.is_over() and len(match.games) < 3:
         _play_game(match, worst_for=len(match.games) % 2)
-    one = analyse(match, workers=1)
-    two = analyse(match, workers=2)
+    # 1-ply: the plays' cubeful search runs in the workers too, at a twentieth of 2-ply's cost.
+    one = analyse(match, ply=1, workers=1)
+    two = analyse(match, ply=1, workers=2)
     assert one.to_dict()["games"] == two.to_dict()["games"]
     d = json.loads(one.to_json())
     assert d["length"] == 5 and len(d["games"]) == len(match.games)
@@ -147,17 +148,18 @@ def test_records_from_files_are_analysed(tmp_path):
         _play_game(match, worst_for=1)
     text = bg.write_mat(match)
     record = bg.read_mat(text)
-    a = analyse(record, workers=1)
+    a = analyse(record, ply=1, workers=1)          # the file and the command line agree at any ply
     assert a.players == tuple(record.players) and a.length == 3
     assert a.stats[1].pr > a.stats[0].pr
     path = tmp_path / "m.mat"
     path.write_text(text)
-    r = subprocess.run([sys.executable, "-m", "backgammon", "analyse", str(path), "--workers", "1", "--json"],
+    r = subprocess.run([sys.executable, "-m", "backgammon", "analyse", str(path), "--ply", "1", "--workers", "1",
+                        "--json"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["stats"][1]["pr"] == pytest.approx(a.stats[1].pr)
-    r = subprocess.run([sys.executable, "-m", "backgammon", "analyse", str(path), "--workers", "1"],
+    r = subprocess.run([sys.executable, "-m", "backgammon", "analyse", str(path), "--ply", "1", "--workers", "1"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and "Performance rating" in r.stdout and "Position ID" in r.stdout
 

@@ -52,7 +52,7 @@ import numpy as np
 
 from ._parallel import tally
 from ._validate import flag, instance, integer, optional_integer
-from .cube import cube_decision, values_after_play
+from .cube import cube_decision
 from .doubling import beavers_allowed
 from .game import Game, Phase
 from .match import Match
@@ -60,7 +60,7 @@ from .matchid import MatchState
 from .position import Position
 from .rules import Rules
 from .luck import LUCK_THRESHOLDS, RollLuck, roll_luck  # noqa: F401  (LUCK_THRESHOLDS: its older home)
-from .scoring import default_met, flip
+from .scoring import default_met
 from .statistics import GNUBG_MARKS, MARKS, mark
 
 __all__ = ["analyse", "MatchAnalysis", "GameAnalysis", "PlayAnalysis", "CubeAnalysis", "RollLuck",
@@ -516,8 +516,8 @@ def _game_for(task: _GameTask) -> Game:
 
 def _analyse_game(task: _GameTask) -> GameAnalysis:
     """Grade one game (module level: workers run it)."""
-    from .cube_search import rank_plays
-    from .evaluator import as_evaluator, chances
+    from .cube_search import play_values, rank_plays
+    from .evaluator import as_evaluator
     ev = as_evaluator(task.evaluator)
     met = default_met()
     g = _game_for(task)
@@ -558,7 +558,7 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
         elif kind == "play" and phase is Phase.PLAY:
             me = g.on_roll
             graded = _grade_play(task.number, number, me, pos, g.dice, state, event.value, ev, task.ply,
-                                 task.rules, met, rank_plays, chances, task.thresholds)
+                                 task.rules, met, rank_plays, play_values, task.thresholds)
             if graded is not None:
                 plays.append(graded)
         g.apply(event)
@@ -573,7 +573,8 @@ def _analyse_game(task: _GameTask) -> GameAnalysis:
                         None if o is None else o.winner, 0 if o is None else o.points, stats)
 
 
-def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules, met, rank, chances, thresholds):
+def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules, met, rank, play_values, thresholds):
+    from .cube_search import ANALYSIS_FILTER
     legal = pos.legal_plays(dice)
     if len(legal) <= 1:
         return None
@@ -582,13 +583,13 @@ def _grade_play(game, action, me, pos, dice, state, played_text, ev, ply, rules,
     k = legal.find(played_board) if played_board is not None else -1
     if k < 0:
         raise ValueError(f"game {game}, action {action}: the play {played_text!r} is not legal here")
-    # Ranked and filtered by the cubeful value at the score (hint's ranking).
-    probs, depth, values, mwc = rank(ev, children, ply, state, rules, met)
+    # Ranked by the cubeful value at the score as hint ranks them, with gnubg's analysis filter (the
+    # 16 best within 0.32 at 0-ply searched ``ply`` deep; its hint keeps 8 within 0.16).
+    probs, depth, values, mwc = rank(ev, children, ply, state, rules, met, keep=ANALYSIS_FILTER)
     deepest = int(depth.max())
     if depth[k] < deepest:                              # the played play at the depth of the best
-        probs[k] = flip(chances(ev, children[k:k + 1], deepest))[0]
-        v, m = values_after_play(children[k:k + 1], flip(probs[k:k + 1]), state, rules, me, met)
-        values[k] = v[0]
+        p, v, m = play_values(ev, children[k:k + 1], deepest, state, rules, met)
+        probs[k], values[k] = p[0], v[0]
         if mwc is not None:
             mwc[k] = m[0]
         depth[k] = deepest

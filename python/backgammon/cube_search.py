@@ -20,7 +20,7 @@ from .position import Position
 from .rules import Rules
 from .scoring import MatchValues, default_met, money_value
 
-__all__ = ["searched", "rank_plays", "rank_batch", "play_order", "best_plays", "choose_plays"]
+__all__ = ["searched", "rank_plays", "play_values", "rank_batch", "HINT_FILTER", "ANALYSIS_FILTER", "play_order", "best_plays", "choose_plays"]
 
 
 def _turned(state, cube: int):
@@ -37,13 +37,15 @@ class _Search:
         self.rules, self.ev = rules, ev
         self.met = met if met is not None else default_met()
 
-    def _static(self, boards, chances, state, full: bool):
+    def _static(self, boards, chances, state, full: bool, x=None):
         """Values for the side on roll at 0-ply: with its cube option when
-        ``full``, else rolling without doubling (points or MWC)."""
+        ``full``, else rolling without doubling (points or MWC); ``x`` the
+        boards' cube efficiencies when known."""
+        x = efficiencies(boards) if x is None else x
         if full:
-            v, m = cube_values(chances, boards, state, self.rules, met=self.met)
+            v, m = cube_values(chances, boards, state, self.rules, met=self.met, efficiency=x)
             return m if state.match_length else v * state.cube_value
-        nd, _, _, mwc = equities(chances, efficiencies(boards), state, self.rules, self.met)
+        nd, _, _, mwc = equities(chances, x, state, self.rules, self.met)
         if state.match_length:
             return mwc[0]
         nd = nd.copy()
@@ -65,7 +67,8 @@ class _Search:
         n, m = len(boards), len(states)
         if ply == 0:
             p = chances_of(self.ev, boards, 0)
-            return np.stack([self._static(boards, p, s, False) for s in states], axis=1)
+            x = efficiencies(boards)
+            return np.stack([self._static(boards, p, s, False, x) for s in states], axis=1)
         rolls = np.array([(r.die1, r.die2) for r in ROLLS], dtype=np.uint8)
         weights = np.array([1.0 if r.die1 == r.die2 else 2.0 for r in ROLLS]) / 36.0
         pairs = np.repeat(np.ascontiguousarray(boards), len(rolls), axis=0)
@@ -76,34 +79,39 @@ class _Search:
         p = np.zeros((len(children), 5))
         if len(live):
             p[live] = chances_of(self.ev, children[live], 0)
-        out = np.zeros((n, m))
-        for j, s in enumerate(states):
+        x = efficiencies(children[live]) if len(live) else None
+        starts = offsets[:-1].astype(np.int64)
+        segment = np.repeat(np.arange(len(pairs)), np.diff(offsets))
+        chosen = []                                   # per state: (after, each roll's best play, its 0-ply value)
+        for s in states:
             mover = s.on_roll
             after = _to_move(s, 1 - mover)
             # 0-ply choice of each roll's play, for this cube state.
             quick = np.empty(len(children))
             if len(live):
-                q = self._static(children[live], p[live], after, True)
+                q = self._static(children[live], p[live], after, True, x)
                 quick[live] = (1.0 - q) if s.match_length else -q
             for i in np.flatnonzero(over):
                 quick[i] = self._won(children[i], s, mover)
             # Each roll's best play: the first index reaching its segment's maximum.
-            starts = offsets[:-1].astype(np.int64)
             top = np.maximum.reduceat(quick, starts)
-            segment = np.repeat(np.arange(len(pairs)), np.diff(offsets))
             hit = np.flatnonzero(quick == top[segment])
             best = hit[np.searchsorted(segment[hit], np.arange(len(pairs)))]
-            if ply == 1:
-                value = quick[best]
-            else:
-                value = np.empty(len(best))
-                chosen_over = over[best]
-                for i in np.flatnonzero(chosen_over):
-                    value[i] = quick[best[i]]
-                rest = np.flatnonzero(~chosen_over)
+            chosen.append((after, best, quick[best]))
+        if ply > 1:
+            # One search one ply less deep of every chosen play that does not end the game, at every
+            # state's cube at once (the cube states mostly choose the same plays).
+            deeper = np.unique(np.concatenate([best[~over[best]] for _, best, _ in chosen]))
+            if len(deeper):
+                v = self.full(children[deeper], [after for after, _, _ in chosen], ply - 1)
+        out = np.zeros((n, m))
+        for j, (s, (_, best, value)) in enumerate(zip(states, chosen)):
+            if ply > 1:
+                value = value.copy()
+                rest = np.flatnonzero(~over[best])
                 if len(rest):
-                    v = self.full(children[best[rest]], [after], ply - 1)[:, 0]
-                    value[rest] = (1.0 - v) if s.match_length else -v
+                    w = v[np.searchsorted(deeper, best[rest]), j]
+                    value[rest] = (1.0 - w) if s.match_length else -w
             out[:, j] = (value.reshape(n, len(rolls)) * weights).sum(axis=1)
         return out
 
@@ -114,7 +122,8 @@ class _Search:
         if ply == 0:
             from .evaluator import chances
             p = chances(self.ev, np.ascontiguousarray(boards), 0)
-            return np.stack([self._static(boards, p, s, True) for s in states], axis=1)
+            x = efficiencies(boards)
+            return np.stack([self._static(boards, p, s, True, x) for s in states], axis=1)
         extended: list = []
         spots: list[int] = []
         for s in states:
@@ -162,23 +171,73 @@ def searched(boards: np.ndarray, state, rules: Rules, ply: int, ev, met):
     return norm[0], norm[1], norm[2], (nd, dt, dp)
 
 
-def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, met=None):
+#: gnubg's move filters (keep, within) from 0-ply: its hint's ("normal": the 8 best within 0.16)
+#: and its analysis's ("large": the 16 best within 0.32, ``show analysis`` in gnubg 1.07).
+HINT_FILTER = (8, 0.16)
+ANALYSIS_FILTER = (16, 0.32)
+
+
+def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, met=None, *, keep=HINT_FILTER):
     """The plays of one roll at a cube and score, as gnubg ranks them: by
     the cubeful value for the side that played (``state.on_roll``) of the
     position after each (``children``, the next mover's view), the
     opponent then holding its cube options (``janowski.values_after_play``:
     normalised match equity in a match, so at double match point a gammon
     is worth nothing; equity per unit of the cube in money play).  gnubg's
-    move filters on that value: every play at 0-ply, the best
-    ``evaluator.KEEP[0]`` within its margin at 1-ply, the best ``KEEP[1]``
-    of those at 2-ply; at 1 and 2 plies the value is the cube model on the
+    move filter: every play at 0-ply, then the best ``keep`` (how many,
+    within what of the best; default gnubg's hint's, :data:`HINT_FILTER`;
+    its analysis's is :data:`ANALYSIS_FILTER`) searched ``ply`` deep at
+    once (gnubg's filters for 1 and 2 plies skip the plies between); at 1 and 2 plies the value is
+    gnubg's cubeful search (:func:`play_values`), not the cube model on
     searched chances.  Returns the mover's cubeless chances (m, 5), the
     ply each play was searched to (m,), the values (m,) and the match
     winning chances (m,) (None in money play).  The batch of one of
     :func:`rank_batch`.
     """
     children = np.ascontiguousarray(children, dtype=np.uint8)
-    return rank_batch(evaluator, np.array([0, len(children)], dtype=np.int64), children, ply, state, rules, met)
+    return rank_batch(evaluator, np.array([0, len(children)], dtype=np.int64), children, ply, state, rules, met,
+                      keep=keep)
+
+
+def play_values(evaluator, children: np.ndarray, ply: int, state, rules: Rules, met=None):
+    """The mover's cubeless chances (n, 5), cubeful values (n,) and match
+    winning chances (n,) or None of the positions after its plays
+    (``children``, the next mover's view; the mover ``state.on_roll``),
+    searched ``ply`` deep as gnubg values a play: at 0-ply the cube model
+    on the chances (``janowski.values_after_play``); deeper, the cubeful
+    search of the opponent's position with its cube options (the mean
+    over its 21 rolls of its best play, valued one ply less deep with the
+    mover's cube options, the model at the leaves), so the cube is live at
+    every ply as in gnubg's ``EvaluatePositionCubeful``.  The chances are
+    the cubeless chances at the same depth (:func:`evaluator.chances`).
+
+    >>> import backgammon as bg
+    >>> from backgammon.evaluator import as_evaluator
+    >>> st = bg.MatchState.from_match_id("cAm7AAAAAAAE")          # 0-0 to 5, the cube centred
+    >>> plays = bg.Position.from_id("jLfBBSDM5uCABQ").legal_plays((6, 6))
+    >>> probs, values, mwc = play_values(as_evaluator(), plays.positions[:1], 1, st, st.game_rules(None))
+    >>> probs.shape, values.shape, mwc.shape
+    ((1, 5), (1,), (1,))
+    """
+    from .evaluator import chances, flip
+    children = np.ascontiguousarray(children, dtype=np.uint8)
+    met = met if met is not None else default_met()
+    mover = state.on_roll
+    probs = flip(chances(evaluator, children, ply))
+    values, mwc = values_after_play(children, flip(probs), state, rules, mover, met)
+    if ply == 0 or not len(children):
+        return probs, values, mwc
+    # A play that bore off the last checker keeps its score (values_after_play); the others are searched.
+    live = np.flatnonzero(~(_board.results(children)[0] == 0))
+    if len(live):
+        v = _Search(rules, met, evaluator).full(children[live], [_to_move(state, 1 - mover)], ply)[:, 0]
+        if state.match_length:
+            m = 1.0 - v
+            values[live] = MatchValues.of_state(state, met, mover).normalised(m, state.cube_value)
+            mwc[live] = m
+        else:
+            values[live] = -v / state.cube_value
+    return probs, values, mwc
 
 
 def _order(groups: np.ndarray, values: np.ndarray, here: np.ndarray):
@@ -192,33 +251,45 @@ def _order(groups: np.ndarray, values: np.ndarray, here: np.ndarray):
     return order, rank, best
 
 
-def rank_batch(evaluator, offsets: np.ndarray, children: np.ndarray, ply: int, state, rules: Rules, met=None):
+def _levels(ply: int, keep) -> list:
+    """gnubg's move filters for a ``ply``-deep search: (the ply searched
+    next, (keep, within) of the plays searched last); 1 and 2 plies go from
+    0-ply straight to ``ply`` (gnubg skips 1-ply at 2), 3 plies by 2."""
+    from .evaluator import KEEP
+    if ply <= 0:
+        return []
+    if ply <= 2:
+        return [(ply, keep)]
+    return [(2, keep), (ply, KEEP[1])]
+
+
+def rank_batch(evaluator, offsets: np.ndarray, children: np.ndarray, ply: int, state, rules: Rules, met=None, *,
+               keep=HINT_FILTER):
     """:func:`rank_plays` for many rolls at one cube state and score: the
     plays of roll ``i`` are ``children[offsets[i]:offsets[i + 1]]`` (CSR,
     as ``batch.legal_positions`` gives them), each roll's plays filtered
     on their own; one evaluation per ply for all of them."""
-    from .evaluator import KEEP, chances, flip
+    from .evaluator import chances, flip
     mover = state.on_roll
     children = np.ascontiguousarray(children, dtype=np.uint8)
     groups = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     probs = flip(chances(evaluator, children, 0))
     depth = np.zeros(len(children), dtype=np.int64)
     values, mwc = values_after_play(children, flip(probs), state, rules, mover, met)
-    for level in range(1, ply + 1):
-        here = np.flatnonzero(depth == level - 1)
+    last = 0
+    for level, (most, within) in _levels(ply, tuple(keep)):
+        here = np.flatnonzero(depth == last)
         counts = np.bincount(groups[here], minlength=len(offsets) - 1)
         here = here[counts[groups[here]] > 1]         # a roll with one play left is decided
         if not len(here):
             break
-        keep, within = KEEP[level - 1]
         order, rank, best = _order(groups, values, here)
-        go = order[(rank < keep) & (values[order] >= best - within)]
-        probs[go] = flip(chances(evaluator, np.ascontiguousarray(children[go]), level))
-        v, m = values_after_play(children[go], flip(probs[go]), state, rules, mover, met)
-        values[go] = v
+        go = order[(rank < most) & (values[order] >= best - within)]
+        probs[go], values[go], m = play_values(evaluator, children[go], level, state, rules, met)
         if mwc is not None:
             mwc[go] = m
         depth[go] = level
+        last = level
     return probs, depth, values, mwc
 
 

@@ -189,7 +189,7 @@ def equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met):
     return (*(values.normalised(m, cube) for m in (m_nd, m_dt, m_dp)), (m_nd, m_dt, m_dp))
 
 
-def cube_values(chances, positions, state=None, rules: Rules | None = None, *, met=None):
+def cube_values(chances, positions, state=None, rules: Rules | None = None, *, met=None, efficiency=None):
     """The value for the side on roll of its proper cube action (doubling
     when it should, the other side answering right; no double when it may
     not), for many positions at one cube state: equities (n,) as
@@ -209,7 +209,9 @@ def cube_values(chances, positions, state=None, rules: Rules | None = None, *, m
     boards = np.asarray(positions, dtype=np.uint8).reshape(-1, 2, 25)
     if len(boards) != len(p):
         raise ValueError(f"chances and positions must be as many, not {len(p)} and {len(boards)}")
-    x = efficiencies(boards)
+    # The cube efficiencies of the boards, when the caller has them already (a search values the
+    # same boards at several cube states).
+    x = efficiencies(boards) if efficiency is None else efficiency
     nd, dt, dp, mwc = equities(p, x, state, rules, met)
     nd, dt = nd.copy(), dt.copy()
     if state.match_length == 0:
@@ -230,14 +232,20 @@ def cube_values(chances, positions, state=None, rules: Rules | None = None, *, m
 
 def efficiencies(boards: np.ndarray) -> np.ndarray:
     """cube_efficiency of each board (n, 2, 25), side on roll in row 1."""
-    occupied = boards > 0
-    # The rearmost checker of each side (-1: none); contact while they can meet.
-    rear = np.where(occupied.any(axis=2), 24 - np.argmax(occupied[:, :, ::-1], axis=2), -1)
-    contact = rear.sum(axis=1) > 22
-    home = ~boards[:, :, 6:].any(axis=(1, 2))
-    pips = (boards[:, 1, :].astype(np.int64) * np.arange(1, 26)).sum(axis=1)
-    race = np.clip(0.55 + 0.00125 * pips, 0.6, 0.7)
-    return np.where(contact, 0.68, np.where(home, 0.6, race))
+    from . import _net
+    boards = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 2, 25)
+    # Contact while the sides can meet: the evaluators' classes (3 contact, 4 crashed) say so, in C.
+    out = np.full(len(boards), 0.68)
+    race = np.flatnonzero(_net.position_classes(boards) < 3)
+    if len(race):
+        b = boards[race]
+        home = ~b[:, :, 6:].any(axis=(1, 2))
+        pips = (b[:, 1, :].astype(np.int64) * _PIP_WEIGHTS).sum(axis=1)
+        out[race] = np.where(home, 0.6, np.clip(0.55 + 0.00125 * pips, 0.6, 0.7))
+    return out
+
+
+_PIP_WEIGHTS = np.arange(1, 26, dtype=np.int64)
 
 
 def bearoff_exact(position: Position, owner: str):
