@@ -70,6 +70,29 @@ def test_labelling_resumes_to_the_labels_of_one_run(labelling, starts, tmp_path)
         labelling.main(["label", "--positions", str(positions), "--games", "8", "--labels", str(parts)])
 
 
+def test_labelling_by_other_networks_is_theirs_and_resumes_only_with_them(labelling, starts, tmp_path):
+    """The second round's labels (``--nets FILE``): rolled out by that
+    file's players, so other than the shipped networks' labels, and a
+    checkpoint goes on only with the networks that began it."""
+    positions, nets = tmp_path / "p.npz", tmp_path / "nets.npz"
+    np.savez_compressed(positions, boards=starts[:4], types=position_types(starts[:4]), source=np.zeros(4, np.int8))
+    arrays = {k: v.copy() for k, v in network.default().arrays.items()}
+    arrays["contact_b2"] = arrays["contact_b2"] + np.float32(0.5)      # another player
+    network.save(nets, arrays, {"format": 2})
+    common = ["label", "--positions", str(positions), "--games", "4", "--block", "2"]
+    shipped, other = tmp_path / "shipped.npz", tmp_path / "other.npz"
+    assert labelling.main(common + ["--labels", str(shipped)]) == 0
+    assert labelling.main(common + ["--labels", str(other), "--nets", str(nets), "--limit", "2"]) == 0
+    assert labelling.main(common + ["--labels", str(other), "--nets", str(nets)]) == 0
+    a, b = np.load(shipped), np.load(other)
+    assert str(a["nets"]) == "shipped" and str(b["nets"]).startswith("sha256:")
+    assert b["targets"].shape == (4, 5) and not np.array_equal(a["targets"], b["targets"])
+    with pytest.raises(SystemExit):                          # the shipped networks' checkpoint, other networks
+        labelling.main(common + ["--labels", str(shipped), "--nets", str(nets)])
+    with pytest.raises(SystemExit):
+        labelling.main(common + ["--labels", str(other)])
+
+
 def test_fit_keeps_the_weight_format(starts, tmp_path):
     fit = _load(ROOT / "training" / "fit_blind_spots.py")
     base = {k: v for k, v in network.default().arrays.items() if not k.startswith("prune_")}

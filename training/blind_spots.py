@@ -16,7 +16,10 @@ that cycles through the types so that any prefix of the set is balanced.
 ``label`` labels them in that order with ``label_positions`` of
 ``backgammon.train``: ``--games`` games a position played to the end (or
 to the bear-off tables, which are exact) by the shipped networks at 0-ply,
-each roll's luck subtracted.  Every ``--block`` positions the labels so far
+each roll's luck subtracted (``--nets FILE``: by that file's networks
+instead, for the next round of labels: the candidate's rollouts label the
+same positions with ``--nets training/blind_spots.candidate.npz --labels
+training/blind_spots.labels2.npz``).  Every ``--block`` positions the labels so far
 are saved (``training/blind_spots.labels.npz``); run the same command again
 to go on from there: the labels are those one uninterrupted run gives
 (position i's dice are keyed by the seed and i).
@@ -159,31 +162,49 @@ def _save(path: Path, **arrays) -> None:
     tmp.replace(path)
 
 
+def _digest(path: Path) -> str:
+    """The networks file's sha256: a checkpoint goes on only with the
+    networks that began it."""
+    import hashlib
+    return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished workers."""
+    import os
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def cmd_label(args) -> int:
     with np.load(args.positions) as d:
         boards, kinds, source = d["boards"], d["types"], d["source"]
     targets = np.zeros((0, 5), np.float32)
-    seconds = 0.0
+    seconds = cpu = 0.0
+    player = "shipped" if args.nets is None else _digest(args.nets)
     if args.labels.exists():
         with np.load(args.labels) as d:
-            if int(d["games"]) != args.games or int(d["seed"]) != args.seed or \
+            made_by = str(d["nets"]) if "nets" in d.files else "shipped"
+            if int(d["games"]) != args.games or int(d["seed"]) != args.seed or made_by != player or \
                     not np.array_equal(d["boards"], boards[:len(d["targets"])]):
                 raise SystemExit(f"{args.labels} was made with other settings or positions")
             targets, seconds = d["targets"], float(d["seconds"])
-    nets = network.default()
+            cpu = float(d["cpu"]) if "cpu" in d.files else float("nan")
+    nets = network.default() if args.nets is None else network.load(args.nets)
     end = len(boards) if args.limit is None else min(len(boards), args.limit)
     while len(targets) < end:
         a = len(targets)
         b = min(a + args.block, end)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), _cpu()
         block = label_positions(nets, boards[a:b], games=args.games, truncate=1_000_000, seed=args.seed,
                                 first=a, workers=args.workers)
         seconds += time.perf_counter() - t0
+        cpu += _cpu() - c0
         targets = np.concatenate([targets, block])
         _save(args.labels, boards=boards[:b], targets=targets, types=kinds[:b], source=source[:b],
-              games=args.games, seed=args.seed, seconds=round(seconds, 1), workers=args.workers,
+              games=args.games, seed=args.seed, seconds=round(seconds, 1), cpu=round(cpu, 1), workers=args.workers, nets=player,
               command=" ".join(sys.argv))
-        print(f"{time.strftime('%H:%M:%S')} {b:,}/{len(boards):,} labelled, {seconds:,.0f} s", flush=True)
+        print(f"{time.strftime('%H:%M:%S')} {b:,}/{len(boards):,} labelled, {seconds:,.0f} s, {cpu:,.0f} CPU s", flush=True)
     return 0
 
 
@@ -203,6 +224,8 @@ def main(argv=None) -> int:
     p.add_argument("--block", type=int, default=200)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--limit", type=int, default=None, help="stop after this many positions")
+    p.add_argument("--nets", type=Path, default=None,
+                   help="networks file whose 0-ply players roll out (default: the shipped networks)")
     p.set_defaults(run=cmd_label)
     args = ap.parse_args(argv)
     return args.run(args)
