@@ -93,6 +93,31 @@ def test_labelling_by_other_networks_is_theirs_and_resumes_only_with_them(labell
         labelling.main(common + ["--labels", str(other)])
 
 
+def test_searching_labels_of_a_subset_resume_to_one_run(labelling, starts, tmp_path):
+    """``--ply 1 --types``: only the positions of those types, in the set's
+    order, labelled by the 1-ply player; cut short and resumed, the labels
+    of one run; each position's dice keyed by its number in the whole set."""
+    boards = np.ascontiguousarray(starts[:5])
+    kinds = position_types(boards)
+    kinds[[1, 3]] = TYPES.index("blitz")                     # types as the set says, not as recomputed
+    positions = tmp_path / "p.npz"
+    np.savez_compressed(positions, boards=boards, types=kinds, source=np.zeros(5, np.int8))
+    common = ["label", "--positions", str(positions), "--games", "2", "--block", "1", "--ply", "1",
+              "--types", "prime"]
+    whole, parts = tmp_path / "whole.npz", tmp_path / "parts.npz"
+    assert labelling.main(common + ["--labels", str(whole)]) == 0
+    assert labelling.main(common + ["--labels", str(parts), "--limit", "2"]) == 0
+    assert labelling.main(common + ["--labels", str(parts)]) == 0
+    a, b = np.load(whole), np.load(parts)
+    assert list(a["index"]) == [0, 2, 4] and int(a["ply"]) == 1
+    assert np.array_equal(a["boards"], boards[[0, 2, 4]]) and np.array_equal(a["targets"], b["targets"])
+    assert ((a["targets"] >= 0) & (a["targets"] <= 1)).all()
+    alone = labelling.label_searching(network.default(), boards[[4]], np.array([4]), games=2, seed=4141, ply=1)
+    assert np.array_equal(alone[0], a["targets"][2])
+    with pytest.raises(SystemExit):                          # a 0-ply checkpoint is not continued at 1-ply
+        labelling.main(common[:-4] + ["--types", "prime", "--labels", str(parts)])
+
+
 def test_fit_keeps_the_weight_format(starts, tmp_path):
     fit = _load(ROOT / "training" / "fit_blind_spots.py")
     base = {k: v for k, v in network.default().arrays.items() if not k.startswith("prune_")}
