@@ -206,6 +206,7 @@ def cmd_label(args) -> int:
         boards, kinds, source = boards[index], kinds[index], source[index]
     targets = np.zeros((0, 5), np.float32)
     seconds = cpu = 0.0
+    cpu_since = 0
     player = "shipped" if args.nets is None else _digest(args.nets)
     if args.labels.exists():
         with np.load(args.labels) as d:
@@ -217,7 +218,10 @@ def cmd_label(args) -> int:
                     not np.array_equal(d["boards"], boards[:len(d["targets"])]):
                 raise SystemExit(f"{args.labels} was made with other settings or positions")
             targets, seconds = d["targets"], float(d["seconds"])
-            cpu = float(d["cpu"]) if "cpu" in d.files else float("nan")
+            # CPU seconds are counted from ``cpu_since`` labels on (older checkpoints had none).
+            counted = "cpu" in d.files and bool(np.isfinite(d["cpu"]))
+            cpu = float(d["cpu"]) if counted else 0.0
+            cpu_since = int(d["cpu_since"]) if "cpu_since" in d.files else 0 if counted else len(d["targets"])
     nets = network.default() if args.nets is None else network.load(args.nets)
     end = len(boards) if args.limit is None else min(len(boards), args.limit)
     while len(targets) < end:
@@ -233,10 +237,11 @@ def cmd_label(args) -> int:
         cpu += _cpu() - c0
         targets = np.concatenate([targets, block])
         _save(args.labels, boards=boards[:b], targets=targets, types=kinds[:b], source=source[:b],
-              games=args.games, seed=args.seed, seconds=round(seconds, 1), cpu=round(cpu, 1), workers=args.workers, nets=player,
+              games=args.games, seed=args.seed, seconds=round(seconds, 1), cpu=round(cpu, 1), cpu_since=cpu_since, workers=args.workers, nets=player,
               ply=args.ply, index=index[:b],
               command=" ".join(sys.argv))
-        print(f"{time.strftime('%H:%M:%S')} {b:,}/{len(boards):,} labelled, {seconds:,.0f} s, {cpu:,.0f} CPU s", flush=True)
+        print(f"{time.strftime('%H:%M:%S')} {b:,}/{len(boards):,} labelled, {seconds:,.0f} s, {cpu:,.0f} CPU s "
+              f"(from {cpu_since:,})", flush=True)
     return 0
 
 
