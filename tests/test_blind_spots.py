@@ -136,6 +136,17 @@ def test_fit_keeps_the_weight_format(starts, tmp_path):
     assert all(np.array_equal(kept[k], base[k]) for k in base)
 
 
+def test_over_labels_replace_the_labels_of_the_boards_they_share(starts, tmp_path):
+    fit = _load(ROOT / "training" / "fit_blind_spots.py")
+    boards = np.ascontiguousarray(starts[:4])
+    targets = np.full((4, 5), 0.25, np.float32)
+    later = tmp_path / "later.npz"
+    np.savez_compressed(later, boards=boards[[2, 0]], targets=np.array([[0.9] * 5, [0.1] * 5], np.float32))
+    out, n = fit.over_labels(boards, targets, later)
+    assert n == 2 and out[0, 0] == pytest.approx(0.1) and out[2, 0] == pytest.approx(0.9)
+    assert np.array_equal(out[[1, 3]], targets[[1, 3]]) and targets[0, 0] == pytest.approx(0.25)   # a copy
+
+
 def test_type_weights_share_the_weight_between_types():
     fit = _load(ROOT / "training" / "fit_blind_spots.py")
     kinds = np.array([0] * 9 + [1] * 1)
