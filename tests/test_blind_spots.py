@@ -145,6 +145,8 @@ def test_over_labels_replace_the_labels_of_the_boards_they_share(starts, tmp_pat
     out, n = fit.over_labels(boards, targets, later)
     assert n == 2 and out[0, 0] == pytest.approx(0.1) and out[2, 0] == pytest.approx(0.9)
     assert np.array_equal(out[[1, 3]], targets[[1, 3]]) and targets[0, 0] == pytest.approx(0.25)   # a copy
+    first, n = fit.over_labels(boards, targets, later, 1)                                   # its first label only
+    assert n == 1 and first[2, 0] == pytest.approx(0.9) and first[0, 0] == pytest.approx(0.25)
 
 
 def test_type_weights_share_the_weight_between_types():

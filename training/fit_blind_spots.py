@@ -59,12 +59,14 @@ def raw_chances(arrays: dict, boards: np.ndarray) -> np.ndarray:
     return out
 
 
-def over_labels(boards: np.ndarray, targets: np.ndarray, path: Path) -> tuple[np.ndarray, int]:
+def over_labels(boards: np.ndarray, targets: np.ndarray, path: Path, limit: int | None = None
+                ) -> tuple[np.ndarray, int]:
     """``targets`` with the label of every board that ``path`` (a labels
-    file) also labels taken from there: a later round's labels, by a
-    better player, in place of the first round's; and how many."""
+    file; only its first ``limit`` labels if given) also labels taken from
+    there: a later round's labels, by a better player, in place of the
+    first round's; and how many."""
     with np.load(path) as d:
-        theirs = {b.tobytes(): t for b, t in zip(d["boards"], d["targets"].astype(np.float32))}
+        theirs = {b.tobytes(): t for b, t in zip(d["boards"][:limit], d["targets"][:limit].astype(np.float32))}
     out = targets.copy()
     n = 0
     for k, b in enumerate(boards):
@@ -159,9 +161,10 @@ def main(argv=None) -> int:
     ap.add_argument("--type-weights", choices=("equal", "sqrt", "natural"), default="equal",
                     help="each type's total weight: the same for all (equal), as the square root of its count "
                          "(sqrt) or as its count (natural)")
-    ap.add_argument("--over-labels", type=Path, nargs="*", default=[],
-                    help="labels files whose labels replace those of --labels for the boards they share, in "
-                         "order (the second round's, then the 1-ply rollouts')")
+    ap.add_argument("--over-labels", nargs="*", default=[],
+                    help="labels files (FILE or FILE:N, its first N labels) whose labels replace those of "
+                         "--labels for the boards they share, in order (the second round's, then the 1-ply "
+                         "rollouts')")
     ap.add_argument("--extra-labels", type=Path,
                     help="more labels (boards, targets) fitted beside them, e.g. training/nets.npz.labels.npz "
                          "(the run's 120,000 truncated rollout labels of common self-play positions)")
@@ -176,9 +179,10 @@ def main(argv=None) -> int:
     base = {k: v for k, v in base_nets.arrays.items() if not k.startswith("prune_")}
     with np.load(args.labels) as d:
         boards, targets = d["boards"][:args.limit], d["targets"][:args.limit].astype(np.float32)
-    for path in args.over_labels:
-        targets, n = over_labels(boards, targets, path)
-        print(f"{n:,} labels from {path.name}", file=sys.stderr, flush=True)
+    for spec in args.over_labels:
+        path, _, first = spec.partition(":")          # FILE or FILE:N, the first N labels of a run that goes on
+        targets, n = over_labels(boards, targets, Path(path), int(first) if first else None)
+        print(f"{n:,} labels from {spec}", file=sys.stderr, flush=True)
     # Where a gammon or backgammon cannot happen the evaluator says 0 whatever
     # the network's output: the label does not move that output.
     impossible = (_net.evaluate(base_nets, boards, 0) == 0) & (targets == 0)
