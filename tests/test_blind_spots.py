@@ -70,6 +70,54 @@ def test_labelling_resumes_to_the_labels_of_one_run(labelling, starts, tmp_path)
         labelling.main(["label", "--positions", str(positions), "--games", "8", "--labels", str(parts)])
 
 
+def test_labelling_by_other_networks_is_theirs_and_resumes_only_with_them(labelling, starts, tmp_path):
+    """The second round's labels (``--nets FILE``): rolled out by that
+    file's players, so other than the shipped networks' labels, and a
+    checkpoint goes on only with the networks that began it."""
+    positions, nets = tmp_path / "p.npz", tmp_path / "nets.npz"
+    np.savez_compressed(positions, boards=starts[:4], types=position_types(starts[:4]), source=np.zeros(4, np.int8))
+    arrays = {k: v.copy() for k, v in network.default().arrays.items()}
+    arrays["contact_b2"] = arrays["contact_b2"] + np.float32(0.5)      # another player
+    network.save(nets, arrays, {"format": 2})
+    common = ["label", "--positions", str(positions), "--games", "4", "--block", "2"]
+    shipped, other = tmp_path / "shipped.npz", tmp_path / "other.npz"
+    assert labelling.main(common + ["--labels", str(shipped)]) == 0
+    assert labelling.main(common + ["--labels", str(other), "--nets", str(nets), "--limit", "2"]) == 0
+    assert labelling.main(common + ["--labels", str(other), "--nets", str(nets)]) == 0
+    a, b = np.load(shipped), np.load(other)
+    assert str(a["nets"]) == "shipped" and str(b["nets"]).startswith("sha256:")
+    assert b["targets"].shape == (4, 5) and not np.array_equal(a["targets"], b["targets"])
+    with pytest.raises(SystemExit):                          # the shipped networks' checkpoint, other networks
+        labelling.main(common + ["--labels", str(shipped), "--nets", str(nets)])
+    with pytest.raises(SystemExit):
+        labelling.main(common + ["--labels", str(other)])
+
+
+def test_searching_labels_of_a_subset_resume_to_one_run(labelling, starts, tmp_path):
+    """``--ply 1 --types``: only the positions of those types, in the set's
+    order, labelled by the 1-ply player; cut short and resumed, the labels
+    of one run; each position's dice keyed by its number in the whole set."""
+    boards = np.ascontiguousarray(starts[:5])
+    kinds = position_types(boards)
+    kinds[[1, 3]] = TYPES.index("blitz")                     # types as the set says, not as recomputed
+    positions = tmp_path / "p.npz"
+    np.savez_compressed(positions, boards=boards, types=kinds, source=np.zeros(5, np.int8))
+    common = ["label", "--positions", str(positions), "--games", "2", "--block", "1", "--ply", "1",
+              "--types", "prime"]
+    whole, parts = tmp_path / "whole.npz", tmp_path / "parts.npz"
+    assert labelling.main(common + ["--labels", str(whole)]) == 0
+    assert labelling.main(common + ["--labels", str(parts), "--limit", "2"]) == 0
+    assert labelling.main(common + ["--labels", str(parts)]) == 0
+    a, b = np.load(whole), np.load(parts)
+    assert list(a["index"]) == [0, 2, 4] and int(a["ply"]) == 1
+    assert np.array_equal(a["boards"], boards[[0, 2, 4]]) and np.array_equal(a["targets"], b["targets"])
+    assert ((a["targets"] >= 0) & (a["targets"] <= 1)).all()
+    alone = labelling.label_searching(network.default(), boards[[4]], np.array([4]), games=2, seed=4141, ply=1)
+    assert np.array_equal(alone[0], a["targets"][2])
+    with pytest.raises(SystemExit):                          # a 0-ply checkpoint is not continued at 1-ply
+        labelling.main(common[:-4] + ["--types", "prime", "--labels", str(parts)])
+
+
 def test_fit_keeps_the_weight_format(starts, tmp_path):
     fit = _load(ROOT / "training" / "fit_blind_spots.py")
     base = {k: v for k, v in network.default().arrays.items() if not k.startswith("prune_")}
@@ -86,6 +134,19 @@ def test_fit_keeps_the_weight_format(starts, tmp_path):
     kept = fit.fit(base, starts, targets, np.ones(len(starts)), epochs=2, lr=1e-3, seed=1, progress=False,
                    networks=("race",))                       # contact not among those fitted: kept
     assert all(np.array_equal(kept[k], base[k]) for k in base)
+
+
+def test_over_labels_replace_the_labels_of_the_boards_they_share(starts, tmp_path):
+    fit = _load(ROOT / "training" / "fit_blind_spots.py")
+    boards = np.ascontiguousarray(starts[:4])
+    targets = np.full((4, 5), 0.25, np.float32)
+    later = tmp_path / "later.npz"
+    np.savez_compressed(later, boards=boards[[2, 0]], targets=np.array([[0.9] * 5, [0.1] * 5], np.float32))
+    out, n = fit.over_labels(boards, targets, later)
+    assert n == 2 and out[0, 0] == pytest.approx(0.1) and out[2, 0] == pytest.approx(0.9)
+    assert np.array_equal(out[[1, 3]], targets[[1, 3]]) and targets[0, 0] == pytest.approx(0.25)   # a copy
+    first, n = fit.over_labels(boards, targets, later, 1)                                   # its first label only
+    assert n == 1 and first[2, 0] == pytest.approx(0.9) and first[0, 0] == pytest.approx(0.25)
 
 
 def test_type_weights_share_the_weight_between_types():

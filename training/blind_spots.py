@@ -16,7 +16,12 @@ that cycles through the types so that any prefix of the set is balanced.
 ``label`` labels them in that order with ``label_positions`` of
 ``backgammon.train``: ``--games`` games a position played to the end (or
 to the bear-off tables, which are exact) by the shipped networks at 0-ply,
-each roll's luck subtracted.  Every ``--block`` positions the labels so far
+each roll's luck subtracted (``--nets FILE``: by that file's networks
+instead, for the next round of labels: the candidate's rollouts label the
+same positions with ``--nets training/blind_spots.candidate.npz --labels
+training/blind_spots.labels2.npz``; ``--ply 1 --types back_game,prime,crashed``:
+the 1-ply player's rollouts of those types only, in the package's rollout
+loop, one core).  Every ``--block`` positions the labels so far
 are saved (``training/blind_spots.labels.npz``); run the same command again
 to go on from there: the labels are those one uninterrupted run gives
 (position i's dice are keyed by the seed and i).
@@ -159,31 +164,84 @@ def _save(path: Path, **arrays) -> None:
     tmp.replace(path)
 
 
+def _digest(path: Path) -> str:
+    """The networks file's sha256: a checkpoint goes on only with the
+    networks that began it."""
+    import hashlib
+    return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished workers."""
+    import os
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def label_searching(nets, boards: np.ndarray, index: np.ndarray, *, games: int, seed: int, ply: int) -> np.ndarray:
+    """The five chances of each board from ``games`` games played to the
+    end (or the bear-off tables) by ``nets``' ``ply``-ply player, each
+    roll's luck subtracted; board k's dice keyed by ``seed`` and
+    ``index[k]`` (its number in the set), so a set labelled in parts gets
+    one run's labels.  One core (the package's lockstep rollouts)."""
+    from backgammon import Position
+    from backgammon.players import NetPlayer
+    from backgammon.rollouts import rollout
+    player = NetPlayer(ply, networks=nets, threads=1)
+    out = np.empty((len(boards), 5), np.float32)
+    for k, (board, i) in enumerate(zip(boards, index)):
+        r = rollout(Position.from_array(board), games=games, policy=player, bearoff=True,
+                    seed=np.random.SeedSequence(seed, spawn_key=(int(i),)), workers=1)
+        out[k] = np.clip([r.win, r.win_gammon, r.win_backgammon, r.lose_gammon, r.lose_backgammon], 0.0, 1.0)
+    return out
+
+
 def cmd_label(args) -> int:
     with np.load(args.positions) as d:
         boards, kinds, source = d["boards"], d["types"], d["source"]
+    index = np.arange(len(boards))
+    if args.types:
+        # A subset (the worst types, for the dearer searching players), in the set's order.
+        index = np.flatnonzero(np.isin(kinds, [TYPES.index(t) for t in args.types.split(",")]))
+        boards, kinds, source = boards[index], kinds[index], source[index]
     targets = np.zeros((0, 5), np.float32)
-    seconds = 0.0
+    seconds = cpu = 0.0
+    cpu_since = 0
+    player = "shipped" if args.nets is None else _digest(args.nets)
     if args.labels.exists():
         with np.load(args.labels) as d:
-            if int(d["games"]) != args.games or int(d["seed"]) != args.seed or \
+            made_by = str(d["nets"]) if "nets" in d.files else "shipped"
+            ply = int(d["ply"]) if "ply" in d.files else 0
+            if int(d["games"]) != args.games or int(d["seed"]) != args.seed or made_by != player or \
+                    ply != args.ply or not np.array_equal(d["index"] if "index" in d.files else
+                                                          np.arange(len(d["targets"])), index[:len(d["targets"])]) or \
                     not np.array_equal(d["boards"], boards[:len(d["targets"])]):
                 raise SystemExit(f"{args.labels} was made with other settings or positions")
             targets, seconds = d["targets"], float(d["seconds"])
-    nets = network.default()
+            # CPU seconds are counted from ``cpu_since`` labels on (older checkpoints had none).
+            counted = "cpu" in d.files and bool(np.isfinite(d["cpu"]))
+            cpu = float(d["cpu"]) if counted else 0.0
+            cpu_since = int(d["cpu_since"]) if "cpu_since" in d.files else 0 if counted else len(d["targets"])
+    nets = network.default() if args.nets is None else network.load(args.nets)
     end = len(boards) if args.limit is None else min(len(boards), args.limit)
     while len(targets) < end:
         a = len(targets)
         b = min(a + args.block, end)
-        t0 = time.perf_counter()
-        block = label_positions(nets, boards[a:b], games=args.games, truncate=1_000_000, seed=args.seed,
-                                first=a, workers=args.workers)
+        t0, c0 = time.perf_counter(), _cpu()
+        if args.ply == 0 and not args.types:
+            block = label_positions(nets, boards[a:b], games=args.games, truncate=1_000_000, seed=args.seed,
+                                    first=a, workers=args.workers)
+        else:
+            block = label_searching(nets, boards[a:b], index[a:b], games=args.games, seed=args.seed, ply=args.ply)
         seconds += time.perf_counter() - t0
+        cpu += _cpu() - c0
         targets = np.concatenate([targets, block])
         _save(args.labels, boards=boards[:b], targets=targets, types=kinds[:b], source=source[:b],
-              games=args.games, seed=args.seed, seconds=round(seconds, 1), workers=args.workers,
+              games=args.games, seed=args.seed, seconds=round(seconds, 1), cpu=round(cpu, 1), cpu_since=cpu_since, workers=args.workers, nets=player,
+              ply=args.ply, index=index[:b],
               command=" ".join(sys.argv))
-        print(f"{time.strftime('%H:%M:%S')} {b:,}/{len(boards):,} labelled, {seconds:,.0f} s", flush=True)
+        print(f"{time.strftime('%H:%M:%S')} {b:,}/{len(boards):,} labelled, {seconds:,.0f} s, {cpu:,.0f} CPU s "
+              f"(from {cpu_since:,})", flush=True)
     return 0
 
 
@@ -203,6 +261,12 @@ def main(argv=None) -> int:
     p.add_argument("--block", type=int, default=200)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--limit", type=int, default=None, help="stop after this many positions")
+    p.add_argument("--ply", type=int, default=0,
+                   help="the players' search depth (1: the package's rollouts with NetPlayer(1), one core)")
+    p.add_argument("--types", default=None,
+                   help="label only positions of these types (comma-separated), in the set's order")
+    p.add_argument("--nets", type=Path, default=None,
+                   help="networks file whose 0-ply players roll out (default: the shipped networks)")
     p.set_defaults(run=cmd_label)
     args = ap.parse_args(argv)
     return args.run(args)

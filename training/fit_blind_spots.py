@@ -3,6 +3,7 @@
     python training/fit_blind_spots.py --out CANDIDATE.npz [--labels training/blind_spots.labels.npz]
         [--epochs 12] [--lr 3e-4] [--anchor-games 3000] [--anchor-weight 1] [--seed 1] [--types blitz,...]
         [--type-weights equal|sqrt|natural] [--extra-labels FILE --extra-weight W] [--networks race,contact,crashed]
+        [--over-labels training/blind_spots.labels2.npz training/blind_spots.labels_ply1.npz]
 
 From the shipped weights (or ``--nets``), every network (contact, crashed,
 race) is fitted by mini-batch Adam (PyTorch, one thread; the step falling
@@ -56,6 +57,24 @@ def raw_chances(arrays: dict, boards: np.ndarray) -> np.ndarray:
         h = 1 / (1 + np.exp(-(x[m, :w1.shape[0]] @ w1 + arrays[f"{name}_b1"])))
         out[m] = 1 / (1 + np.exp(-(h @ arrays[f"{name}_w2"].T + arrays[f"{name}_b2"])))
     return out
+
+
+def over_labels(boards: np.ndarray, targets: np.ndarray, path: Path, limit: int | None = None
+                ) -> tuple[np.ndarray, int]:
+    """``targets`` with the label of every board that ``path`` (a labels
+    file; only its first ``limit`` labels if given) also labels taken from
+    there: a later round's labels, by a better player, in place of the
+    first round's; and how many."""
+    with np.load(path) as d:
+        theirs = {b.tobytes(): t for b, t in zip(d["boards"][:limit], d["targets"][:limit].astype(np.float32))}
+    out = targets.copy()
+    n = 0
+    for k, b in enumerate(boards):
+        t = theirs.get(b.tobytes())
+        if t is not None:
+            out[k] = t
+            n += 1
+    return out, n
 
 
 def type_weights(kinds: np.ndarray, power: float) -> np.ndarray:
@@ -142,6 +161,10 @@ def main(argv=None) -> int:
     ap.add_argument("--type-weights", choices=("equal", "sqrt", "natural"), default="equal",
                     help="each type's total weight: the same for all (equal), as the square root of its count "
                          "(sqrt) or as its count (natural)")
+    ap.add_argument("--over-labels", nargs="*", default=[],
+                    help="labels files (FILE or FILE:N, its first N labels) whose labels replace those of "
+                         "--labels for the boards they share, in order (the second round's, then the 1-ply "
+                         "rollouts')")
     ap.add_argument("--extra-labels", type=Path,
                     help="more labels (boards, targets) fitted beside them, e.g. training/nets.npz.labels.npz "
                          "(the run's 120,000 truncated rollout labels of common self-play positions)")
@@ -156,6 +179,10 @@ def main(argv=None) -> int:
     base = {k: v for k, v in base_nets.arrays.items() if not k.startswith("prune_")}
     with np.load(args.labels) as d:
         boards, targets = d["boards"][:args.limit], d["targets"][:args.limit].astype(np.float32)
+    for spec in args.over_labels:
+        path, _, first = spec.partition(":")          # FILE or FILE:N, the first N labels of a run that goes on
+        targets, n = over_labels(boards, targets, Path(path), int(first) if first else None)
+        print(f"{n:,} labels from {spec}", file=sys.stderr, flush=True)
     # Where a gammon or backgammon cannot happen the evaluator says 0 whatever
     # the network's output: the label does not move that output.
     impossible = (_net.evaluate(base_nets, boards, 0) == 0) & (targets == 0)
