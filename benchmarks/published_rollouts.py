@@ -24,7 +24,24 @@ the 47 about an hour; workers and games are options)::
 
 ``--only cube`` or ``--only checker`` run one kind; ``--ids a,b`` some
 positions; ``--policy net:1`` (``--cube-policy``) other players;
-``--report FILE...`` prints the table of saved results.  Rules come from the XGID's state
+``--report FILE...`` prints the table of saved results; ``--resume``
+continues a run whose ``--out`` file holds some positions already (each
+position is written as it finishes).
+
+Which player: the network at 0-ply (``--policy net``, the default) rolls
+out bear-ins and one-roll shots well below XG's double/take; at one ply
+(``--policy net:1``, 3 to 6 times the CPU time) the issue's seven cube
+positions come within a median 0.019 of XG's no double and double/take
+(0.065 / 0.103 at 0-ply).  The published rollouts are played by
+searching players (most say "3-ply moves": XG counts the static
+evaluation as one ply, so our ply 2), so figures comparable with them
+come from ``--policy net:1`` (the cube decided by the same player)::
+
+    nice -n 10 python benchmarks/published_rollouts.py --only cube --policy net:1 \\
+        --games 1296 --seed 1 --workers 1 --resume \\
+        --out benchmarks/results/published_rollouts_cube_net1.json
+
+Rules come from the XGID's state
 (``MatchState.game_rules``: its Jacoby and beaver bits in money play).
 Checker plays at a match score are rolled out as the API does by default
 there, cubefully and ranked by match equity (the 2-ply answer too); money
@@ -237,6 +254,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cubeful-plays", action="store_true", help="roll checker plays out with the cube")
     ap.add_argument("--out", type=Path, help="write per-position results and the summary as JSON")
     ap.add_argument("--report", type=Path, nargs="+", help="print the table of saved results (--out files), run nothing")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the results already in --out and run only the positions it lacks")
     args = ap.parse_args(argv)
     if args.report:
         # Runs split over several files (and several processes) may overlap: each position once.
@@ -250,6 +269,13 @@ def main(argv=None) -> int:
         by_id = {e["id"]: e for e in entries}
         entries = [by_id[i] for i in args.ids.split(",") if i in by_id]      # in the order given
     results = []
+    if args.resume:
+        if not args.out:
+            ap.error("--resume needs --out")
+        if args.out.exists():
+            results = json.loads(args.out.read_text())["results"]
+            done = {r["id"] for r in results}
+            entries = [e for e in entries if e["id"] not in done]
     t0 = time.perf_counter()
     for k, e in enumerate(entries, 1):
         r = run_cube(e, args) if e["kind"] == "cube" else run_checker(e, args)

@@ -383,11 +383,13 @@ def test_a_passed_double_keeps_the_chances_of_playing_on():
     assert nd.passes > 0
     assert nd.to_dict()["passes"] == nd.passes and "passes" not in rollout(games=36, seed=1, workers=1).to_dict()
     # The cube's decisions change the value, never the chances: with the
-    # same dice and checker players, the chances equal those of a rollout
-    # whose cube players never double (pubeval has no cube judgement).
+    # same dice and checker players whose plays do not depend on the cube
+    # (pubeval's; the networks choose by each game's cube), the chances
+    # equal those of a rollout whose cube players never double (pubeval has
+    # no cube judgement).
     pos = parse_xgid(SHOT).position
-    cubed = rollout(pos, cube=True, games=72, seed=3, workers=1)
-    dead = rollout(pos, cube=True, cube_policy="pubeval", games=72, seed=3, workers=1)
+    cubed = rollout(pos, cube=True, policy="pubeval", cube_policy="net", games=72, seed=3, workers=1)
+    dead = rollout(pos, cube=True, policy="pubeval", cube_policy="pubeval", games=72, seed=3, workers=1)
     assert cubed.passes > 0 and dead.passes == 0 and cubed.cubeful_equity != dead.cubeful_equity
     for name in ("win", "win_gammon", "lose_gammon", "equity", "equity_se", "raw_equity"):
         assert getattr(cubed, name) == getattr(dead, name), name

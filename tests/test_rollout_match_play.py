@@ -3,7 +3,9 @@
 game's own cube and score (``Player.choose_indices_at``, the ranking of
 ``Player.choose_at`` and ``hint`` with a state: ``cube_search.rank_batch``),
 one batch per cube state, as gnubg chooses plays in a cubeful rollout with
-each game's cube (RULES 8).  Cubeless rollouts and money rollouts play as
+each game's cube (RULES 8).  Money cubeful rollouts likewise choose by
+cubeful money equity at each game's cube (``choose_indices_at(...,
+cubeful=True)``), as gnubg's rollout.c does; cubeless rollouts play as
 before."""
 import numpy as np
 import pytest
@@ -24,6 +26,14 @@ SCORES = [DMP, bg.MatchState(match_length=7, score=(5, 3)), bg.MatchState(match_
 #: A middle-game position (of a seeded random game) where three of the 21
 #: rolls' best 0-ply plays at DMP differ from the cubeless ones.
 SENSITIVE = "4HPwATDgc/ABMA"
+#: A middle-game position (of the same seeded sample) where, in money play,
+#: the best 0-ply play by cubeful equity differs from the cubeless one in 4
+#: of the 21 rolls under Jacoby with the cube centred, and in 1 with the
+#: cube centred (no Jacoby), owned by either side.
+MONEY_SENSITIVE = "kmfwATDgc/ABMA"
+MONEY = {"centred": (bg.MatchState(), 1), "jacoby": (bg.MatchState(jacoby=True), 4),
+         "owned": (bg.MatchState(cube_value=2, cube_owner=0), 1),
+         "theirs": (bg.MatchState(cube_value=2, cube_owner=1), 1)}
 
 
 def _all_rolls(pos):
@@ -62,15 +72,15 @@ def test_the_position_plays_differently_at_dmp():
     assert (p.choose_indices(boards, rolls) != p.choose_indices_at(boards, rolls, DMP)).sum() == 3
 
 
-def _first_ply(state, cube, seed=3, games=36):
+def _first_ply(state, cube, seed=3, games=36, pid=SENSITIVE):
     """Games of one chunk cut after their first play (no variance
     reduction): each game's result is the next side's 0-ply chances after
     the play the rollout chose, for the side on roll at the start."""
-    pos = bg.Position.from_id(SENSITIVE)
+    pos = bg.Position.from_id(pid)
     seq = np.random.SeedSequence(seed)
     task = Task((Start(pos.to_bytes(), True, state if cube else None),), 0, games, seq,
                 ((None, "net"), (None, "net")), ((None, "net"), (None, "net")) if cube else None,
-                Games(bg.Rules(), True, 1, False, False))
+                Games(state.game_rules(None), True, 1, False, False))
     out = run_chunk(task)[0]
     dice = _rollout.lockstep_rolls(np.arange(games, dtype=np.int64), np.zeros(games, dtype=np.int64), True,
                                    _key(seq))
@@ -104,11 +114,40 @@ def test_cubeless_rollout_plays_cubeless():
     np.testing.assert_allclose(results, _after(pos, dice, NetPlayer().choose_indices(boards, dice)), atol=1e-6)
 
 
-def test_money_cubeful_rollout_plays_as_before():
-    # Money play keeps the cubeless choice (as hint and choose_at in money):
-    # the cubeful money rollout's chances are the cubeless rollout's.
-    pos, dice, results = _first_ply(bg.MatchState(), cube=True)
-    np.testing.assert_array_equal(results, _first_ply(bg.MatchState(), cube=False)[2])
+@pytest.mark.parametrize("name", sorted(MONEY))
+def test_money_cubeful_choice_is_hints_first_at_the_cube(name):
+    # RULES 7.5, 8: with ``cubeful`` a money state's plays go by cubeful
+    # money equity at its cube (hint with that state ranks them so), and
+    # at this position that is not the cubeless play for some rolls.
+    state, differ = MONEY[name]
+    pos = bg.Position.from_id(MONEY_SENSITIVE)
+    boards, rolls = _all_rolls(pos)
+    p = NetPlayer()
+    got = p.choose_indices_at(boards, rolls, state, cubeful=True)
+    for r, i in zip(rolls, got):
+        roll = (int(r[0]), int(r[1]))
+        assert pos.legal_plays(roll)[int(i)].position == bg.hint(pos, roll, state=state, ply=0)[0].play.position
+    assert (got != p.choose_indices(boards, rolls)).sum() == differ
+
+
+@pytest.mark.parametrize("name", ["jacoby", "owned"])
+def test_money_cubeful_rollout_plays_the_cubeful_play(name):
+    # gnubg's rollout.c: a cubeful money rollout chooses each game's play
+    # by cubeful equity at that game's cube (Jacoby while it is centred):
+    # the first play of every game is that choice for the roll thrown, not
+    # the cubeless one where the two differ; a cubeless rollout of the same
+    # seed plays cubeless.
+    state, _ = MONEY[name]
+    pos, dice, results = _first_ply(state, cube=True, pid=MONEY_SENSITIVE)
+    boards = np.repeat(pos.array[None], len(dice), axis=0)
+    p = NetPlayer()
+    cubeful, cubeless = p.choose_indices_at(boards, dice, state, cubeful=True), p.choose_indices(boards, dice)
+    differ = cubeful != cubeless
+    assert differ.any()
+    np.testing.assert_allclose(results, _after(pos, dice, cubeful), atol=1e-6)
+    assert not np.allclose(results[differ], _after(pos, dice[differ], cubeless[differ]), atol=1e-3)
+    plain = _first_ply(state, cube=False, pid=MONEY_SENSITIVE)[2]
+    np.testing.assert_allclose(plain, _after(pos, dice, cubeless), atol=1e-6)
 
 
 def test_rollout_api_at_dmp_is_reproducible():

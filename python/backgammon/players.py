@@ -183,13 +183,17 @@ class Player(abc.ABC):
         # (Player.choose_at is choose): no state to make.
         return self.choose(game.position, game.dice)
 
-    def choose_indices_at(self, boards: np.ndarray, rolls: np.ndarray, state=None, rules=None) -> np.ndarray:
+    def choose_indices_at(self, boards: np.ndarray, rolls: np.ndarray, state=None, rules=None, *,
+                          cubeful: bool = False) -> np.ndarray:
         """The chosen play of each of a batch of positions at one cube state
         and score (``state``, the mover on roll, as in :meth:`choose_at`):
         what a cubeful rollout asks each ply of the games sharing a cube
         state.  Row ``i`` is the index (move generator order) of
         ``choose_at(boards[i], rolls[i], state, rules)``; a player without
         its own :meth:`choose_at` chooses as :meth:`choose_indices`.
+        ``cubeful``: in money play too, choose by cubeful money equity at
+        the state's cube (what a cubeful money rollout asks, as gnubg's);
+        players whose choice does not depend on the cube ignore it.
 
         Examples
         --------
@@ -410,11 +414,15 @@ class EvaluatorPlayer(Player):
         index = self.choose_indices_at(position.array[None], np.array([dice], dtype=np.uint8), state, rules)
         return plays[int(index[0])]
 
-    def choose_indices_at(self, boards, rolls, state=None, rules=None):
+    def choose_indices_at(self, boards, rolls, state=None, rules=None, *, cubeful=False):
         """At a match score, each position's best play by match equity
         (``cube_search.choose_plays``, the ranking of :meth:`choose_at`),
-        all the batch's plays ranked in one search; money play (and a
-        subclass with its own ``choose_indices``) as :meth:`choose_indices`.
+        all the batch's plays ranked in one search; money play as
+        :meth:`choose_indices` (cubeless), unless ``cubeful``: then by
+        cubeful money equity at the state's cube (its owner and value, the
+        Jacoby rule while it is centred), the same search, as gnubg's
+        cubeful rollouts choose.  A subclass with its own
+        ``choose_indices`` chooses as that.
 
         >>> import numpy as np, backgammon as bg
         >>> dmp = bg.MatchState(match_length=5, score=(4, 4))
@@ -428,7 +436,7 @@ class EvaluatorPlayer(Player):
         if state is None or type(self).choose_indices is not EvaluatorPlayer.choose_indices:
             return self.choose_indices(boards, rolls)
         state, rules = state_and_rules(state, rules)
-        if not state.match_length:
+        if not (state.match_length or cubeful):
             return self.choose_indices(boards, rolls)
         return choose_plays(self.evaluator, boards, rolls, self.ply, state, rules)
 

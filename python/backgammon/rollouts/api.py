@@ -448,6 +448,15 @@ def rollout_cube(position: Position, state: MatchState | None = None, *, games: 
         cube, the Crawford game, a dead cube...), or an option
         :func:`rollout` refuses.
 
+    Notes
+    -----
+    The rollout is as good as its players. With the default (the network
+    at 0-ply) bear-ins and one-roll shots come out well below published
+    XG rollouts, which search their plays; ``policy="net:1"`` (3 to 6
+    times the CPU time) comes within a median 0.019 of XG's no double and
+    double/take on the issue-40 positions of
+    ``benchmarks/published_rollouts.py`` (docs/guide/correctness.md).
+
     See Also
     --------
     backgammon.cube.cube_decision : the same decision from the network, at once.

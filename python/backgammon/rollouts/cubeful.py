@@ -7,10 +7,12 @@ points per unit of the starting cube (gammons single under Jacoby while
 the cube is unturned, :mod:`backgammon.scoring`), in a match the match
 winning chances.  Who may double is :mod:`backgammon.doubling`'s rule.
 
-At a match score each game's checker plays are chosen by match equity at
-its own cube (``Player.choose_indices_at``, one batch per cube state,
-``rollouts.loop``); in money play, and in a game settled by a pass, they
-are cubeless.  A passed double settles the game's value, but the game
+Each game's checker plays are chosen by their cubeful value at its own
+cube (``Player.choose_indices_at(..., cubeful=True)``, one batch per cube
+state, ``rollouts.loop``), as gnubg's cubeful rollouts choose them: by
+match equity at a match score, by cubeful money equity in money play (the
+cube's owner and value, Jacoby while it is centred); in a game settled by
+a pass they are cubeless.  A passed double settles the game's value, but the game
 plays on for its chances: a money cubeful rollout's chances are those of
 playing on, the same as the cubeless rollout's with the same seed (gnubg takes the evaluator's chances at the pass instead, which
 carries the evaluator's bias into them).  A game stopped before its end

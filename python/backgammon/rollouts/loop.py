@@ -3,9 +3,10 @@ game with the same dice.  Cubeless games whose players the kernels can
 play (random, pubeval, net) run in the Cython game loop without the GIL;
 the others, and every cubeful rollout, in :class:`LockstepGames`, on the
 package's one lockstep loop (:class:`backgammon.lockstep.Lanes`): each
-ply, one ``choose_indices`` call per side for all games of the chunk (at
-a match score with the cube, one ``choose_indices_at`` per cube state: the
-plays by match equity at each game's cube), the
+ply, one ``choose_indices`` call per side for all games of the chunk
+(with the cube, one ``choose_indices_at(..., cubeful=True)`` per cube
+state: the plays by match equity, or cubeful money equity, at each
+game's cube, as gnubg's cubeful rollouts), the
 players' cube decisions before the roll (:mod:`.cubeful`: one
 ``cube_actions`` batch per cube state), the roll's luck for variance
 reduction (with the cube, in cubeful value), and truncation."""
@@ -243,9 +244,10 @@ class LockstepGames:
             finish(done, res, val)
 
         def choose(rows, here, dice, turn):
-            # At a match score each game's plays by match equity at its own
-            # cube (one batch per cube state); a game settled by a pass plays
-            # on cubeless, for its chances.
+            # Each game's plays by its cubeful value at its own cube (match
+            # equity at a score, cubeful money equity in money play; one
+            # batch per cube state); a game settled by a pass plays on
+            # cubeless, for its chances.
             choice = np.zeros(len(rows), dtype=np.int64)
             live = np.flatnonzero(~settled[rows])
             done = np.flatnonzero(settled[rows])
@@ -253,12 +255,11 @@ class LockstepGames:
                 choice[done] = choose_for_sides(self.players, here[done], dice[done], turn[done])
             for side, state, at in cube.groups(rows[live], turn[live]):
                 at = live[at]
-                choice[at] = self.players[side].choose_indices_at(here[at], dice[at], state, g.rules)
+                choice[at] = self.players[side].choose_indices_at(here[at], dice[at], state, g.rules, cubeful=True)
             return choice
 
-        at_score = cube is not None and bool(self.state0.match_length)
         lanes.run(self.players, ended, before=before if cube is not None or g.truncate is not None else None,
-                  luck=roll_luck if g.reduce else None, choose=choose if at_score else None)
+                  luck=roll_luck if g.reduce else None, choose=choose if cube is not None else None)
         if not self.start.us_on_roll:
             results, luck = flip(results), flip_change(luck)
             if cube is not None:
