@@ -2,18 +2,21 @@
 """The networks' search: n-ply evaluation (each ply averages over the 21
 rolls of the side on roll, each with its best play at 0-ply) and the
 choice of a play with gnubg's move filters, with their Python entry
-points (``evaluate``, ``choose``, ``rank_plays``).
+points (``evaluate``, ``choose``, ``rank_plays``, ``candidates``).
 """
-from libc.stdint cimport uint8_t, int32_t
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcpy, memcmp, memset
 
 import numpy as np
 
 from backgammon._dice cimport DISTINCT_ROLLS, distinct_roll
 from backgammon._checks cimport need_valid_boards, need_valid_board, need_rolls, need_shape
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
-from backgammon._features cimport PositionClass, position_class, CLASS_OVER, CLASS_BEAROFF
+from backgammon._features cimport PositionClass, position_class, CLASS_OVER, CLASS_BEAROFF, CLASS_CONTACT
+from backgammon._forward cimport MAX_PRUNE_KEEP
 from backgammon._forward cimport (Networks, Evaluator, Work, OUTPUTS, evaluate_board, best_child, equity, flip,
+                                  evaluate_child, prune_score, Start,
                                   consistent)
 
 
@@ -234,3 +237,237 @@ def rank_plays(Networks nets, const uint8_t[:, ::1] children, int ply=0,
     return probs, depth
 
 
+
+
+
+# -- the cubeful search's choices (gnubg's FindBestMoveInEval) ------------------------------------
+
+# The chances one call has evaluated, by board: a search's subtrees reach the same positions by
+# different plays (transpositions), which gnubg's evaluation cache answers.  (The pruning
+# network's scores are not kept: looking them up costs as much as computing them.)
+ctypedef struct Entry:
+    uint64_t hash              # 0: an empty slot
+    float chances[OUTPUTS]
+    uint8_t known              # the chances are known
+    uint8_t key[BOARD_BYTES]
+
+ctypedef struct Memo:
+    Py_ssize_t cap             # slots, a power of two
+    Py_ssize_t used
+    Entry* slots
+
+
+cdef uint64_t _SEED = 0x9E3779B97F4A7C15
+cdef uint64_t _MIX1 = 0xBF58476D1CE4E5B9
+cdef uint64_t _MIX2 = 0x94D049BB133111EB
+
+
+cdef inline uint64_t _hash(const uint8_t* board) noexcept nogil:
+    cdef uint64_t h = _SEED, word
+    cdef int i
+    for i in range(6):
+        memcpy(&word, board + 8 * i, 8)
+        h = (h ^ word) * _MIX1
+        h ^= h >> 31
+    h = (h ^ (board[48] | (<uint64_t>board[49] << 8))) * _MIX2
+    h ^= h >> 29
+    return h if h else 1
+
+
+cdef bint _memo_init(Memo* m, Py_ssize_t cap) noexcept nogil:
+    m.cap = cap
+    m.used = 0
+    m.slots = <Entry*>calloc(cap, sizeof(Entry))
+    return m.slots != NULL
+
+
+cdef void _memo_free(Memo* m) noexcept nogil:
+    free(m.slots)
+    m.slots = NULL
+
+
+cdef inline Entry* _memo_find(Memo* m, const uint8_t* board) noexcept nogil:
+    # The entry of ``board``, added (nothing known) when new.
+    cdef uint64_t h = _hash(board)
+    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>(m.cap - 1))
+    cdef Entry* e = m.slots + i
+    while e.hash:
+        if e.hash == h and memcmp(e.key, board, BOARD_BYTES) == 0:
+            return e
+        i = (i + 1) & (m.cap - 1)
+        e = m.slots + i
+    e.hash = h
+    memcpy(e.key, board, BOARD_BYTES)
+    m.used += 1
+    return e
+
+
+cdef bint _memo_reserve(Memo* m, Py_ssize_t extra) noexcept nogil:
+    # Room for ``extra`` more boards, the slots at most half used; False when out of memory.
+    cdef Memo old
+    cdef Py_ssize_t i
+    cdef Entry* e
+    cdef Py_ssize_t cap = m.cap
+    while 2 * (m.used + extra) >= cap:
+        cap *= 2
+    if cap == m.cap:
+        return True
+    old = m[0]
+    if not _memo_init(m, cap):
+        m[0] = old
+        return False
+    for i in range(old.cap):
+        if old.slots[i].hash:
+            e = _memo_find(m, old.slots[i].key)
+            memcpy(e, &old.slots[i], sizeof(Entry))
+    _memo_free(&old)
+    return True
+
+
+cdef int _cubeful_candidates(const Evaluator* ev, const uint8_t* children, int n, int keep, int* which,
+                             float* chances, int8_t* classes, Work* w, Memo* memo) noexcept nogil:
+    # The plays among ``children`` (next mover's view) that a cubeful search values to choose one,
+    # as gnubg's FindBestMoveInEval: every play or, with more than ``keep`` and each leading to
+    # contact or a crashed position (the classes our pruning network answers for), the ``keep`` it
+    # ranks best for the side that played (the first of equals).  Their indices (ascending) into
+    # ``which``, their 0-ply chances (the side on roll's in each) into ``chances``, their classes
+    # into ``classes``; how many.  ``memo`` must have room for ``n`` more boards.
+    cdef int i, k, j, m = 0
+    cdef float sc
+    cdef PositionClass cls
+    cdef Entry* e
+    cdef bint prune = keep > 0 and ev.prune.n_inputs != 0 and n > keep and keep <= MAX_PRUNE_KEEP
+    cdef const uint8_t* row = children + 25       # the side on roll's row (SLOTS)
+    cdef int top[MAX_PRUNE_KEEP]
+    cdef float top_score[MAX_PRUNE_KEEP]
+    for k in range(4):
+        w.starts[k].ready = False
+    if prune:
+        for k in range(n):
+            if position_class(children + k * BOARD_BYTES) < CLASS_CONTACT:
+                prune = False
+                break
+    if prune:
+        for k in range(n):
+            # The ``keep`` lowest scores so far (the side on roll's: best for the side that played).
+            sc = prune_score(ev, children + k * BOARD_BYTES, row, w)
+            if m < keep:
+                j = m
+                m += 1
+            elif sc < top_score[keep - 1]:
+                j = keep - 1
+            else:
+                continue
+            while j > 0 and top_score[j - 1] > sc:
+                top[j] = top[j - 1]
+                top_score[j] = top_score[j - 1]
+                j -= 1
+            top[j] = k
+            top_score[j] = sc
+        for k in range(1, m):             # the move generator's order among the kept
+            i = top[k]
+            j = k
+            while j > 0 and top[j - 1] > i:
+                top[j] = top[j - 1]
+                j -= 1
+            top[j] = i
+    else:
+        m = n                     # every play
+    for j in range(m):
+        k = top[j] if prune else j
+        which[j] = k
+        cls = position_class(children + k * BOARD_BYTES)
+        classes[j] = <int8_t>cls
+        e = _memo_find(memo, children + k * BOARD_BYTES)
+        if not e.known:
+            evaluate_child(ev, children + k * BOARD_BYTES, cls, row, w.starts, e.chances, w)
+            e.known = 1
+        memcpy(chances + j * OUTPUTS, e.chances, OUTPUTS * sizeof(float))
+    return m
+
+
+def candidates(Networks nets, const uint8_t[:, :, ::1] boards, int keep=10):
+    """For each board and each of its side on roll's 21 rolls (in
+    ``dice.ROLLS``' order), the plays a cubeful search values to choose
+    one, with gnubg's pruning (``keep`` 0: every play): CSR offsets
+    (n * 21 + 1,) int64, the plays' boards (m, 2, 25) uint8 (next mover's
+    view), their 0-ply chances (m, 5) float64 (of the side on roll in
+    each) and classes (m,) int8 (as ``position_classes``).  A board reached twice is evaluated once.  Boards are
+    validated; a finished game has no plays."""
+    cdef Py_ssize_t i, n = boards.shape[0], size = 0, cap
+    cdef int r, k, got, j
+    cdef Search* s
+    cdef uint8_t* out_b = NULL
+    cdef float* out_p = NULL
+    cdef int8_t* out_c = NULL
+    cdef int8_t cls[MAX_PLAYS]
+    cdef void* grown
+    cdef int* which = NULL
+    cdef float* probs = NULL
+    cdef bint failed = False
+    cdef Memo memo
+    if keep < 0 or keep > MAX_PRUNE_KEEP:
+        raise ValueError(f"keep must be 0..{MAX_PRUNE_KEEP}")
+    need_valid_boards("boards", boards)
+    offsets = np.zeros(n * DISTINCT_ROLLS + 1, dtype=np.int64)
+    cdef int64_t[::1] off = offsets
+    cap = max(1024, n * DISTINCT_ROLLS * (keep if keep else 20))
+    s = _new_search()
+    which = <int*>malloc(MAX_PLAYS * sizeof(int))
+    probs = <float*>malloc(MAX_PLAYS * OUTPUTS * sizeof(float))
+    out_b = <uint8_t*>malloc(cap * BOARD_BYTES)
+    out_p = <float*>malloc(cap * OUTPUTS * sizeof(float))
+    out_c = <int8_t*>malloc(cap)
+    if not _memo_init(&memo, 1 << 12) or s == NULL or which == NULL or probs == NULL or out_b == NULL \
+            or out_p == NULL or out_c == NULL:
+        _memo_free(&memo); _free_search(s); free(which); free(probs); free(out_b); free(out_p); free(out_c)
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            for r in range(DISTINCT_ROLLS):
+                k = generate(s.g, &boards[i, 0, 0], ROLL_HI[r], ROLL_LO[r], s.children[0], NULL, True)
+                if not _memo_reserve(&memo, k):
+                    failed = True
+                    break
+                got = _cubeful_candidates(&nets.ev, s.children[0], k, keep, which, probs, cls, &s.work, &memo)
+                if size + got > cap:
+                    cap = 2 * (size + got)
+                    grown = realloc(out_b, cap * BOARD_BYTES)
+                    if grown == NULL:
+                        failed = True
+                        break
+                    out_b = <uint8_t*>grown
+                    grown = realloc(out_p, cap * OUTPUTS * sizeof(float))
+                    if grown == NULL:
+                        failed = True
+                        break
+                    out_p = <float*>grown
+                    grown = realloc(out_c, cap)
+                    if grown == NULL:
+                        failed = True
+                        break
+                    out_c = <int8_t*>grown
+                memcpy(out_c + size, cls, got)
+                for j in range(got):
+                    memcpy(out_b + (size + j) * BOARD_BYTES, s.children[0] + which[j] * BOARD_BYTES, BOARD_BYTES)
+                memcpy(out_p + size * OUTPUTS, probs, got * OUTPUTS * sizeof(float))
+                size += got
+                off[i * DISTINCT_ROLLS + r + 1] = size
+            if failed:
+                break
+    _memo_free(&memo); _free_search(s); free(which); free(probs)
+    if failed:
+        free(out_b); free(out_p); free(out_c)
+        raise MemoryError()
+    children = np.empty((size, 2, 25), dtype=np.uint8)
+    chances = np.empty((size, OUTPUTS), dtype=np.float32)
+    classes = np.empty(size, dtype=np.int8)
+    cdef uint8_t[:, :, ::1] cb = children
+    cdef float[:, ::1] cp = chances
+    cdef int8_t[::1] cc = classes
+    if size:
+        memcpy(&cb[0, 0, 0], out_b, size * BOARD_BYTES)
+        memcpy(&cp[0, 0], out_p, size * OUTPUTS * sizeof(float))
+        memcpy(&cc[0], out_c, size)
+    free(out_b); free(out_p); free(out_c)
+    return offsets, children, chances.astype(np.float64), classes
