@@ -398,7 +398,7 @@ def candidates(Networks nets, const uint8_t[:, :, ::1] boards, int keep=10):
     cdef int r, k, got, j
     cdef Search* s
     cdef uint8_t* out_b = NULL
-    cdef float* out_p = NULL
+    cdef double* out_p = NULL
     cdef int8_t* out_c = NULL
     cdef int8_t cls[MAX_PLAYS]
     cdef void* grown
@@ -416,7 +416,7 @@ def candidates(Networks nets, const uint8_t[:, :, ::1] boards, int keep=10):
     which = <int*>malloc(MAX_PLAYS * sizeof(int))
     probs = <float*>malloc(MAX_PLAYS * OUTPUTS * sizeof(float))
     out_b = <uint8_t*>malloc(cap * BOARD_BYTES)
-    out_p = <float*>malloc(cap * OUTPUTS * sizeof(float))
+    out_p = <double*>malloc(cap * OUTPUTS * sizeof(double))
     out_c = <int8_t*>malloc(cap)
     if not _memo_init(&memo, 1 << 12) or s == NULL or which == NULL or probs == NULL or out_b == NULL \
             or out_p == NULL or out_c == NULL:
@@ -437,11 +437,11 @@ def candidates(Networks nets, const uint8_t[:, :, ::1] boards, int keep=10):
                         failed = True
                         break
                     out_b = <uint8_t*>grown
-                    grown = realloc(out_p, cap * OUTPUTS * sizeof(float))
+                    grown = realloc(out_p, cap * OUTPUTS * sizeof(double))
                     if grown == NULL:
                         failed = True
                         break
-                    out_p = <float*>grown
+                    out_p = <double*>grown
                     grown = realloc(out_c, cap)
                     if grown == NULL:
                         failed = True
@@ -450,7 +450,8 @@ def candidates(Networks nets, const uint8_t[:, :, ::1] boards, int keep=10):
                 memcpy(out_c + size, cls, got)
                 for j in range(got):
                     memcpy(out_b + (size + j) * BOARD_BYTES, s.children[0] + which[j] * BOARD_BYTES, BOARD_BYTES)
-                memcpy(out_p + size * OUTPUTS, probs, got * OUTPUTS * sizeof(float))
+                for j in range(got * OUTPUTS):
+                    out_p[size * OUTPUTS + j] = probs[j]
                 size += got
                 off[i * DISTINCT_ROLLS + r + 1] = size
             if failed:
@@ -460,14 +461,14 @@ def candidates(Networks nets, const uint8_t[:, :, ::1] boards, int keep=10):
         free(out_b); free(out_p); free(out_c)
         raise MemoryError()
     children = np.empty((size, 2, 25), dtype=np.uint8)
-    chances = np.empty((size, OUTPUTS), dtype=np.float32)
+    chances = np.empty((size, OUTPUTS), dtype=np.float64)
     classes = np.empty(size, dtype=np.int8)
     cdef uint8_t[:, :, ::1] cb = children
-    cdef float[:, ::1] cp = chances
+    cdef double[:, ::1] cp = chances
     cdef int8_t[::1] cc = classes
     if size:
         memcpy(&cb[0, 0, 0], out_b, size * BOARD_BYTES)
-        memcpy(&cp[0, 0], out_p, size * OUTPUTS * sizeof(float))
+        memcpy(&cp[0, 0], out_p, size * OUTPUTS * sizeof(double))
         memcpy(&cc[0], out_c, size)
     free(out_b); free(out_p); free(out_c)
-    return offsets, children, chances.astype(np.float64), classes
+    return offsets, children, chances, classes
