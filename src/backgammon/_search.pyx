@@ -243,18 +243,17 @@ def rank_plays(Networks nets, const uint8_t[:, ::1] children, int ply=0,
 # -- the cubeful search's choices (gnubg's FindBestMoveInEval) ------------------------------------
 
 # The chances one call has evaluated, by board: a search's subtrees reach the same positions by
-# different plays (transpositions), which gnubg's evaluation cache answers.  (The pruning
-# network's scores are not kept: looking them up costs as much as computing them.)
-ctypedef struct Entry:
+# different plays (transpositions), which gnubg's evaluation cache answers.  A slot keeps the
+# board's hash and its row in the call's output, which holds the board and its chances.  (The
+# pruning network's scores are not kept: looking them up costs as much as computing them.)
+ctypedef struct Slot:
     uint64_t hash              # 0: an empty slot
-    float chances[OUTPUTS]
-    uint8_t known              # the chances are known
-    uint8_t key[BOARD_BYTES]
+    Py_ssize_t at              # the row of the output
 
 ctypedef struct Memo:
     Py_ssize_t cap             # slots, a power of two
     Py_ssize_t used
-    Entry* slots
+    Slot* slots
 
 
 cdef uint64_t _SEED = 0x9E3779B97F4A7C15
@@ -277,27 +276,22 @@ cdef inline uint64_t _hash(const uint8_t* board) noexcept nogil:
 cdef bint _memo_init(Memo* m, Py_ssize_t cap) noexcept nogil:
     m.cap = cap
     m.used = 0
-    m.slots = <Entry*>calloc(cap, sizeof(Entry))
+    m.slots = <Slot*>calloc(cap, sizeof(Slot))
     return m.slots != NULL
 
 
-cdef void _memo_free(Memo* m) noexcept nogil:
-    free(m.slots)
-    m.slots = NULL
-
-
-cdef inline Entry* _memo_find(Memo* m, const uint8_t* board) noexcept nogil:
-    # The entry of ``board``, added (nothing known) when new.
+cdef inline Slot* _memo_find(Memo* m, const uint8_t* board, const uint8_t* rows) noexcept nogil:
+    # The slot of ``board`` (its boards in ``rows``), added (``at`` -1) when new.
     cdef uint64_t h = _hash(board)
     cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>(m.cap - 1))
-    cdef Entry* e = m.slots + i
+    cdef Slot* e = m.slots + i
     while e.hash:
-        if e.hash == h and memcmp(e.key, board, BOARD_BYTES) == 0:
+        if e.hash == h and memcmp(rows + e.at * BOARD_BYTES, board, BOARD_BYTES) == 0:
             return e
         i = (i + 1) & (m.cap - 1)
         e = m.slots + i
     e.hash = h
-    memcpy(e.key, board, BOARD_BYTES)
+    e.at = -1
     m.used += 1
     return e
 
@@ -305,8 +299,7 @@ cdef inline Entry* _memo_find(Memo* m, const uint8_t* board) noexcept nogil:
 cdef bint _memo_reserve(Memo* m, Py_ssize_t extra) noexcept nogil:
     # Room for ``extra`` more boards, the slots at most half used; False when out of memory.
     cdef Memo old
-    cdef Py_ssize_t i
-    cdef Entry* e
+    cdef Py_ssize_t i, j
     cdef Py_ssize_t cap = m.cap
     while 2 * (m.used + extra) >= cap:
         cap *= 2
@@ -316,26 +309,26 @@ cdef bint _memo_reserve(Memo* m, Py_ssize_t extra) noexcept nogil:
     if not _memo_init(m, cap):
         m[0] = old
         return False
+    m.used = old.used
     for i in range(old.cap):
-        if old.slots[i].hash:
-            e = _memo_find(m, old.slots[i].key)
-            memcpy(e, &old.slots[i], sizeof(Entry))
-    _memo_free(&old)
+        if old.slots[i].hash:             # the boards are distinct: the first free slot
+            j = <Py_ssize_t>(old.slots[i].hash & <uint64_t>(cap - 1))
+            while m.slots[j].hash:
+                j = (j + 1) & (cap - 1)
+            m.slots[j] = old.slots[i]
+    free(old.slots)
     return True
 
 
 cdef int _cubeful_candidates(const Evaluator* ev, const uint8_t* children, int n, int keep, int* which,
-                             float* chances, int8_t* classes, Work* w, Memo* memo) noexcept nogil:
+                             Work* w) noexcept nogil:
     # The plays among ``children`` (next mover's view) that a cubeful search values to choose one,
     # as gnubg's FindBestMoveInEval: every play or, with more than ``keep`` and each leading to
     # contact or a crashed position (the classes our pruning network answers for), the ``keep`` it
     # ranks best for the side that played (the first of equals).  Their indices (ascending) into
-    # ``which``, their 0-ply chances (the side on roll's in each) into ``chances``, their classes
-    # into ``classes``; how many.  ``memo`` must have room for ``n`` more boards.
+    # ``which``; how many.  ``w.starts`` are then those of these children.
     cdef int i, k, j, m = 0
     cdef float sc
-    cdef PositionClass cls
-    cdef Entry* e
     cdef bint prune = keep > 0 and ev.prune.n_inputs != 0 and n > keep and keep <= MAX_PRUNE_KEEP
     cdef const uint8_t* row = children + 25       # the side on roll's row (SLOTS)
     cdef int top[MAX_PRUNE_KEEP]
@@ -347,42 +340,35 @@ cdef int _cubeful_candidates(const Evaluator* ev, const uint8_t* children, int n
             if position_class(children + k * BOARD_BYTES) < CLASS_CONTACT:
                 prune = False
                 break
-    if prune:
+    if not prune:
         for k in range(n):
-            # The ``keep`` lowest scores so far (the side on roll's: best for the side that played).
-            sc = prune_score(ev, children + k * BOARD_BYTES, row, w)
-            if m < keep:
-                j = m
-                m += 1
-            elif sc < top_score[keep - 1]:
-                j = keep - 1
-            else:
-                continue
-            while j > 0 and top_score[j - 1] > sc:
-                top[j] = top[j - 1]
-                top_score[j] = top_score[j - 1]
-                j -= 1
-            top[j] = k
-            top_score[j] = sc
-        for k in range(1, m):             # the move generator's order among the kept
-            i = top[k]
-            j = k
-            while j > 0 and top[j - 1] > i:
-                top[j] = top[j - 1]
-                j -= 1
-            top[j] = i
-    else:
-        m = n                     # every play
+            which[k] = k
+        return n
+    for k in range(n):
+        # The ``keep`` lowest scores so far (the side on roll's: best for the side that played).
+        sc = prune_score(ev, children + k * BOARD_BYTES, row, w)
+        if m < keep:
+            j = m
+            m += 1
+        elif sc < top_score[keep - 1]:
+            j = keep - 1
+        else:
+            continue
+        while j > 0 and top_score[j - 1] > sc:
+            top[j] = top[j - 1]
+            top_score[j] = top_score[j - 1]
+            j -= 1
+        top[j] = k
+        top_score[j] = sc
+    for k in range(1, m):                 # the move generator's order among the kept
+        i = top[k]
+        j = k
+        while j > 0 and top[j - 1] > i:
+            top[j] = top[j - 1]
+            j -= 1
+        top[j] = i
     for j in range(m):
-        k = top[j] if prune else j
-        which[j] = k
-        cls = position_class(children + k * BOARD_BYTES)
-        classes[j] = <int8_t>cls
-        e = _memo_find(memo, children + k * BOARD_BYTES)
-        if not e.known:
-            evaluate_child(ev, children + k * BOARD_BYTES, cls, row, w.starts, e.chances, w)
-            e.known = 1
-        memcpy(chances + j * OUTPUTS, e.chances, OUTPUTS * sizeof(float))
+        which[j] = top[j]
     return m
 
 
@@ -392,18 +378,21 @@ def candidates(Networks nets, const uint8_t[:, :, ::1] boards, int keep=10):
     one, with gnubg's pruning (``keep`` 0: every play): CSR offsets
     (n * 21 + 1,) int64, the plays' boards (m, 2, 25) uint8 (next mover's
     view), their 0-ply chances (m, 5) float64 (of the side on roll in
-    each) and classes (m,) int8 (as ``position_classes``).  A board reached twice is evaluated once.  Boards are
-    validated; a finished game has no plays."""
-    cdef Py_ssize_t i, n = boards.shape[0], size = 0, cap
-    cdef int r, k, got, j
+    each) and classes (m,) int8 (as ``position_classes``).  A board
+    reached twice is evaluated once.  Boards are validated; a finished
+    game has no plays."""
+    cdef Py_ssize_t i, n = boards.shape[0], size = 0, cap, at
+    cdef int r, k, got, j, o
     cdef Search* s
     cdef uint8_t* out_b = NULL
     cdef double* out_p = NULL
     cdef int8_t* out_c = NULL
-    cdef int8_t cls[MAX_PLAYS]
+    cdef const uint8_t* child
+    cdef PositionClass cls
+    cdef Slot* e
+    cdef float p[OUTPUTS]
     cdef void* grown
     cdef int* which = NULL
-    cdef float* probs = NULL
     cdef bint failed = False
     cdef Memo memo
     if keep < 0 or keep > MAX_PRUNE_KEEP:
@@ -412,24 +401,24 @@ def candidates(Networks nets, const uint8_t[:, :, ::1] boards, int keep=10):
     offsets = np.zeros(n * DISTINCT_ROLLS + 1, dtype=np.int64)
     cdef int64_t[::1] off = offsets
     cap = max(1024, n * DISTINCT_ROLLS * (keep if keep else 20))
+    memo.slots = NULL
     s = _new_search()
     which = <int*>malloc(MAX_PLAYS * sizeof(int))
-    probs = <float*>malloc(MAX_PLAYS * OUTPUTS * sizeof(float))
     out_b = <uint8_t*>malloc(cap * BOARD_BYTES)
     out_p = <double*>malloc(cap * OUTPUTS * sizeof(double))
     out_c = <int8_t*>malloc(cap)
-    if not _memo_init(&memo, 1 << 12) or s == NULL or which == NULL or probs == NULL or out_b == NULL \
-            or out_p == NULL or out_c == NULL:
-        _memo_free(&memo); _free_search(s); free(which); free(probs); free(out_b); free(out_p); free(out_c)
+    if not _memo_init(&memo, 1 << 12) or s == NULL or which == NULL or out_b == NULL or out_p == NULL \
+            or out_c == NULL:
+        free(memo.slots); _free_search(s); free(which); free(out_b); free(out_p); free(out_c)
         raise MemoryError()
     with nogil:
         for i in range(n):
             for r in range(DISTINCT_ROLLS):
                 k = generate(s.g, &boards[i, 0, 0], ROLL_HI[r], ROLL_LO[r], s.children[0], NULL, True)
-                if not _memo_reserve(&memo, k):
+                got = _cubeful_candidates(&nets.ev, s.children[0], k, keep, which, &s.work)
+                if not _memo_reserve(&memo, got):
                     failed = True
                     break
-                got = _cubeful_candidates(&nets.ev, s.children[0], k, keep, which, probs, cls, &s.work, &memo)
                 if size + got > cap:
                     cap = 2 * (size + got)
                     grown = realloc(out_b, cap * BOARD_BYTES)
@@ -447,16 +436,24 @@ def candidates(Networks nets, const uint8_t[:, :, ::1] boards, int keep=10):
                         failed = True
                         break
                     out_c = <int8_t*>grown
-                memcpy(out_c + size, cls, got)
                 for j in range(got):
-                    memcpy(out_b + (size + j) * BOARD_BYTES, s.children[0] + which[j] * BOARD_BYTES, BOARD_BYTES)
-                for j in range(got * OUTPUTS):
-                    out_p[size * OUTPUTS + j] = probs[j]
-                size += got
+                    child = s.children[0] + which[j] * BOARD_BYTES
+                    cls = position_class(child)
+                    out_c[size] = <int8_t>cls
+                    e = _memo_find(&memo, child, out_b)
+                    if e.at >= 0:
+                        memcpy(out_p + size * OUTPUTS, out_p + e.at * OUTPUTS, OUTPUTS * sizeof(double))
+                    else:
+                        evaluate_child(&nets.ev, child, cls, s.children[0] + 25, s.work.starts, p, &s.work)
+                        for o in range(OUTPUTS):
+                            out_p[size * OUTPUTS + o] = p[o]
+                        e.at = size
+                    memcpy(out_b + size * BOARD_BYTES, child, BOARD_BYTES)
+                    size += 1
                 off[i * DISTINCT_ROLLS + r + 1] = size
             if failed:
                 break
-    _memo_free(&memo); _free_search(s); free(which); free(probs)
+    free(memo.slots); _free_search(s); free(which)
     if failed:
         free(out_b); free(out_p); free(out_c)
         raise MemoryError()
