@@ -124,3 +124,40 @@ def test_gnubgs_filter_takes_the_best_straight_to_the_ply(ply, keep):
     assert set(np.unique(depth).tolist()) <= {0, ply}
     assert len(expected) > 2            # more than the 2 the 2-ply step of a 3-ply filter keeps
     assert HINT_FILTER == KEEP[0]
+
+
+def test_the_search_values_the_plays_gnubgs_pruning_keeps():
+    """Inside the cubeful search each roll's play is chosen among the
+    plays gnubg's pruning keeps (eval.c FindBestMoveInEval): every play of
+    a roll with at most 10, or where one leads out of contact; else the 10
+    the pruning network ranks best, each valued by the full networks
+    (their chances exactly the 0-ply evaluation's)."""
+    from backgammon import _net, network
+    from backgammon.batch import legal_positions
+    from backgammon.cube_search import PRUNE_MOVES
+    from backgammon.dice import ROLL_ARRAY
+    nets = network.default()
+    boards = np.stack([bg.Position.from_id(BLITZ).array, bg.Position.initial().array])
+    offsets, kids = legal_positions(np.repeat(boards, 21, axis=0), np.tile(ROLL_ARRAY.astype(np.uint8), (2, 1)),
+                                    validate=False)
+    every = _net.candidates(nets, boards, 0)
+    assert (every[0] == offsets).all() and (every[1] == kids).all()
+    assert np.allclose(every[2], _net.evaluate(nets, np.ascontiguousarray(kids), 0), atol=1e-6)
+    assert (every[3] == _net.position_classes(np.ascontiguousarray(kids))).all()
+    o, c, p, _ = _net.candidates(nets, boards, PRUNE_MOVES)
+    pruned = 0
+    for r in range(42):
+        mine = {k.tobytes() for k in c[o[r]:o[r + 1]]}
+        plays = kids[offsets[r]:offsets[r + 1]]
+        assert mine <= {k.tobytes() for k in plays}
+        contact = (_net.position_classes(np.ascontiguousarray(plays)) >= 3).all()
+        if len(plays) > PRUNE_MOVES and contact:
+            assert len(mine) == PRUNE_MOVES
+            # the pruning network's favourite (the lowest equity for the side then on roll) is kept
+            score = _net.prune_chances(nets, np.ascontiguousarray(plays)).astype(np.float64)
+            equity = 2 * score[:, 0] - 1 + score[:, 1] - score[:, 3] + score[:, 2] - score[:, 4]
+            assert plays[int(np.argmin(equity))].tobytes() in mine
+            pruned += 1
+        else:
+            assert len(mine) == len(plays)
+    assert pruned > 10

@@ -84,6 +84,14 @@ def rank_plays(
     searched to (n,), for the plays of one roll given as their resulting
     boards (n, 50), next mover's view."""
 
+def candidates(
+    nets: Networks, boards: npt.NDArray[np.uint8], keep: int = 10
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.float64], npt.NDArray[np.int8]]:
+    """For each board and each of its side on roll's 21 rolls, the plays a
+    cubeful search values to choose one, with gnubg's pruning (``keep`` 0:
+    every play): CSR offsets (n * 21 + 1,), the plays' boards (m, 2, 25),
+    their 0-ply chances (m, 5) and classes (m,)."""
+
 def selfplay_train(
     nets: Networks, games: int, generator: np.random.Generator, alpha_contact: float, alpha_race: float,
     explore: float = 0.0, within: float = 0.0, lam: float = 0.0,

@@ -3,9 +3,10 @@
 At ``ply`` > 0 a cube decision is not Janowski's model on searched
 cubeless chances but, as gnubg's, a search on cubeful values: no double
 and double/take are each the mean over the 21 rolls of the value, for the
-side that rolled, of its best play (the best at 0-ply for that cube
-state), that position valued one ply less deep with the other side's cube
-options; at the leaves the model (:mod:`backgammon.janowski`).  Values are
+side that rolled, of its best play (the best at 0-ply, cubeful, at the
+cube as it is, among the plays gnubg's pruning keeps: one tree for every
+cube state), that position valued one ply less deep with the other side's
+cube options; at the leaves the model (:mod:`backgammon.janowski`).  Values are
 kept in points (money) or match winning chances (match), for the side on
 roll.
 """
@@ -20,7 +21,8 @@ from .position import Position
 from .rules import Rules
 from .scoring import MatchValues, default_met, money_value
 
-__all__ = ["searched", "rank_plays", "play_values", "rank_batch", "HINT_FILTER", "ANALYSIS_FILTER", "play_order", "best_plays", "choose_plays"]
+__all__ = ["searched", "rank_plays", "play_values", "rank_batch", "HINT_FILTER", "ANALYSIS_FILTER", "PRUNE_MOVES",
+           "play_order", "best_plays", "choose_plays"]
 
 
 def _turned(state, cube: int):
@@ -32,10 +34,25 @@ def _to_move(state, mover: int):
     return state.replace(on_roll=mover, turn=mover, dice=(0, 0), double_offered=False, resignation=0)
 
 
+#: gnubg's pruning inside a cubeful search (eval.c ``FindBestMoveInEval``, ``PRUNE_MOVES``): a roll
+#: with more plays than this, every one leading to the same class of position, has only the best
+#: this many by its pruning network valued to choose its play.
+PRUNE_MOVES = 10
+
+
 class _Search:
+    """gnubg's cubeful search (eval.c ``EvaluatePositionCubeful4``): one
+    tree for every cube state, each roll's play chosen once, by the 0-ply
+    cubeful value at the cube of the position searched (the ``chooser``
+    state, gnubg's ``pciMove``; the doubled states follow the same plays),
+    among the plays gnubg's pruning keeps; the cubeless chances are the
+    mean of the same tree's."""
+
     def __init__(self, rules: Rules, met, ev):
+        from .evaluator import is_kernel
         self.rules, self.ev = rules, ev
         self.met = met if met is not None else default_met()
+        self.kernel = is_kernel(ev)
 
     def _static(self, boards, chances, state, full: bool, x=None):
         """Values for the side on roll at 0-ply: with its cube option when
@@ -58,72 +75,95 @@ class _Search:
                                     mover)
         return points if mwc is None else mwc
 
-    def rolling(self, boards, states, ply: int):
-        """(n, len(states)) values for the side on roll of each board of
-        rolling without doubling, at each cube state, searched ``ply`` deep."""
+    def _candidates(self, boards):
+        """For each (board, roll), the plays valued to choose one (CSR
+        offsets over the n * 21, their boards, their 0-ply chances, their
+        classes as ``_net.position_classes``)."""
+        if self.kernel:
+            from . import _net
+            return _net.candidates(self.ev, boards, PRUNE_MOVES if self.ev.pruning else 0)
+        from . import _net
         from .batch import legal_positions
-        from .dice import ROLLS
-        from .evaluator import chances as chances_of
-        n, m = len(boards), len(states)
-        if ply == 0:
-            p = chances_of(self.ev, boards, 0)
-            x = efficiencies(boards)
-            return np.stack([self._static(boards, p, s, False, x) for s in states], axis=1)
-        rolls = np.array([(r.die1, r.die2) for r in ROLLS], dtype=np.uint8)
-        weights = np.array([1.0 if r.die1 == r.die2 else 2.0 for r in ROLLS]) / 36.0
-        pairs = np.repeat(np.ascontiguousarray(boards), len(rolls), axis=0)
-        offsets, children = legal_positions(pairs, np.tile(rolls, (n, 1)), validate=False, threads=1)
+        from .dice import ROLL_ARRAY
+        from .evaluator import _exact_or, chances
+        pairs = np.repeat(boards, len(ROLL_ARRAY), axis=0)
+        offsets, children = legal_positions(pairs, np.tile(ROLL_ARRAY.astype(np.uint8), (len(boards), 1)),
+                                            validate=False, threads=1)
         children = np.ascontiguousarray(children)
-        over = _board.results(children)[0] == 0       # row 0, the side that just played, is off
-        live = np.flatnonzero(~over)
-        p = np.zeros((len(children), 5))
-        if len(live):
-            p[live] = chances_of(self.ev, children[live], 0)
-        x = efficiencies(children[live]) if len(live) else None
-        starts = offsets[:-1].astype(np.int64)
-        segment = np.repeat(np.arange(len(pairs)), np.diff(offsets))
-        chosen = []                                   # per state: (after, each roll's best play, its 0-ply value)
-        for s in states:
-            mover = s.on_roll
-            after = _to_move(s, 1 - mover)
-            # 0-ply choice of each roll's play, for this cube state.
-            quick = np.empty(len(children))
-            if len(live):
-                q = self._static(children[live], p[live], after, True, x)
-                quick[live] = (1.0 - q) if s.match_length else -q
-            for i in np.flatnonzero(over):
-                quick[i] = self._won(children[i], s, mover)
-            # Each roll's best play: the first index reaching its segment's maximum.
-            top = np.maximum.reduceat(quick, starts)
-            hit = np.flatnonzero(quick == top[segment])
-            best = hit[np.searchsorted(segment[hit], np.arange(len(pairs)))]
-            chosen.append((after, best, quick[best]))
-        if ply > 1:
-            # One search one ply less deep of every chosen play that does not end the game, at every
-            # state's cube at once (the cube states mostly choose the same plays).
-            deeper = np.unique(np.concatenate([best[~over[best]] for _, best, _ in chosen]))
-            if len(deeper):
-                v = self.full(children[deeper], [after for after, _, _ in chosen], ply - 1)
-        out = np.zeros((n, m))
-        for j, (s, (_, best, value)) in enumerate(zip(states, chosen)):
-            if ply > 1:
-                value = value.copy()
-                rest = np.flatnonzero(~over[best])
-                if len(rest):
-                    w = v[np.searchsorted(deeper, best[rest]), j]
-                    value[rest] = (1.0 - w) if s.match_length else -w
-            out[:, j] = (value.reshape(n, len(rolls)) * weights).sum(axis=1)
-        return out
+        return (np.asarray(offsets, dtype=np.int64), children,
+                _exact_or(lambda b: chances(self.ev, b, 0), children), _net.position_classes(children))
 
-    def full(self, boards, states, ply: int):
-        """(n, len(states)) values for the side on roll with its cube
-        option: doubling when double/take and double/pass both beat no
-        double, the other side then answering for the least."""
+    def rolling(self, boards, states, ply: int, chooser=None):
+        """The side on roll's cubeless chances (n, 5) and values (n,
+        len(states)) of rolling without doubling, at each cube state (one
+        side on roll), searched ``ply`` >= 1 deep; plays chosen at
+        ``chooser``'s cube (default the first state)."""
+        from .dice import ROLL_PROBABILITIES
+        from .evaluator import flip
+        chooser = states[0] if chooser is None else chooser
+        boards = np.ascontiguousarray(boards, dtype=np.uint8)
+        n, m = len(boards), len(states)
+        # A board reached by several plays (a transposition) is searched once.
+        _, first, again = np.unique(boards.reshape(n, 50).view(np.dtype((np.void, 50))).ravel(), return_index=True,
+                                    return_inverse=True)
+        if len(first) < n:
+            mine, values = self.rolling(boards[first], states, ply, chooser)
+            return mine[again.ravel()], values[again.ravel()]
+        mover = chooser.on_roll
+        offsets, children, p, classes = self._candidates(boards)
+        over = classes == 0                           # the side that just played is off
+        # Each roll's play: the best at 0-ply, cubeful, at the chooser's cube.
+        after = _to_move(chooser, 1 - mover)
+        if over.any():
+            live = np.flatnonzero(~over)
+            x = np.zeros(len(children))
+            x[live] = efficiencies(children[live], classes[live])
+            quick = np.empty(len(children))
+            q = self._static(children[live], p[live], after, True, x[live])
+            quick[live] = (1.0 - q) if chooser.match_length else -q
+            for i in np.flatnonzero(over):
+                quick[i] = self._won(children[i], chooser, mover)
+        else:
+            x = efficiencies(children, classes)
+            q = self._static(children, p, after, True, x)
+            quick = (1.0 - q) if chooser.match_length else -q
+        starts = offsets[:-1]
+        segment = np.repeat(np.arange(len(starts)), np.diff(offsets))
+        top = np.maximum.reduceat(quick, starts)
+        hit = np.flatnonzero(quick == top[segment])
+        best = hit[np.searchsorted(segment[hit], np.arange(len(starts)))]
+        # The chosen plays valued at every state, one ply less deep (the leaves: the cube model on
+        # the chances the choice evaluated).
+        done = over[best]
+        rest = np.flatnonzero(~done)
+        nexts = [_to_move(s, 1 - mover) for s in states]
+        chances = p[best]
+        values = np.empty((len(best), m))
+        if len(rest):
+            kids = children[best[rest]]
+            if ply > 1:
+                chances[rest], v = self.full(kids, nexts, ply - 1, chooser=after)
+            else:
+                v = np.stack([self._static(kids, chances[rest], s, True, x[best[rest]]) for s in nexts], axis=1)
+            values[rest] = (1.0 - v) if chooser.match_length else -v
+        for i in np.flatnonzero(done):
+            values[i] = [self._won(children[best[i]], s, mover) for s in states]
+        w = np.asarray(ROLL_PROBABILITIES, dtype=np.float64)
+        mine = np.einsum("nrk,r->nk", flip(chances).reshape(n, -1, 5), w)
+        return mine, np.einsum("nrs,r->ns", values.reshape(n, -1, m), w)
+
+    def full(self, boards, states, ply: int, chooser=None):
+        """The side on roll's cubeless chances (n, 5) and values (n,
+        len(states)) with its cube option: doubling when double/take and
+        double/pass both beat no double, the other side then answering for
+        the least; plays chosen at ``chooser``'s cube (default the first
+        state)."""
+        chooser = states[0] if chooser is None else chooser
         if ply == 0:
             from .evaluator import chances
             p = chances(self.ev, np.ascontiguousarray(boards), 0)
             x = efficiencies(boards)
-            return np.stack([self._static(boards, p, s, True, x) for s in states], axis=1)
+            return p, np.stack([self._static(boards, p, s, True, x) for s in states], axis=1)
         extended: list = []
         spots: list[int] = []
         for s in states:
@@ -131,7 +171,7 @@ class _Search:
             extended.append(s)
             if may_double(s, self.rules):
                 extended.append(_turned(s, 2 * s.cube_value))
-        values = self.rolling(boards, extended, ply)
+        p, values = self.rolling(boards, extended, ply, chooser)
         out = np.empty((len(boards), len(states)))
         for j, s in enumerate(states):
             k = spots[j]
@@ -143,7 +183,7 @@ class _Search:
             dp = self._pass_value(s)
             doubles = (dt >= nd) & (dp >= nd)
             out[:, j] = np.where(doubles, np.minimum(dt, dp), nd)
-        return out
+        return p, out
 
     def _pass_value(self, s):
         if not s.match_length:
@@ -160,7 +200,7 @@ def searched(boards: np.ndarray, state, rules: Rules, ply: int, ev, met):
     states = [state]
     if not (state.match_length and state.crawford):         # no doubled state in the Crawford game
         states.append(_turned(state, 2 * state.cube_value))
-    values = search.rolling(np.ascontiguousarray(boards, dtype=np.uint8), states, ply)
+    _, values = search.rolling(np.ascontiguousarray(boards, dtype=np.uint8), states, ply)
     nd, dt = values[:, 0], (values[:, 1] if len(states) > 1 else None)
     dp = float(search._pass_value(state))
     if not state.match_length:
@@ -208,8 +248,12 @@ def play_values(evaluator, children: np.ndarray, ply: int, state, rules: Rules, 
     search of the opponent's position with its cube options (the mean
     over its 21 rolls of its best play, valued one ply less deep with the
     mover's cube options, the model at the leaves), so the cube is live at
-    every ply as in gnubg's ``EvaluatePositionCubeful``.  The chances are
-    the cubeless chances at the same depth (:func:`evaluator.chances`).
+    every ply as in gnubg's ``EvaluatePositionCubeful4``: one tree for
+    every cube state, each roll's play chosen at 0-ply by its cubeful value
+    at the cube as it is, among the plays gnubg's pruning keeps (the best
+    :data:`PRUNE_MOVES` by the pruning network where a roll has more, all
+    leading to contact); the chances are the cubeless chances of the same
+    tree, as gnubg's.
 
     >>> import backgammon as bg
     >>> from backgammon.evaluator import as_evaluator
@@ -223,14 +267,26 @@ def play_values(evaluator, children: np.ndarray, ply: int, state, rules: Rules, 
     children = np.ascontiguousarray(children, dtype=np.uint8)
     met = met if met is not None else default_met()
     mover = state.on_roll
-    probs = flip(chances(evaluator, children, ply))
-    values, mwc = values_after_play(children, flip(probs), state, rules, mover, met)
     if ply == 0 or not len(children):
+        probs = flip(chances(evaluator, children, 0))
+        values, mwc = values_after_play(children, flip(probs), state, rules, mover, met)
         return probs, values, mwc
     # A play that bore off the last checker keeps its score (values_after_play); the others are searched.
-    live = np.flatnonzero(~(_board.results(children)[0] == 0))
+    over = _board.results(children)[0] == 0
+    probs = np.zeros((len(children), 5))
+    values = np.zeros(len(children))
+    mwc = np.zeros(len(children)) if state.match_length else None
+    if over.any():
+        probs[over] = flip(chances(evaluator, children[over], 0))
+        v, m = values_after_play(children[over], flip(probs[over]), state, rules, mover, met)
+        values[over] = v
+        if mwc is not None:
+            mwc[over] = m
+    live = np.flatnonzero(~over)
     if len(live):
-        v = _Search(rules, met, evaluator).full(children[live], [_to_move(state, 1 - mover)], ply)[:, 0]
+        p, v = _Search(rules, met, evaluator).full(children[live], [_to_move(state, 1 - mover)], ply)
+        probs[live] = flip(p)
+        v = v[:, 0]
         if state.match_length:
             m = 1.0 - v
             values[live] = MatchValues.of_state(state, met, mover).normalised(m, state.cube_value)

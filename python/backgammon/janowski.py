@@ -230,22 +230,23 @@ def cube_values(chances, positions, state=None, rules: Rules | None = None, *, m
     return value, np.where(doubles, np.where(take, mwc[1], mwc[2]), mwc[0])
 
 
-def efficiencies(boards: np.ndarray) -> np.ndarray:
-    """cube_efficiency of each board (n, 2, 25), side on roll in row 1."""
+def efficiencies(boards: np.ndarray, classes: np.ndarray | None = None) -> np.ndarray:
+    """cube_efficiency of each board (n, 2, 25), side on roll in row 1;
+    ``classes`` their ``_net.position_classes`` when the caller has them."""
     from . import _net
     boards = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 2, 25)
     # Contact while the sides can meet: the evaluators' classes (3 contact, 4 crashed) say so, in C.
     out = np.full(len(boards), 0.68)
-    race = np.flatnonzero(_net.position_classes(boards) < 3)
+    race = np.flatnonzero((_net.position_classes(boards) if classes is None else classes) < 3)
     if len(race):
         b = boards[race]
-        home = ~b[:, :, 6:].any(axis=(1, 2))
-        pips = (b[:, 1, :].astype(np.int64) * _PIP_WEIGHTS).sum(axis=1)
+        home = np.count_nonzero(b[:, :, 6:].reshape(len(b), -1), axis=1) == 0
+        pips = b[:, 1, :] @ _PIP_WEIGHTS           # at most 375: no wider type, no copy of the boards
         out[race] = np.where(home, 0.6, np.clip(0.55 + 0.00125 * pips, 0.6, 0.7))
     return out
 
 
-_PIP_WEIGHTS = np.arange(1, 26, dtype=np.int64)
+_PIP_WEIGHTS = np.arange(1, 26, dtype=np.uint16)
 
 
 def bearoff_exact(position: Position, owner: str):

@@ -52,6 +52,7 @@ cdef void evaluate_child(const Evaluator* ev, const uint8_t* board, PositionClas
                          Start* starts, float* out, Work* w) noexcept nogil
 cdef float equity(const float* p) noexcept nogil
 cdef int best_child(const Evaluator* ev, const uint8_t* children, int n, Work* w) noexcept nogil
+cdef float prune_score(const Evaluator* ev, const uint8_t* board, const uint8_t* row, Work* w) noexcept nogil
 cdef int best_child_chances(const Evaluator* ev, const uint8_t* children, int n, Work* w,
                             float* best) noexcept nogil
 

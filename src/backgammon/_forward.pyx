@@ -259,6 +259,16 @@ cdef int _best(const Evaluator* ev, const uint8_t* children, int n, Work* w, flo
     return at
 
 
+cdef float prune_score(const Evaluator* ev, const uint8_t* board, const uint8_t* row, Work* w) noexcept nogil:
+    """The pruning network's cubeless equity for the side on roll of a
+    child whose siblings share the row ``row`` of the side on roll (the
+    hidden layer started in ``w.starts[0]``, cleared for each new set of
+    children); the evaluator must have a pruning network."""
+    cdef float p[OUTPUTS]
+    _forward_from(&ev.prune, board, row, &w.starts[0], p, w)
+    return equity(p)
+
+
 cdef int best_child_chances(const Evaluator* ev, const uint8_t* children, int n, Work* w,
                             float* best) noexcept nogil:
     """best_child, and the chances (of the side on roll in it) of that child in ``best``."""

@@ -2,18 +2,21 @@
 """The networks' search: n-ply evaluation (each ply averages over the 21
 rolls of the side on roll, each with its best play at 0-ply) and the
 choice of a play with gnubg's move filters, with their Python entry
-points (``evaluate``, ``choose``, ``rank_plays``).
+points (``evaluate``, ``choose``, ``rank_plays``, ``candidates``).
 """
-from libc.stdint cimport uint8_t, int32_t
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcpy, memcmp, memset
 
 import numpy as np
 
 from backgammon._dice cimport DISTINCT_ROLLS, distinct_roll
 from backgammon._checks cimport need_valid_boards, need_valid_board, need_rolls, need_shape
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
-from backgammon._features cimport PositionClass, position_class, CLASS_OVER, CLASS_BEAROFF
+from backgammon._features cimport PositionClass, position_class, CLASS_OVER, CLASS_BEAROFF, CLASS_CONTACT
+from backgammon._forward cimport MAX_PRUNE_KEEP
 from backgammon._forward cimport (Networks, Evaluator, Work, OUTPUTS, evaluate_board, best_child, equity, flip,
+                                  evaluate_child, prune_score, Start,
                                   consistent)
 
 
@@ -234,3 +237,235 @@ def rank_plays(Networks nets, const uint8_t[:, ::1] children, int ply=0,
     return probs, depth
 
 
+
+
+
+# -- the cubeful search's choices (gnubg's FindBestMoveInEval) ------------------------------------
+
+# The chances one call has evaluated, by board: a search's subtrees reach the same positions by
+# different plays (transpositions), which gnubg's evaluation cache answers.  A slot keeps the
+# board's hash and its row in the call's output, which holds the board and its chances.  (The
+# pruning network's scores are not kept: looking them up costs as much as computing them.)
+ctypedef struct Slot:
+    uint64_t hash              # 0: an empty slot
+    Py_ssize_t at              # the row of the output
+
+ctypedef struct Memo:
+    Py_ssize_t cap             # slots, a power of two
+    Py_ssize_t used
+    Slot* slots
+
+
+cdef uint64_t _SEED = 0x9E3779B97F4A7C15
+cdef uint64_t _MIX1 = 0xBF58476D1CE4E5B9
+cdef uint64_t _MIX2 = 0x94D049BB133111EB
+
+
+cdef inline uint64_t _hash(const uint8_t* board) noexcept nogil:
+    cdef uint64_t h = _SEED, word
+    cdef int i
+    for i in range(6):
+        memcpy(&word, board + 8 * i, 8)
+        h = (h ^ word) * _MIX1
+        h ^= h >> 31
+    h = (h ^ (board[48] | (<uint64_t>board[49] << 8))) * _MIX2
+    h ^= h >> 29
+    return h if h else 1
+
+
+cdef bint _memo_init(Memo* m, Py_ssize_t cap) noexcept nogil:
+    m.cap = cap
+    m.used = 0
+    m.slots = <Slot*>calloc(cap, sizeof(Slot))
+    return m.slots != NULL
+
+
+cdef inline Slot* _memo_find(Memo* m, const uint8_t* board, const uint8_t* rows) noexcept nogil:
+    # The slot of ``board`` (its boards in ``rows``), added (``at`` -1) when new.
+    cdef uint64_t h = _hash(board)
+    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>(m.cap - 1))
+    cdef Slot* e = m.slots + i
+    while e.hash:
+        if e.hash == h and memcmp(rows + e.at * BOARD_BYTES, board, BOARD_BYTES) == 0:
+            return e
+        i = (i + 1) & (m.cap - 1)
+        e = m.slots + i
+    e.hash = h
+    e.at = -1
+    m.used += 1
+    return e
+
+
+cdef bint _memo_reserve(Memo* m, Py_ssize_t extra) noexcept nogil:
+    # Room for ``extra`` more boards, the slots at most half used; False when out of memory.
+    cdef Memo old
+    cdef Py_ssize_t i, j
+    cdef Py_ssize_t cap = m.cap
+    while 2 * (m.used + extra) >= cap:
+        cap *= 2
+    if cap == m.cap:
+        return True
+    old = m[0]
+    if not _memo_init(m, cap):
+        m[0] = old
+        return False
+    m.used = old.used
+    for i in range(old.cap):
+        if old.slots[i].hash:             # the boards are distinct: the first free slot
+            j = <Py_ssize_t>(old.slots[i].hash & <uint64_t>(cap - 1))
+            while m.slots[j].hash:
+                j = (j + 1) & (cap - 1)
+            m.slots[j] = old.slots[i]
+    free(old.slots)
+    return True
+
+
+cdef int _cubeful_candidates(const Evaluator* ev, const uint8_t* children, int n, int keep, int* which,
+                             Work* w) noexcept nogil:
+    # The plays among ``children`` (next mover's view) that a cubeful search values to choose one,
+    # as gnubg's FindBestMoveInEval: every play or, with more than ``keep`` and each leading to
+    # contact or a crashed position (the classes our pruning network answers for), the ``keep`` it
+    # ranks best for the side that played (the first of equals).  Their indices (ascending) into
+    # ``which``; how many.  ``w.starts`` are then those of these children.
+    cdef int i, k, j, m = 0
+    cdef float sc
+    cdef bint prune = keep > 0 and ev.prune.n_inputs != 0 and n > keep and keep <= MAX_PRUNE_KEEP
+    cdef const uint8_t* row = children + 25       # the side on roll's row (SLOTS)
+    cdef int top[MAX_PRUNE_KEEP]
+    cdef float top_score[MAX_PRUNE_KEEP]
+    for k in range(4):
+        w.starts[k].ready = False
+    if prune:
+        for k in range(n):
+            if position_class(children + k * BOARD_BYTES) < CLASS_CONTACT:
+                prune = False
+                break
+    if not prune:
+        for k in range(n):
+            which[k] = k
+        return n
+    for k in range(n):
+        # The ``keep`` lowest scores so far (the side on roll's: best for the side that played).
+        sc = prune_score(ev, children + k * BOARD_BYTES, row, w)
+        if m < keep:
+            j = m
+            m += 1
+        elif sc < top_score[keep - 1]:
+            j = keep - 1
+        else:
+            continue
+        while j > 0 and top_score[j - 1] > sc:
+            top[j] = top[j - 1]
+            top_score[j] = top_score[j - 1]
+            j -= 1
+        top[j] = k
+        top_score[j] = sc
+    for k in range(1, m):                 # the move generator's order among the kept
+        i = top[k]
+        j = k
+        while j > 0 and top[j - 1] > i:
+            top[j] = top[j - 1]
+            j -= 1
+        top[j] = i
+    for j in range(m):
+        which[j] = top[j]
+    return m
+
+
+def candidates(Networks nets, const uint8_t[:, :, ::1] boards, int keep=10):
+    """For each board and each of its side on roll's 21 rolls (in
+    ``dice.ROLLS``' order), the plays a cubeful search values to choose
+    one, with gnubg's pruning (``keep`` 0: every play): CSR offsets
+    (n * 21 + 1,) int64, the plays' boards (m, 2, 25) uint8 (next mover's
+    view), their 0-ply chances (m, 5) float64 (of the side on roll in
+    each) and classes (m,) int8 (as ``position_classes``).  A board
+    reached twice is evaluated once.  Boards are validated; a finished
+    game has no plays."""
+    cdef Py_ssize_t i, n = boards.shape[0], size = 0, cap, at
+    cdef int r, k, got, j, o
+    cdef Search* s
+    cdef uint8_t* out_b = NULL
+    cdef double* out_p = NULL
+    cdef int8_t* out_c = NULL
+    cdef const uint8_t* child
+    cdef PositionClass cls
+    cdef Slot* e
+    cdef float p[OUTPUTS]
+    cdef void* grown
+    cdef int* which = NULL
+    cdef bint failed = False
+    cdef Memo memo
+    if keep < 0 or keep > MAX_PRUNE_KEEP:
+        raise ValueError(f"keep must be 0..{MAX_PRUNE_KEEP}")
+    need_valid_boards("boards", boards)
+    offsets = np.zeros(n * DISTINCT_ROLLS + 1, dtype=np.int64)
+    cdef int64_t[::1] off = offsets
+    cap = max(1024, n * DISTINCT_ROLLS * (keep if keep else 20))
+    memo.slots = NULL
+    s = _new_search()
+    which = <int*>malloc(MAX_PLAYS * sizeof(int))
+    out_b = <uint8_t*>malloc(cap * BOARD_BYTES)
+    out_p = <double*>malloc(cap * OUTPUTS * sizeof(double))
+    out_c = <int8_t*>malloc(cap)
+    if not _memo_init(&memo, 1 << 12) or s == NULL or which == NULL or out_b == NULL or out_p == NULL \
+            or out_c == NULL:
+        free(memo.slots); _free_search(s); free(which); free(out_b); free(out_p); free(out_c)
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            for r in range(DISTINCT_ROLLS):
+                k = generate(s.g, &boards[i, 0, 0], ROLL_HI[r], ROLL_LO[r], s.children[0], NULL, True)
+                got = _cubeful_candidates(&nets.ev, s.children[0], k, keep, which, &s.work)
+                if not _memo_reserve(&memo, got):
+                    failed = True
+                    break
+                if size + got > cap:
+                    cap = 2 * (size + got)
+                    grown = realloc(out_b, cap * BOARD_BYTES)
+                    if grown == NULL:
+                        failed = True
+                        break
+                    out_b = <uint8_t*>grown
+                    grown = realloc(out_p, cap * OUTPUTS * sizeof(double))
+                    if grown == NULL:
+                        failed = True
+                        break
+                    out_p = <double*>grown
+                    grown = realloc(out_c, cap)
+                    if grown == NULL:
+                        failed = True
+                        break
+                    out_c = <int8_t*>grown
+                for j in range(got):
+                    child = s.children[0] + which[j] * BOARD_BYTES
+                    cls = position_class(child)
+                    out_c[size] = <int8_t>cls
+                    e = _memo_find(&memo, child, out_b)
+                    if e.at >= 0:
+                        memcpy(out_p + size * OUTPUTS, out_p + e.at * OUTPUTS, OUTPUTS * sizeof(double))
+                    else:
+                        evaluate_child(&nets.ev, child, cls, s.children[0] + 25, s.work.starts, p, &s.work)
+                        for o in range(OUTPUTS):
+                            out_p[size * OUTPUTS + o] = p[o]
+                        e.at = size
+                    memcpy(out_b + size * BOARD_BYTES, child, BOARD_BYTES)
+                    size += 1
+                off[i * DISTINCT_ROLLS + r + 1] = size
+            if failed:
+                break
+    free(memo.slots); _free_search(s); free(which)
+    if failed:
+        free(out_b); free(out_p); free(out_c)
+        raise MemoryError()
+    children = np.empty((size, 2, 25), dtype=np.uint8)
+    chances = np.empty((size, OUTPUTS), dtype=np.float64)
+    classes = np.empty(size, dtype=np.int8)
+    cdef uint8_t[:, :, ::1] cb = children
+    cdef double[:, ::1] cp = chances
+    cdef int8_t[::1] cc = classes
+    if size:
+        memcpy(&cb[0, 0, 0], out_b, size * BOARD_BYTES)
+        memcpy(&cp[0, 0], out_p, size * OUTPUTS * sizeof(double))
+        memcpy(&cc[0], out_c, size)
+    free(out_b); free(out_p); free(out_c)
+    return offsets, children, chances, classes
