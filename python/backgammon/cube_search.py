@@ -287,7 +287,7 @@ def play_values(evaluator, children: np.ndarray, ply: int, state, rules: Rules, 
         p, v = _Search(rules, met, evaluator).full(children[live], [_to_move(state, 1 - mover)], ply)
         probs[live] = flip(p)
         v = v[:, 0]
-        if state.match_length:
+        if mwc is not None:                           # a match
             m = 1.0 - v
             values[live] = MatchValues.of_state(state, met, mover).normalised(m, state.cube_value)
             mwc[live] = m
