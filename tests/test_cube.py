@@ -131,37 +131,37 @@ def test_bad_arguments():
 
 
 def _brute_force_one_ply(position, state, rules=None):
-    """No double and double/take at 1-ply, spelled out: for each of the 21
-    rolls, the play worth most to the roller with the other side's cube
-    options at 0-ply (cube_values), weighted 1/36 or 2/36; in points or MWC."""
+    """No double and double/take at 1-ply, spelled out as gnubg's
+    EvaluatePositionCubeful4 does it: for each of the 21 rolls, the play
+    worth most to the roller with the other side's cube options at 0-ply
+    (cube_values) at the cube as it stands, chosen once; that play valued
+    at the cube as it stands (no double) and doubled (double/take),
+    weighted 1/36 or 2/36; in points or MWC."""
     from backgammon.cube import cube_values
     from backgammon.dice import ROLLS
-    values = []
-    for s in (state, state.replace(cube_value=2 * state.cube_value, cube_owner=1 - state.on_roll)):
+    states = (state, state.replace(cube_value=2 * state.cube_value, cube_owner=1 - state.on_roll))
+
+    def value(child, s):
         opp = 1 - s.on_roll
-        after = s.replace(on_roll=opp, turn=opp)
-        total = 0.0
-        for r in ROLLS:
-            best = -np.inf
-            for play in position.legal_plays((r.die1, r.die2)):
-                child = play.position
-                if child.is_game_over():
-                    pts = int(child.result().kind) * s.cube_value
-                    v = pts if not s.match_length else None
-                    if s.match_length:
-                        from backgammon.cube import MatchValues
-                        from backgammon.met import MatchEquityTable
-                        mv = MatchValues.of(MatchEquityTable.kazaross_xg2(), s.match_length,
-                                            s.score[s.on_roll], s.score[opp])
-                        v = mv.after(pts, 0)
-                else:
-                    p = bg.evaluate(child).probabilities
-                    eq, mwc = cube_values(np.array([p]), child.array[None], after, rules)
-                    v = (1.0 - mwc[0]) if s.match_length else -eq[0] * s.cube_value
-                best = max(best, v)
-            total += best * (1 if r.die1 == r.die2 else 2) / 36
-        values.append(total)
-    return values
+        if child.is_game_over():
+            pts = int(child.result().kind) * s.cube_value
+            if not s.match_length:
+                return pts
+            from backgammon.cube import MatchValues
+            from backgammon.met import MatchEquityTable
+            mv = MatchValues.of(MatchEquityTable.kazaross_xg2(), s.match_length, s.score[s.on_roll], s.score[opp])
+            return mv.after(pts, 0)
+        p = bg.evaluate(child).probabilities
+        eq, mwc = cube_values(np.array([p]), child.array[None], s.replace(on_roll=opp, turn=opp), rules)
+        return (1.0 - mwc[0]) if s.match_length else -eq[0] * s.cube_value
+
+    totals = [0.0, 0.0]
+    for r in ROLLS:
+        children = [play.position for play in position.legal_plays((r.die1, r.die2))]
+        chosen = max(children, key=lambda c: value(c, states[0]))
+        for k, s in enumerate(states):
+            totals[k] += value(chosen, s) * (1 if r.die1 == r.die2 else 2) / 36
+    return totals
 
 
 @pytest.mark.parametrize("state", [MatchState(), MatchState(cube_value=2, cube_owner=1),

@@ -85,13 +85,13 @@ class _Search:
         from . import _net
         from .batch import legal_positions
         from .dice import ROLL_ARRAY
-        from .evaluator import _exact_or, chances
+        from .evaluator import exact_or, chances
         pairs = np.repeat(boards, len(ROLL_ARRAY), axis=0)
         offsets, children = legal_positions(pairs, np.tile(ROLL_ARRAY.astype(np.uint8), (len(boards), 1)),
                                             validate=False, threads=1)
         children = np.ascontiguousarray(children)
         return (np.asarray(offsets, dtype=np.int64), children,
-                _exact_or(lambda b: chances(self.ev, b, 0), children), _net.position_classes(children))
+                exact_or(lambda b: chances(self.ev, b, 0), children), _net.position_classes(children))
 
     def rolling(self, boards, states, ply: int, chooser=None):
         """The side on roll's cubeless chances (n, 5) and values (n,

@@ -103,7 +103,7 @@ class CallableEvaluator:
         self.fn = fn
 
     def __call__(self, boards: np.ndarray) -> np.ndarray:
-        return _exact_or(self._live, boards)
+        return exact_or(self._live, boards)
 
     def _live(self, boards: np.ndarray) -> np.ndarray:
         p = np.asarray(self.fn(boards), dtype=np.float64)
@@ -196,7 +196,7 @@ class PubevalEvaluator:
         self.scale = number("scale", scale, low=1e-9)
 
     def __call__(self, boards: np.ndarray) -> np.ndarray:
-        return _exact_or(self._live, boards)
+        return exact_or(self._live, boards)
 
     def _live(self, boards: np.ndarray) -> np.ndarray:
         from .pubeval import pubeval
@@ -282,7 +282,7 @@ def as_evaluator(evaluator=None, *, networks=None, name: str = "evaluator"):
                     f"chances (n, 5) or a native evaluator), not {type(evaluator).__name__}")
 
 
-def _exact_or(live: Callable[[np.ndarray], np.ndarray], boards: np.ndarray) -> np.ndarray:
+def exact_or(live: Callable[[np.ndarray], np.ndarray], boards: np.ndarray) -> np.ndarray:
     """Chances of the side on roll: exact where the game is over, else
     ``live(boards)`` of the games going on."""
     boards = np.ascontiguousarray(boards, dtype=np.uint8)
