@@ -63,7 +63,7 @@ def gnubg_chances(boards) -> np.ndarray:
     return np.array([gnubg_nn.probabilities(b.tolist(), 0) for b in boards], dtype=np.float32)
 
 
-def gnubg_rollout(xgid: str, doubled: bool, games: int, seed: int, jacoby: bool) -> dict:
+def gnubg_rollout(xgid: str, doubled: bool, games: int, seed: int, jacoby: bool, plies: int = 0) -> dict:
     """gnubg's own 0-ply cubeful rollout of the position (no double), or
     with the cube doubled and owned by the opponent (double/take): wins,
     the cubeful result (MWC in a match, else equity per the rollout's
@@ -75,7 +75,7 @@ def gnubg_rollout(xgid: str, doubled: bool, games: int, seed: int, jacoby: bool)
     if x.state.match_length:
         lines.append("set output mwc on")
     lines += [f"set rollout trials {games}", "set rollout cubeful on", "set rollout varredn on",
-              f"set rollout seed {seed}", "set rollout chequerplay plies 0", "set rollout cubedecision plies 0",
+              f"set rollout seed {seed}", f"set rollout chequerplay plies {plies}", f"set rollout cubedecision plies {plies}",
               "set rollout later enable off", "set rollout truncation enable off", "rollout"]
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "commands"
@@ -93,13 +93,13 @@ def gnubg_rollout(xgid: str, doubled: bool, games: int, seed: int, jacoby: bool)
     raise RuntimeError(f"no rollout result in gnubg's output: {out[-2000:]}")
 
 
-def gnubg_cube(entry: dict, games: int, seed: int) -> dict:
+def gnubg_cube(entry: dict, games: int, seed: int, plies: int = 0) -> dict:
     """gnubg's no double and double/take, in XG's units (match: normalised
     equity at the current cube; money: per the current cube)."""
     x = parse_xgid(entry["xgid"])
     jacoby = bool(entry["rules"]["jacoby"]) and not x.state.match_length
-    nd = gnubg_rollout(entry["xgid"], False, games, seed, jacoby)
-    dt = gnubg_rollout(entry["xgid"], True, games, seed, jacoby)
+    nd = gnubg_rollout(entry["xgid"], False, games, seed, jacoby, plies)
+    dt = gnubg_rollout(entry["xgid"], True, games, seed, jacoby, plies)
     v = x.state.cube_value
     if x.state.match_length:
         values = MatchValues.of_state(as_player0(x.state), side=0)
@@ -136,6 +136,9 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=1296)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--policy", default="net", help="our players (a player spec)")
+    ap.add_argument("--gnubg-plies", type=int, nargs="+", default=[0],
+                    help="gnubg's own rollouts at these plies (checker play and cube)")
+    ap.add_argument("--skip-ours", action="store_true", help="only gnubg's own rollouts")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     if shutil.which("script") is None:
@@ -144,9 +147,12 @@ def main(argv=None) -> int:
     rows = []
     for pid in args.ids:
         e = entries[pid]
-        runs = {"ours (" + args.policy + ")": ours(e, args.policy, args.games, args.seed),
-                "gnubg players, our code": ours(e, EvaluatorPlayer(gnubg_chances), args.games, args.seed),
-                "gnubg -t rollout": gnubg_cube(e, args.games, args.seed)}
+        runs = {}
+        if not args.skip_ours:
+            runs["ours (" + args.policy + ")"] = ours(e, args.policy, args.games, args.seed)
+            runs["gnubg players, our code"] = ours(e, EvaluatorPlayer(gnubg_chances), args.games, args.seed)
+        for plies in args.gnubg_plies:
+            runs[f"gnubg -t rollout, {plies}-ply"] = gnubg_cube(e, args.games, args.seed, plies)
         xg_win = (e.get("chances_no_double") or [None])[0]
         print(f"{pid} ({e['xgid']}), {args.games} games, seed {args.seed}")
         print(f"  {'XG':<26} wins {xg_win:.3f}  ND {e['no_double']:+.3f} +-{e['no_double_ci95']}  "

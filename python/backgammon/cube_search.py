@@ -127,11 +127,11 @@ class _Search:
             x = efficiencies(children, classes)
             q = self._static(children, p, after, True, x)
             quick = (1.0 - q) if chooser.match_length else -q
+        # Plays of equal cubeful value (every one leaves a pass, say) go by the mover's cubeless
+        # equity, as gnubg's ScoreMoves breaks ties (its rScore2), then by the generator's order.
         starts = offsets[:-1]
         segment = np.repeat(np.arange(len(starts)), np.diff(offsets))
-        top = np.maximum.reduceat(quick, starts)
-        hit = np.flatnonzero(quick == top[segment])
-        best = hit[np.searchsorted(segment[hit], np.arange(len(starts)))]
+        best = play_order(np.zeros(len(quick), dtype=np.int64), quick, flip(p), segment)[starts]
         # The chosen plays valued at every state, one ply less deep (the leaves: the cube model on
         # the chances the choice evaluated).
         done = over[best]
