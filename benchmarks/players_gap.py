@@ -10,8 +10,9 @@ named, three rollouts of the same position, the same games and seed:
   evaluator as both sides' players (``EvaluatorPlayer`` over
   ``gnubg_nn.probabilities``): its checker plays, and its chances in our
   cube decisions;
-- ``gnubg -t``: GNU Backgammon's own cubeful rollout (0-ply checker play
-  and cube, variance reduction, no truncation; the position set by
+- ``gnubg -t``: GNU Backgammon's own cubeful rollout (checker play and
+  cube at 0-ply, or the plies of ``--gnubg-plies``; variance reduction,
+  no truncation; the position set by
   ``set xgid``, the doubled cube by ``set cube``), read from its output
   (it prints a rollout only to a terminal, so it runs under ``script``).
 
@@ -40,8 +41,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 from backgammon.formats.xgid import parse_xgid
 from backgammon.players import EvaluatorPlayer
 from backgammon.rollouts import rollout_cube
@@ -49,18 +48,13 @@ from backgammon.rollouts.api import as_player0
 from backgammon.scoring import MatchValues
 
 sys.path.insert(0, str(Path(__file__).parent))
+from human_gaps import gnubg_chances  # noqa: E402
 from published_rollouts import load  # noqa: E402
 
 GNUBG = "/usr/games/gnubg"
 #: gnubg's rollout result: "0.689 0.000 0.000 - 0.311 0.061 0.003 CL  58.34% CF  62.07%" and its errors.
 RESULT = re.compile(r"^\s*([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) ([\d.]+) CL\s+([-+\d.]+)%? CF\s+([-+\d.]+)%?\s*$")
 ERRORS = re.compile(r"^\s*\[([\d.]+) [\d.]+ [\d.]+ - [\d.]+ [\d.]+ [\d.]+ CL\s+[\d.]+%? CF\s+([\d.]+)%?\s*\]")
-
-
-def gnubg_chances(boards) -> np.ndarray:
-    """gnubg-nn's 0-ply chances of the side on roll (row 1, as ours)."""
-    import gnubg_nn
-    return np.array([gnubg_nn.probabilities(b.tolist(), 0) for b in boards], dtype=np.float32)
 
 
 def gnubg_rollout(xgid: str, doubled: bool, games: int, seed: int, jacoby: bool, plies: int = 0) -> dict:
