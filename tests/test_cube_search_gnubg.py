@@ -3,7 +3,8 @@ search run on gnubg-nn's 0-ply network in place of ours gives gnubg's own
 1- and 2-ply cube analysis (its ``hint``), so what still parts our
 decisions from gnubg's is the networks', not the search.  The positions
 are the published rollouts' one-roll shot and owned-cube bear-off
-(benchmarks/data/published_rollouts.json) and a redouble from a human
+and a race in the two-sided bear-off table at a match score
+(benchmarks/data/published_rollouts.json), and a redouble from a human
 match (benchmarks/data/human_gnubg2's next fifteen, match10414818, game 2)
 where gnubg's analysis and ours had parted by 0.13.  gnubg's command-line
 program and gnubg-nn are the oracles (these tests fail without them, they
@@ -28,6 +29,7 @@ GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 SHOT_23 = "XGID=---BBBBBA----B--a-a-Bbcce-:0:0:1:00:0:0:3:0:10"       # money, Jacoby and beavers
 BEAROFF_OWNED = "XGID=aCBBBBA-----A---A-----cfA-:1:1:1:00:2:1:0:11:10"  # 11-point match, 2-1, a 2-cube owned
 REDOUBLE = ("zrZCCAPbcT4AAA", "ARmgACAAAAAE")                           # 5-point match, 2-0, redouble to 4
+RACE_TABLE = "XGID=---ABBA------------bbaa---:1:1:1:00:4:3:0:9:10"      # 9-point match, 4-3, a 2-cube owned
 
 
 def gnubg_chances(boards):
@@ -72,3 +74,17 @@ def test_our_search_on_gnubgs_network_is_gnubgs_cube_analysis(name, ply):
     nd, dt = _gnubg_cube(setup, ply)
     assert abs(ours.no_double - nd) < 0.01, (ours.no_double, nd)
     assert abs(ours.double_take - dt) < 0.01, (ours.double_take, dt)
+
+
+@pytest.mark.parametrize("ply", [0, 1, 2])
+def test_a_match_race_in_the_two_sided_table_is_gnubgs(ply):
+    """In a match, a race in the two-sided bear-off table takes its cube
+    efficiency from the table's exact money equities at each cube's owner,
+    as gnubg's (eval.c, CLASS_BEAROFF2); with the race's efficiency the
+    redouble's double/take was 0.758 at 0 and 1 ply against gnubg's 0.856
+    and 0.854.  The chances are the table's, so our networks give them."""
+    position, state, setup = _case(RACE_TABLE)
+    ours = cube_decision(position, state, state.game_rules(None), ply=ply)
+    nd, dt = _gnubg_cube(setup, ply)
+    assert abs(ours.no_double - nd) < 0.002, (ours.no_double, nd)
+    assert abs(ours.double_take - dt) < 0.002, (ours.double_take, dt)

@@ -62,7 +62,7 @@ class _Search:
         if full:
             v, m = cube_values(chances, boards, state, self.rules, met=self.met, efficiency=x)
             return m if state.match_length else v * state.cube_value
-        nd, _, _, mwc = equities(chances, x, state, self.rules, self.met)
+        nd, _, _, mwc = equities(chances, x, state, self.rules, self.met, boards)
         if state.match_length:
             return mwc[0]
         nd = nd.copy()
