@@ -177,13 +177,9 @@ def _table_efficiency(boards: np.ndarray, p: np.ndarray, x: np.ndarray, owner: s
     ``CLASS_BEAROFF2``): the share of the live cube's money value the
     table's exact cubeful money equity at ``owner``'s cube shows,
     (exact - cubeless) / (live - cubeless), within [0, x]."""
-    from . import bearoff
-    ts = bearoff.two_sided()
-    fits = ~boards[:, :, 6:].any(axis=(1, 2)) & (boards.sum(axis=2, dtype=np.int64) <= ts.checkers).all(axis=1)
-    rows = np.flatnonzero(fits)
+    rows, e = _in_table(boards)
     if not len(rows):
         return x
-    e = ts.equities(np.ascontiguousarray(boards[rows]))
     exact = e[:, {"me": 1, "opponent": 3}.get(owner, 2)]
     live, _ = _money(p[rows], np.ones(len(rows)), owner, False)
     cubeless = e[:, 0]
@@ -292,16 +288,25 @@ def exact_known(boards: np.ndarray, owner: str):
     """The boards (n, 2, 25) whose sides both fit in the two-sided table
     (every checker home, at most its checkers each), and their (no double,
     double/take) from its cubeful money equities: (rows, nd, dt)."""
+    rows, e = _in_table(boards)
+    if not len(rows):
+        return rows, np.zeros(0), np.zeros(0)
+    column = {"me": 1, "opponent": 3}.get(owner, 2)         # Equities: cubeless, owned, centred, opponent owns
+    return rows, e[:, column], 2.0 * e[:, 3]
+
+
+def _in_table(boards: np.ndarray):
+    """The boards (n, 2, 25) whose sides both fit in the two-sided table
+    (every checker home, at most its checkers each) and their cubeful
+    money equities there (cubeless, owned, centred, opponent owns)."""
     from . import bearoff
     boards = np.asarray(boards)
     ts = bearoff.two_sided()
     fits = ~boards[:, :, 6:].any(axis=(1, 2)) & (boards.sum(axis=2, dtype=np.int64) <= ts.checkers).all(axis=1)
     rows = np.flatnonzero(fits)
     if not len(rows):
-        return rows, np.zeros(0), np.zeros(0)
-    e = ts.equities(np.ascontiguousarray(boards[rows]))
-    column = {"me": 1, "opponent": 3}.get(owner, 2)         # Equities: cubeless, owned, centred, opponent owns
-    return rows, e[:, column], 2.0 * e[:, 3]
+        return rows, np.zeros((0, 4))
+    return rows, ts.equities(np.ascontiguousarray(boards[rows]))
 
 
 def exact_where_known(boards, state, nd, dt) -> None:
