@@ -44,9 +44,10 @@ class _Search:
     """gnubg's cubeful search (eval.c ``EvaluatePositionCubeful4``): one
     tree for every cube state, each roll's play chosen once, by the 0-ply
     cubeful value at the cube of the position searched (the ``chooser``
-    state, gnubg's ``pciMove``; the doubled states follow the same plays),
-    among the plays gnubg's pruning keeps; the cubeless chances are the
-    mean of the same tree's."""
+    state, gnubg's ``pciMove``; the doubled states follow the same plays;
+    plays of equal value by their cubeless equity, as gnubg's
+    ``ScoreMoves``), among the plays gnubg's pruning keeps; the cubeless
+    chances are the mean of the same tree's."""
 
     def __init__(self, rules: Rules, met, ev):
         from .evaluator import is_kernel
