@@ -4,6 +4,7 @@ databases, weight files, the command line's outputs)."""
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 
 
@@ -13,6 +14,11 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
     complete, with the permissions a new file would get (``mkstemp`` makes
     its file private).  The directory must exist.
 
+    A symbolic link is followed (the file it names is replaced, the link
+    stays); a path that is not a regular file (``/dev/stdout``, a named
+    pipe, a device) is written in place, since renaming over it would
+    replace the device itself.
+
     Examples
     --------
     >>> import os, tempfile
@@ -21,8 +27,17 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
     >>> open(path).read()
     'one'
     """
-    folder = os.path.dirname(os.path.abspath(path))
-    name = os.path.basename(os.fspath(path))
+    path = os.path.realpath(path)
+    try:
+        special = not stat.S_ISREG(os.stat(path).st_mode) and not os.path.isdir(path)
+    except FileNotFoundError:
+        special = False
+    if special:
+        with open(path, "wb") as stream:
+            stream.write(data if isinstance(data, bytes) else data.encode("utf-8"))
+        return
+    folder = os.path.dirname(path)
+    name = os.path.basename(path)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
     try:
         if isinstance(data, bytes):

@@ -200,6 +200,9 @@ class Game:
     """
 
     def __init__(self, rules: Rules | None = None, match=None, seed=None):
+        if match is not None:
+            from .match import Match          # match.py imports this module
+            _validate.instance("match", match, Match, "backgammon.Match")
         self.rules = rules if rules is not None else (match.rules if match is not None else Rules())
         _validate.instance("rules", self.rules, Rules, "backgammon.Rules")
         rng = generator(seed)          # checks the seed before a match counts this game
