@@ -181,3 +181,32 @@ def test_train_refuses_step_sizes_that_are_no_step(tmp_path, option, value):
     done = _cli("train", "--games", "2", option, value, "--out", str(out))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert option[2:].replace("-", "_") in done.stderr and not out.exists()
+
+
+@pytest.mark.parametrize("games", ["9223372036854775808", "99999999999999999999999999"])
+def test_rollout_games_beyond_the_game_loops_numbers(games):
+    # More games than int64 numbers: OverflowError's traceback from the seeds' spawn.
+    done = _cli("rollout", "--games", games, "--workers", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "games must be <= 9223372036854775807" in done.stderr
+
+
+@pytest.mark.parametrize("call", [bg.rollout, bg.rollout_cube, lambda pos, **kw: bg.rollout_plays(pos, "31", **kw)])
+def test_rollout_games_fit_int64(call):
+    with pytest.raises(ValueError, match="games must be <= 9223372036854775807"):
+        call(bg.Position.initial(), games=2 ** 63, workers=1)
+
+
+# -- writers ------------------------------------------------------------------------------
+
+@FUZZ
+@given(junk)
+def test_write_sgf_takes_a_match_analysis(analysis):
+    # write_sgf(record, analysis=junk) read analysis.games: AttributeError.
+    record = bg.read_mat("1 point match\n\n Game 1\n A : 0                B : 0\n  1) 31: 8/5 6/5\n",
+                         partial=True)
+    if analysis is None:
+        assert bg.write_sgf(record).startswith("(;FF[4]")
+        return
+    with pytest.raises(TypeError, match="analysis must be a backgammon.MatchAnalysis"):
+        bg.write_sgf(record, analysis=analysis)
