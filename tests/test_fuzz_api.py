@@ -210,3 +210,21 @@ def test_write_sgf_takes_a_match_analysis(analysis):
         return
     with pytest.raises(TypeError, match="analysis must be a backgammon.MatchAnalysis"):
         bg.write_sgf(record, analysis=analysis)
+
+
+# -- the environments' helpers ------------------------------------------------------------
+
+def test_env_helpers_check_the_counts_they_are_given():
+    # encode and final_points cast to uint8: 256 checkers read as 0 (the
+    # opening, silently), -1 as 255, a Python int out of range raised OverflowError.
+    env = pytest.importorskip("backgammon.env")
+    start = bg.Position.initial().array[None].astype(np.int64)
+    assert env.encode(start, [(3, 1)]).shape == (1, env.OBS_SIZE) and env.final_points(start).tolist() == [0]
+    for boards in (start + 256, -start, 3072, np.zeros((1, 2, 24), dtype=np.int64)):
+        for helper in (lambda b: env.encode(b, None), env.final_points):
+            with pytest.raises(bg.InvalidPositionError, match="boards|board 0"):
+                helper(boards)
+    for rolls, error in (([(7, 1)], ValueError), ([(3, 1), (2, 2)], ValueError), ([(-1, 2)], ValueError),
+                         ([(3.5, 1)], TypeError)):
+        with pytest.raises(error, match="rolls"):
+            env.encode(start, rolls)
