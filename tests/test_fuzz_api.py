@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -228,3 +229,34 @@ def test_env_helpers_check_the_counts_they_are_given():
                          ([(3.5, 1)], TypeError)):
         with pytest.raises(error, match="rolls"):
             env.encode(start, rolls)
+
+
+# -- files read by name -------------------------------------------------------------------
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_device_that_never_ends_is_no_match_file(tmp_path):
+    # A device has no size to check before reading: read_mat(Path("/dev/zero"))
+    # and `backgammon analyse /dev/zero` read until memory ran out.
+    with pytest.raises(ValueError, match="holds more than"):
+        bg.read_mat(Path("/dev/zero"))
+    for command in (["analyse", "/dev/zero"], ["convert", "/dev/zero", str(tmp_path / "out.mat")]):
+        done = _cli(*command)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "/dev/zero holds more than" in done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_match_from_a_named_pipe_converts(tmp_path):
+    fifo, out = tmp_path / "in.mat", tmp_path / "out.sgf"
+    os.mkfifo(fifo)
+    text = Path(__file__).parent / "data" / "gnubg_selfplay_9.mat"
+
+    def feed():
+        with open(text, "rb") as src, open(fifo, "wb") as dst:
+            dst.write(src.read())
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    done = _cli("convert", str(fifo), str(out), "--from", "mat")
+    writer.join(timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert len(bg.read_sgf(out.read_text()).games) == len(bg.read_mat(text).games)
