@@ -239,6 +239,8 @@ def test_a_device_that_never_ends_is_no_match_file(tmp_path):
     # and `backgammon analyse /dev/zero` read until memory ran out.
     with pytest.raises(ValueError, match="holds more than"):
         bg.read_mat(Path("/dev/zero"))
+    with pytest.raises(bg.BackgammonError, match="holds more than"):       # InvalidMetError
+        bg.MatchEquityTable.from_xml("/dev/zero")
     for command in (["analyse", "/dev/zero"], ["convert", "/dev/zero", str(tmp_path / "out.mat")]):
         done = _cli(*command)
         assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr

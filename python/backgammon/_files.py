@@ -1,6 +1,7 @@
 """Files written whole or not at all: the one place the package writes a
 file that a reader may open while it is being made (saved matches, bear-off
-databases, weight files, the command line's outputs)."""
+databases, weight files, the command line's outputs); and files read by
+name with a bound on their size (match files, match equity tables)."""
 from __future__ import annotations
 
 import os
@@ -56,3 +57,23 @@ def write_atomically(path: str | os.PathLike, data: str | bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def read_at_most(path: str | os.PathLike, limit: int, what: str) -> bytes:
+    """The bytes of the file at ``path`` if there are at most ``limit``;
+    more (a big file, or a pipe or device that never ends, such as
+    ``/dev/zero``, which has no size to check first) raise ValueError
+    saying the file is not ``what``.  A path that cannot be opened raises
+    ``OSError``.
+
+    >>> read_at_most(os.devnull, 10, "a match file")
+    b''
+    """
+    too_big = f"{os.fspath(path)} holds more than {limit:,} bytes: not {what}"
+    if os.path.getsize(path) > limit:
+        raise ValueError(too_big)
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(too_big)
+    return data

@@ -23,6 +23,7 @@ import os
 import re
 
 from .. import _validate
+from .._files import read_at_most
 from ..errors import FormatError
 from ..rules import Rules
 
@@ -76,13 +77,7 @@ def read_path(path: str) -> bytes:
     """The bytes of the file at ``path``, at most ``MAX_BYTES`` of them (a
     bigger file, or a pipe or device that gives more, raises ValueError);
     a path that cannot be opened raises ``OSError``."""
-    if os.path.getsize(path) > MAX_BYTES:
-        raise ValueError(f"{path} holds more than {MAX_BYTES:,} bytes: not a match file")
-    with open(path, "rb") as f:
-        data = f.read(MAX_BYTES + 1)      # a pipe or a device has no size to check first (/dev/zero never ends)
-    if len(data) > MAX_BYTES:
-        raise ValueError(f"{path} holds more than {MAX_BYTES:,} bytes: not a match file")
-    return data
+    return read_at_most(path, MAX_BYTES, "a match file")
 
 
 def decode(data: bytes) -> str:
