@@ -262,3 +262,26 @@ def test_a_match_from_a_named_pipe_converts(tmp_path):
     writer.join(timeout=60)
     assert done.returncode == 0, done.stderr
     assert len(bg.read_sgf(out.read_text()).games) == len(bg.read_mat(text).games)
+
+
+# -- weight files ---------------------------------------------------------------------------
+
+def test_weight_files_that_are_not_are_value_errors(tmp_path):
+    # An empty or cut-short file raised EOFError or zipfile.BadZipFile (the
+    # docstring promises ValueError); NaN weights loaded and evaluated every
+    # position to nonsense without a word.
+    from importlib import resources
+    from backgammon import network
+    shipped = resources.files("backgammon").joinpath("data/nets.npz").read_bytes()
+    arrays, meta = network.read(resources.files("backgammon").joinpath("data/nets.npz"))
+    cases = {"empty": b"", "garbage": b"PK\x03\x04 not a zip", "cut": shipped[: len(shipped) // 2]}
+    for name, data in cases.items():
+        (tmp_path / f"{name}.npz").write_bytes(data)
+    arrays["contact_w1"][0, 0] = np.nan
+    network.save(tmp_path / "nan.npz", arrays, meta)
+    for name in [*cases, "nan"]:
+        with pytest.raises(ValueError, match="not a weight file|not all finite"):
+            network.load(tmp_path / f"{name}.npz")
+    arrays["contact_w1"][0, 0] = 0.0
+    network.save(tmp_path / "fine.npz", arrays, meta)
+    assert 0 < bg.evaluate(bg.Position.initial(), evaluator=network.load(tmp_path / "fine.npz")).win < 1
