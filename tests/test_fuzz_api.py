@@ -285,3 +285,13 @@ def test_weight_files_that_are_not_are_value_errors(tmp_path):
     arrays["contact_w1"][0, 0] = 0.0
     network.save(tmp_path / "fine.npz", arrays, meta)
     assert 0 < bg.evaluate(bg.Position.initial(), evaluator=network.load(tmp_path / "fine.npz")).win < 1
+
+
+@pytest.mark.parametrize("types, error", [(-1, ValueError), (9, ValueError), ([0, 2 ** 70], ValueError),
+                                          (1.9, TypeError), (True, TypeError), ("race", TypeError)])
+def test_position_type_names_take_type_indices(types, error):
+    # -1 read as 'over' (the last name), 1.9 as 1, 9 raised IndexError.
+    from backgammon.position_types import TYPES, names
+    with pytest.raises(error, match="types"):
+        names(types)
+    assert names(np.arange(len(TYPES), dtype=np.int8)) == list(TYPES)
