@@ -175,7 +175,8 @@ def encode_ogid(array, state: MatchState | None = None, *, opening: bool = False
     move_id = integer("move_id", move_id, low=0, high=1 << 20)
     if state.resignation:
         raise InvalidOgidError("an OGID holds no resignation offer: this state cannot be written")
-    a = np.asarray(array)
+    from .position import _as_board_array       # position.py reads OGIDs through this module
+    a = _as_board_array(array)                   # a board, checked (counts of 10**9 built lists of them)
     rows = {state.on_roll: a[1], 1 - state.on_roll: a[0]}
     white = sorted(([0] * int(rows[WHITE][24])) + [24 - i for i in range(24) for _ in range(int(rows[WHITE][i]))])
     black = sorted([i + 1 for i in range(24) for _ in range(int(rows[BLACK][i]))] + [25] * int(rows[BLACK][24]))
