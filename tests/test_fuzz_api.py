@@ -305,3 +305,13 @@ def test_encode_ogid_takes_a_board(board):
     with pytest.raises(bg.InvalidPositionError):
         encode_ogid(board)
     assert encode_ogid(bg.Position.initial().array, opening=True) == bg.Position.initial().to_ogid()
+
+
+@FUZZ
+@given(junk)
+def test_written_position_takes_a_position(position):
+    # A board array or None read position.to_bytes: AttributeError, OverflowError.
+    from backgammon.play import written_position
+    with pytest.raises(TypeError, match="position must be a backgammon.Position"):
+        written_position(position, "13/9 8/7")
+    assert written_position(bg.Position.initial(), "13/9 8/7").pip_counts() == (167, 162)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import _movegen
+from ._validate import instance
 from .dice import RollLike, to_dice
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 
@@ -534,6 +535,8 @@ def written_position(position: Position, text: str) -> "Position":
     >>> after.pip_counts()
     (167, 162)
     """
+    from .position import Position
+    instance("position", position, Position, "backgammon.Position")
     me = list(position.to_bytes()[25:])
     opp = list(position.to_bytes()[:25])
     for points, _ in _read_journeys(text):
