@@ -297,12 +297,16 @@ def test_position_type_names_take_type_indices(types, error):
     assert names(np.arange(len(TYPES), dtype=np.int8)) == list(TYPES)
 
 
-@pytest.mark.parametrize("board", [None, [], np.full((2, 25), 10 ** 5), np.zeros((2, 25)), -np.ones((2, 25), int)])
-def test_encode_ogid_takes_a_board(board):
+@pytest.mark.parametrize("board, error", [(None, TypeError), ([], TypeError), (np.zeros((2, 25)), TypeError),
+                                         (np.full((2, 25), 10 ** 5), bg.InvalidPositionError),
+                                         (-np.ones((2, 25), int), bg.InvalidPositionError),
+                                         (np.zeros((2, 25), int), bg.InvalidPositionError),
+                                         (np.zeros((2, 24), int), bg.InvalidPositionError)])
+def test_encode_ogid_takes_a_board(board, error):
     # The board went unchecked: counts of 10**5 wrote an OGID of 2.4 million
     # checkers (10**9 built lists until memory ran out), None raised IndexError.
     from backgammon.ogid import encode_ogid
-    with pytest.raises(bg.InvalidPositionError):
+    with pytest.raises(error, match="array"):
         encode_ogid(board)
     assert encode_ogid(bg.Position.initial().array, opening=True) == bg.Position.initial().to_ogid()
 

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import _movegen
-from ._validate import instance
 from .dice import RollLike, to_dice
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 
@@ -535,8 +534,8 @@ def written_position(position: Position, text: str) -> "Position":
     >>> after.pip_counts()
     (167, 162)
     """
-    from .position import Position
-    instance("position", position, Position, "backgammon.Position")
+    if not callable(getattr(position, "legal_plays", None)):        # position.py imports this module
+        raise TypeError(f"position must be a backgammon.Position, not {type(position).__name__}")
     me = list(position.to_bytes()[25:])
     opp = list(position.to_bytes()[:25])
     for points, _ in _read_journeys(text):
