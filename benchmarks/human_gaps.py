@@ -5,8 +5,10 @@ play or cube decision whose error differs by GAP or more, with its cause:
 - **network**: the two networks' chances differ.  For a play, gnubg's own
   chances of its candidates, valued by our cube model, give gnubg's error
   (within 0.03): the way we value plays would give gnubg's answer from
-  gnubg's chances.  For a cube decision, the doubler's chances differ by
-  0.03 or more.
+  gnubg's chances.  For a cube decision, our cube search at the same ply
+  with gnubg-nn's 0-ply evaluator in place of our networks gives gnubg's
+  error (within half the row's gap, in MWC): our method on gnubg's
+  network answers as gnubg.
 - **method**: they do not; how the error is computed differs.
 
     nice -n 10 python benchmarks/human_gaps.py DIR/match10031435.sgf ... [--ply 2] [--gap 0.06]
@@ -24,6 +26,7 @@ import numpy as np
 
 import backgammon as bg
 from backgammon.analysis import analyse
+from backgammon.cube import cube_decision
 from backgammon.evaluator import flip
 from backgammon.janowski import values_after_play
 from backgammon.matchid import MatchState
@@ -44,6 +47,26 @@ def _model_error(p, node, met) -> float:
     deepest = max(ply for _, ply in values)
     best = max(v for v, ply in values if ply == deepest)
     return max(0.0, best - values[node.played][0])
+
+
+def gnubg_chances(boards) -> np.ndarray:
+    """gnubg-nn's 0-ply chances of the side on roll (row 1, as ours)."""
+    import gnubg_nn
+    return np.array([gnubg_nn.probabilities(b.tolist(), 0) for b in boards], dtype=np.float32)
+
+
+def _cube_error_on_gnubgs_network(c, ply: int) -> float | None:
+    """The MWC error of a cube action by our cube search at ``ply`` with
+    gnubg-nn's evaluator: what our method makes of gnubg's network."""
+    pos, state = bg.Position.from_id(c.position_id), MatchState.from_match_id(c.match_id)
+    doubler = state.replace(double_offered=False, turn=state.on_roll)
+    d = cube_decision(pos, doubler, doubler.game_rules(None), ply=ply, evaluator=gnubg_chances)
+    if d.mwc is None:
+        return None
+    nd, dt, dp = (float(v) for v in d.mwc)
+    if c.kind == "double":
+        return max(nd, min(dt, dp)) - (min(dt, dp) if c.action == "double" else nd)
+    return -min(dt, dp) + (dt if c.action == "take" else dp)
 
 
 def gaps(sgf: Path, ply: int, gap: float):
@@ -85,9 +108,12 @@ def gaps(sgf: Path, ply: int, gap: float):
             theirs = best - made
             if abs((c.error_mwc or 0.0) - theirs) >= gap / 10:          # MWC: about a tenth of EMG at 5 points
                 apart = max(abs(a - b) for a, b in zip(c.chances, n.cube["chances"]))
+                model = _cube_error_on_gnubgs_network(c, ply)
+                network = model is not None and abs(model - theirs) < gap / 20
                 rows.append((sgf.stem, record.players[c.player], f"{c.kind}:{c.action}", g.number, c.action_index,
-                             c.error_mwc or 0.0, theirs, "network" if apart >= 0.03 else "method",
-                             f"MWC; chances {apart:.3f} apart", c.match_id, c.position_id))
+                             c.error_mwc or 0.0, theirs, "network" if network else "method",
+                             f"MWC; chances {apart:.3f} apart; ours on gnubg's network {model:.3f}"
+                             if model is not None else f"MWC; chances {apart:.3f} apart", c.match_id, c.position_id))
     return players, rows
 
 

@@ -531,7 +531,7 @@ def _decisions(p, boards, state, rules, met, search, ply: int) -> CubeDecisions:
     the cubeful search's where given (``search``: its rows and values),
     else Janowski's model."""
     n = len(p)
-    eq = equities(p, efficiencies(boards), state, rules, met)
+    eq = equities(p, efficiencies(boards), state, rules, met, boards)
     nd, dt, dp = (np.array(v, dtype=np.float64) for v in eq[:3])
     mwc = None if eq[3] is None else np.column_stack([np.asarray(v, dtype=np.float64) for v in eq[3]])
     exact = np.zeros(n, dtype=bool)

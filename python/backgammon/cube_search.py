@@ -44,9 +44,10 @@ class _Search:
     """gnubg's cubeful search (eval.c ``EvaluatePositionCubeful4``): one
     tree for every cube state, each roll's play chosen once, by the 0-ply
     cubeful value at the cube of the position searched (the ``chooser``
-    state, gnubg's ``pciMove``; the doubled states follow the same plays),
-    among the plays gnubg's pruning keeps; the cubeless chances are the
-    mean of the same tree's."""
+    state, gnubg's ``pciMove``; the doubled states follow the same plays;
+    plays of equal value by their cubeless equity, as gnubg's
+    ``ScoreMoves``), among the plays gnubg's pruning keeps; the cubeless
+    chances are the mean of the same tree's."""
 
     def __init__(self, rules: Rules, met, ev):
         from .evaluator import is_kernel
@@ -62,7 +63,7 @@ class _Search:
         if full:
             v, m = cube_values(chances, boards, state, self.rules, met=self.met, efficiency=x)
             return m if state.match_length else v * state.cube_value
-        nd, _, _, mwc = equities(chances, x, state, self.rules, self.met)
+        nd, _, _, mwc = equities(chances, x, state, self.rules, self.met, boards)
         if state.match_length:
             return mwc[0]
         nd = nd.copy()
@@ -127,11 +128,11 @@ class _Search:
             x = efficiencies(children, classes)
             q = self._static(children, p, after, True, x)
             quick = (1.0 - q) if chooser.match_length else -q
+        # Plays of equal cubeful value (every one leaves a pass, say) go by the mover's cubeless
+        # equity, as gnubg's ScoreMoves breaks ties (its rScore2), then by the generator's order.
         starts = offsets[:-1]
         segment = np.repeat(np.arange(len(starts)), np.diff(offsets))
-        top = np.maximum.reduceat(quick, starts)
-        hit = np.flatnonzero(quick == top[segment])
-        best = hit[np.searchsorted(segment[hit], np.arange(len(starts)))]
+        best = play_order(np.zeros(len(quick), dtype=np.int64), quick, flip(p), segment)[starts]
         # The chosen plays valued at every state, one ply less deep (the leaves: the cube model on
         # the chances the choice evaluated).
         done = over[best]

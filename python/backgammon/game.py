@@ -200,6 +200,8 @@ class Game:
     """
 
     def __init__(self, rules: Rules | None = None, match=None, seed=None):
+        if match is not None and not callable(getattr(match, "begin_game", None)):   # match.py imports this module
+            raise TypeError(f"match must be a backgammon.Match, not {type(match).__name__}")
         self.rules = rules if rules is not None else (match.rules if match is not None else Rules())
         _validate.instance("rules", self.rules, Rules, "backgammon.Rules")
         rng = generator(seed)          # checks the seed before a match counts this game

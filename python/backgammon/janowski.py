@@ -148,14 +148,16 @@ def _cash_points(values: MatchValues, p: np.ndarray, cube: int):
     return above[0], above[1]
 
 
-def _match(p: np.ndarray, x: np.ndarray, values: MatchValues, cube: int, owner: str, crawford: bool):
+def _match(p: np.ndarray, x: np.ndarray, values: MatchValues, cube: int, owner: str, crawford: bool,
+           x_taken: np.ndarray | None = None):
     """Cubeful match winning chances of the side on roll: (no double,
     double/take, double/pass), Janowski's model on MWC as gnubg applies it
     (live cash points through every cube level the score leaves; a dead
-    cube is the cubeless value); arrays (n,)."""
+    cube is the cubeless value); arrays (n,).  ``x_taken``: the cube
+    efficiencies after a take, where they differ from ``x``."""
     w = p[:, 0]
 
-    def value(c, own):
+    def value(c, own, x=x):
         win, loss = values.outcomes(p, c)
         dead = w * win + (1 - w) * loss
         if not _cube_alive(values, c, crawford):
@@ -165,8 +167,27 @@ def _match(p: np.ndarray, x: np.ndarray, values: MatchValues, cube: int, owner: 
         return x * live + (1 - x) * dead
 
     no_double = value(cube, owner)
-    double_take = value(2 * cube, "opponent")
+    double_take = value(2 * cube, "opponent", x if x_taken is None else x_taken)
     return no_double, double_take, np.full_like(w, values.after(cube, 0))
+
+
+def _table_efficiency(boards: np.ndarray, p: np.ndarray, x: np.ndarray, owner: str) -> np.ndarray:
+    """The cube efficiencies ``x`` with those of races in the two-sided
+    table replaced as gnubg replaces them in match play (eval.c,
+    ``CLASS_BEAROFF2``): the share of the live cube's money value the
+    table's exact cubeful money equity at ``owner``'s cube shows,
+    (exact - cubeless) / (live - cubeless), within [0, x]."""
+    rows, e = _in_table(boards)
+    if not len(rows):
+        return x
+    exact = e[:, {"me": 1, "opponent": 3}.get(owner, 2)]
+    live, _ = _money(p[rows], np.ones(len(rows)), owner, False)
+    cubeless = e[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(np.abs(cubeless - live) > 1e-4, (exact - cubeless) / (live - cubeless), x[rows])
+    out = np.array(x, dtype=np.float64, copy=True)
+    out[rows] = np.clip(share, 0.0, x[rows])
+    return out
 
 
 def owner_of(state) -> str:
@@ -174,18 +195,25 @@ def owner_of(state) -> str:
     return "centred" if state.cube_owner is None else "me" if state.cube_owner == me else "opponent"
 
 
-def equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met):
+def equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met, boards: np.ndarray | None = None):
     """The cubeful equities (no double, double/take, double/pass) of the
     side on roll for chances p (n, 5) and cube efficiencies x (n,): money
     per unit of the cube, match normalised (-1: losing a single game at this
-    cube, +1: winning one), with the match winning chances (or None)."""
+    cube, +1: winning one), with the match winning chances (or None).
+    ``boards`` (n, 2, 25), when given: in a match, races in the two-sided
+    bear-off table take their efficiencies from its exact money equities,
+    at each cube's owner, as gnubg's."""
     cube = state.cube_value
     owner = owner_of(state)
     if state.match_length == 0:
         nd, dt = _money(p, x, owner, not state_gammons_count(state, rules))
         return nd, dt, np.ones_like(nd), None
     values = MatchValues.of_state(state, met)
-    m_nd, m_dt, m_dp = _match(p, x, values, cube, owner, bool(state.crawford))
+    x_taken = None
+    if boards is not None:
+        boards = np.asarray(boards, dtype=np.uint8).reshape(-1, 2, 25)
+        x, x_taken = _table_efficiency(boards, p, x, owner), _table_efficiency(boards, p, x, "opponent")
+    m_nd, m_dt, m_dp = _match(p, x, values, cube, owner, bool(state.crawford), x_taken)
     return (*(values.normalised(m, cube) for m in (m_nd, m_dt, m_dp)), (m_nd, m_dt, m_dp))
 
 
@@ -212,7 +240,7 @@ def cube_values(chances, positions, state=None, rules: Rules | None = None, *, m
     # The cube efficiencies of the boards, when the caller has them already (a search values the
     # same boards at several cube states).
     x = efficiencies(boards) if efficiency is None else efficiency
-    nd, dt, dp, mwc = equities(p, x, state, rules, met)
+    nd, dt, dp, mwc = equities(p, x, state, rules, met, boards)
     nd, dt = nd.copy(), dt.copy()
     if state.match_length == 0:
         exact_where_known(boards, state, nd, dt)
@@ -260,16 +288,25 @@ def exact_known(boards: np.ndarray, owner: str):
     """The boards (n, 2, 25) whose sides both fit in the two-sided table
     (every checker home, at most its checkers each), and their (no double,
     double/take) from its cubeful money equities: (rows, nd, dt)."""
+    rows, e = _in_table(boards)
+    if not len(rows):
+        return rows, np.zeros(0), np.zeros(0)
+    column = {"me": 1, "opponent": 3}.get(owner, 2)         # Equities: cubeless, owned, centred, opponent owns
+    return rows, e[:, column], 2.0 * e[:, 3]
+
+
+def _in_table(boards: np.ndarray):
+    """The boards (n, 2, 25) whose sides both fit in the two-sided table
+    (every checker home, at most its checkers each) and their cubeful
+    money equities there (cubeless, owned, centred, opponent owns)."""
     from . import bearoff
     boards = np.asarray(boards)
     ts = bearoff.two_sided()
     fits = ~boards[:, :, 6:].any(axis=(1, 2)) & (boards.sum(axis=2, dtype=np.int64) <= ts.checkers).all(axis=1)
     rows = np.flatnonzero(fits)
     if not len(rows):
-        return rows, np.zeros(0), np.zeros(0)
-    e = ts.equities(np.ascontiguousarray(boards[rows]))
-    column = {"me": 1, "opponent": 3}.get(owner, 2)         # Equities: cubeless, owned, centred, opponent owns
-    return rows, e[:, column], 2.0 * e[:, 3]
+        return rows, np.zeros((0, 4))
+    return rows, ts.equities(np.ascontiguousarray(boards[rows]))
 
 
 def exact_where_known(boards, state, nd, dt) -> None:

@@ -35,8 +35,10 @@ from .position import Position
 
 #: The largest ``truncate``: a play count the game loop can hold.
 MAX_PLIES = 2 ** 31 - 1
+#: The largest game number: the game loop numbers games (its dice's key) in int64.
+MAX_GAME = 2 ** 63 - 1
 
-__all__ = ["VectorGames", "Lanes", "choose_for_sides", "pick", "MAX_PLIES"]
+__all__ = ["VectorGames", "Lanes", "choose_for_sides", "pick", "MAX_PLIES", "MAX_GAME"]
 
 
 def choose_for_sides(players, boards: np.ndarray, rolls: np.ndarray, turn: np.ndarray) -> np.ndarray:
@@ -212,7 +214,7 @@ class VectorGames:
 
     def __init__(self, n: int, seed=None, position: Position | None = None, stratify: bool = True,
                  truncate: int | None = None, first: int = 0):
-        self.n = integer("n", n, low=1)
+        self.n = integer("n", n, low=1, high=MAX_GAME)
         position = Position.initial() if position is None else instance("position", position, Position,
                                                                           "backgammon.Position")
         if position.is_game_over():
@@ -220,7 +222,7 @@ class VectorGames:
         self.truncate = optional_integer("truncate", truncate, low=0, high=MAX_PLIES)
         self.stratify = flag("stratify", stratify)
         self.start = position.array
-        first = integer("first", first, low=0)
+        first = integer("first", first, low=0, high=MAX_GAME + 1 - self.n)     # the last game's number fits
         tables = None
         if truncate is not None:
             from .bearoff import kernel_tables

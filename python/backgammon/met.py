@@ -55,12 +55,17 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, cast
 
+from ._files import read_at_most
 from .errors import InvalidMetError, InvalidScoreError
 
 __all__ = [
     "MatchEquityTable", "InvalidMetError", "InvalidScoreError",
     "money_take_point", "money_cash_point",
 ]
+
+
+#: The largest MET file read by name (gnubg's are a few tens of kilobytes).
+MAX_XML_BYTES = 16 * 1024 * 1024
 
 
 def _chance(value, where: str) -> float:
@@ -343,8 +348,10 @@ class MatchEquityTable:
             data, where = path_or_text, "MET XML"
         else:
             where = os.fspath(path_or_text)
-            with open(where, "rb") as f:
-                data = f.read()
+            try:
+                data = read_at_most(where, MAX_XML_BYTES, "a match equity table")
+            except ValueError as e:
+                raise InvalidMetError(str(e)) from None
         try:
             root = ET.fromstring(data)
         except ET.ParseError as e:

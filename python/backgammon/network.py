@@ -18,6 +18,7 @@ from __future__ import annotations
 import copyreg
 import io
 import json
+import zipfile
 from functools import lru_cache
 from importlib import resources
 from typing import Any, cast
@@ -118,9 +119,17 @@ def save(path, arrays: dict[str, np.ndarray], meta: dict) -> None:
 
 def read(path) -> tuple[dict[str, np.ndarray], dict]:
     """The arrays and the meta dictionary of a weight file."""
-    with np.load(path, allow_pickle=False) as data:
-        arrays = {k: np.array(data[k], dtype=np.float32, order="C") for k in data.files if k != "meta"}
-        meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: np.array(data[k], dtype=np.float32, order="C") for k in data.files if k != "meta"}
+            meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+    except (EOFError, zipfile.BadZipFile, json.JSONDecodeError) as e:     # empty, cut short, garbled
+        raise ValueError(f"{path}: not a weight file of this project ({type(e).__name__}: {e})") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path}: not a weight file of this project (its meta is not a JSON object)")
+    bad = [k for k, a in arrays.items() if not np.isfinite(a).all()]
+    if bad:           # NaN weights evaluate every position to nonsense, silently
+        raise ValueError(f"{path}: the weights {', '.join(sorted(bad))} are not all finite")
     missing = [f"{n}_{k}" for n in ("contact", "race") + (("crashed",) if "crashed_w1" in arrays else ())
                for k in _NAMES if f"{n}_{k}" not in arrays]
     if missing:

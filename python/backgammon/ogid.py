@@ -42,8 +42,9 @@ import re
 
 import numpy as np
 
-from ._validate import instance, integer
-from .errors import FormatError
+from . import _board
+from ._validate import instance, integer, integers
+from .errors import FormatError, InvalidPositionError
 from .matchid import GameState, InvalidMatchStateError, MatchState
 
 __all__ = ["InvalidOgidError", "decode_ogid", "encode_ogid", "WHITE", "BLACK"]
@@ -175,7 +176,11 @@ def encode_ogid(array, state: MatchState | None = None, *, opening: bool = False
     move_id = integer("move_id", move_id, low=0, high=1 << 20)
     if state.resignation:
         raise InvalidOgidError("an OGID holds no resignation offer: this state cannot be written")
-    a = np.asarray(array)
+    # The board checked by the kernel's rules (counts of 10**9 built lists of them).
+    a = integers("array", array, shape=(2, 25), low=0, high=15, error=InvalidPositionError).astype(np.uint8)
+    problem = _board.first_invalid(a[None])[1]
+    if problem:
+        raise InvalidPositionError(f"array: {_board.problem_message(problem)}")
     rows = {state.on_roll: a[1], 1 - state.on_roll: a[0]}
     white = sorted(([0] * int(rows[WHITE][24])) + [24 - i for i in range(24) for _ in range(int(rows[WHITE][i]))])
     black = sorted([i + 1 for i in range(24) for _ in range(int(rows[BLACK][i]))] + [25] * int(rows[BLACK][24]))

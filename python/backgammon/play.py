@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -171,6 +172,10 @@ class Plays(Sequence):
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(self._n))]
         n = self._n
+        try:
+            i = operator.index(i)           # ints and numpy ints, as a list takes them (no floats)
+        except TypeError:
+            raise TypeError(f"play indices must be integers or slices, not {type(i).__name__}") from None
         if i < 0:
             i += n
         if not 0 <= i < n:
@@ -529,6 +534,8 @@ def written_position(position: Position, text: str) -> "Position":
     >>> after.pip_counts()
     (167, 162)
     """
+    if not callable(getattr(position, "legal_plays", None)):        # position.py imports this module
+        raise TypeError(f"position must be a backgammon.Position, not {type(position).__name__}")
     me = list(position.to_bytes()[25:])
     opp = list(position.to_bytes()[:25])
     for points, _ in _read_journeys(text):

@@ -177,6 +177,10 @@ class Player(abc.ABC):
         >>> str(bg.player("net").choose_in(g))
         '8/5 6/5'
         """
+        from .game import Game, Phase
+        instance("game", game, Game, "backgammon.Game")
+        if game.phase is not Phase.PLAY:
+            raise ValueError(f"game: no play to choose, the game is at {game.phase.name}, not PLAY")
         if game.length and type(self).choose_at is not Player.choose_at:
             return self.choose_at(game.position, game.dice, game.match_state(), game.rules)
         # Money play, or a player whose choice is the same at every score

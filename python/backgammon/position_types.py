@@ -45,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _net
+from ._validate import integers
 from .batch import validate_boards
 
 __all__ = ["TYPES", "NETWORK_TYPES", "position_types", "names", "type_of", "BACK_GAME_DEFICIT", "BEAR_IN_OUTSIDE"]
@@ -120,8 +121,14 @@ def position_types(boards) -> np.ndarray:
 
 
 def names(types) -> list[str]:
-    """The names of type indices."""
-    return [TYPES[int(t)] for t in np.asarray(types).reshape(-1)]
+    """The names of type indices (ints 0 to ``len(TYPES) - 1``).
+
+    >>> names([0, 6])
+    ['blitz', 'race']
+    """
+    # Checked: -1 read as the last name, 1.9 as 1, 9 raised IndexError.
+    indices = integers("types", types, low=0, high=len(TYPES) - 1)
+    return [TYPES[t] for t in indices.reshape(-1).tolist()]
 
 
 def type_of(position) -> str:

@@ -52,6 +52,7 @@ import numpy as np
 
 from . import _net, network
 from ._parallel import BarWatch, on_threads, progress_bar, run_chunks, tally
+from ._validate import number
 from .scoring import equity
 
 __all__ = ["train", "TrainResult", "CHUNK", "step_size", "label_positions", "select_positions", "fit_pruner"]
@@ -102,11 +103,10 @@ def _check_int(name, value, low):
 
 
 def _check_float(name, value, low=0.0):
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
+    value = number(name, value)              # a finite number (an infinite step size is no step)
     if not value > low:
         raise ValueError(f"{name} must be > {low}, not {value}")
-    return float(value)
+    return value
 
 
 # -- labelling positions by rollouts ------------------------------------------------------
@@ -276,6 +276,8 @@ def train(games: int, seed: int = 0, out="nets.npz", *, checkpoint=None, resume:
     label_games = _check_int("label_games", label_games, 1)
     label_truncate = _check_int("label_truncate", label_truncate, 0)
     epochs = _check_int("epochs", epochs, 1)
+    alpha = _check_float("alpha", alpha)
+    refine_alpha = _check_float("refine_alpha", refine_alpha)
     round_alpha = _check_float("round_alpha", round_alpha)
     prune_games = _check_int("prune_games", prune_games, 0)
     contact_hidden = _check_int("contact_hidden", contact_hidden, 16)

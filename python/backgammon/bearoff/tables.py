@@ -21,14 +21,18 @@ from ..errors import BearoffFileError, OutsideDatabaseError
 __all__ = ["OneSidedDatabase", "TwoSidedDatabase", "Equities", "position_index", "positions_up_to"]
 
 
-def position_index(points) -> int:
-    """GNU Backgammon's index of checker counts on points 1..6.
+def position_index(points):
+    """GNU Backgammon's index of checker counts on points 1..6: an int for
+    one position, an array of indices for a batch ((n, 6) counts or
+    (n, 2, 25) boards, the side on roll), as the tables' lookups take them.
 
     >>> position_index((0, 0, 0, 0, 0, 0)), position_index((0, 0, 0, 0, 0, 1)), position_index((2, 0, 0, 0, 0, 0))
     (0, 6, 7)
+    >>> position_index([(0, 0, 0, 0, 0, 1), (2, 0, 0, 0, 0, 0)]).tolist()
+    [6, 7]
     """
-    idx, _ = _side_indices(points, ONE_SIDED_CHECKERS, None, "one-sided table")
-    return int(idx[0])
+    idx, scalar = _side_indices(points, ONE_SIDED_CHECKERS, None, "one-sided table")
+    return int(idx[0]) if scalar else idx
 
 
 def _points_array(points) -> np.ndarray:

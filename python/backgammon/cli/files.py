@@ -35,10 +35,20 @@ def _check_match_input(path: str, source_format=None) -> None:
     check_input(path)
 
 
-def _read_match_file(path: str, source_format=None, **options):
-    """A match file's record, its format given, or told by its content or name."""
-    with open(path, "rb") as f:
-        data = f.read()
+def _file_bytes(path: str) -> bytes:
+    """The input file's bytes, by the readers' own rule (at most MAX_BYTES:
+    ``analyse /dev/zero`` read on until memory ran out)."""
+    from ..formats.source import read_path
+    try:
+        return read_path(path)
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+
+
+def _read_match_file(path: str, source_format=None, data: bytes | None = None, **options):
+    """A match file's record, its format given, or told by its content or
+    name; ``data`` its bytes if read already (a pipe gives them once)."""
+    data = _file_bytes(path) if data is None else data
     fmt = _match_format(path, source_format, data)
     try:
         return fmt.read(data, **options)
@@ -81,8 +91,8 @@ def run_convert(args) -> int:
     _check_match_input(args.input, args.source_format)
     target = get(args.to) if args.to else for_path(args.output)
     names = ", ".join(f.name for f in match_formats())
-    with open(args.input, "rb") as f:
-        source = _match_format(args.input, args.source_format, f.read())
+    data = _file_bytes(args.input)          # read once: a pipe (/dev/stdin) gives its bytes once
+    source = _match_format(args.input, args.source_format, data)
     if target is None or target.write is None:
         writable = ", ".join(f.name for f in match_formats() if f.write is not None)
         raise usage(f"cannot write {args.output}: give a name ending in .mat or .sgf, or --to ({writable})")
@@ -95,7 +105,7 @@ def run_convert(args) -> int:
         options["strict"] = True
     check_input(args.input)
     check_output(args.output)
-    record = _read_match_file(args.input, source.name, **options)
+    record = _read_match_file(args.input, source.name, data, **options)
     for w in getattr(record, "warnings", ()):
         print(f"{args.input}: warning: {w}", file=sys.stderr)
     write_atomically(args.output, target.write(record))     # OGXM is bytes

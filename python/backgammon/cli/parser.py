@@ -16,7 +16,7 @@ from .rollout import run_rollout
 __all__ = ["build_parser", "DEFAULT_DEPTHS", "EXAMPLES", "POSITION_HELP"]
 
 
-def at_least(option: str, low: int):
+def at_least(option: str, low: int, high: int | None = None):
     def read(text: str) -> int:
         try:
             value = int(text)
@@ -24,6 +24,8 @@ def at_least(option: str, low: int):
             raise argparse.ArgumentTypeError(f"{option} takes a whole number, not {text!r}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"{option} must be >= {low}, not {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"{option} must be <= {high}, not {value}")
         return value
     return read
 
@@ -195,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=run_duel)
     p = command("serve", "the game in the browser and the JSON engine API (needs the web extra)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine only)")
-    p.add_argument("--port", type=at_least("--port", 0), default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=at_least("--port", 0, 65535), default=8000, help="port (default 8000)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     p.set_defaults(run=run_serve)
     p = command("ubgi", "speak the UBGI engine protocol on standard input and output")

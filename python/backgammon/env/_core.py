@@ -20,7 +20,8 @@ from ..batch import MAX_PLAYS, legal_positions
 from ..dice import generator
 from ..errors import IllegalPlayError
 from ..players import Player, player
-from ..position import Position
+from .._validate import integers
+from ..position import Position, board_counts
 
 NUM_ACTIONS = MAX_PLAYS
 """The number of actions, 3072 (the kernel's ``MAX_PLAYS``): action ``i`` is
@@ -56,8 +57,10 @@ def encode(boards: np.ndarray, rolls: np.ndarray | None, out: np.ndarray | None 
     >>> obs.shape, (obs[0, 198:].nonzero()[0] + 198).tolist()
     ((1, 210), [200, 204])
     """
-    b = np.ascontiguousarray(boards, dtype=np.uint8)
-    r = np.zeros((len(b), 2), dtype=np.uint8) if rolls is None else np.ascontiguousarray(rolls, dtype=np.uint8)
+    # Counts checked as every batch entry point checks them (a cast to uint8 would wrap 256 to 0).
+    b = board_counts(boards, "boards")
+    r = np.zeros((len(b), 2), dtype=np.uint8) if rolls is None else \
+        integers("rolls", rolls, shape=(len(b), 2), low=0, high=6).astype(np.uint8)
     if out is None:
         out = np.empty((len(b), OBS_SIZE), dtype=np.float32)
     _env.observations(b, r, out)
@@ -213,7 +216,7 @@ def final_points(boards) -> np.ndarray:
     >>> int(final_points(bg.Position.initial().array[None])[0])
     0
     """
-    winner, kind = _board.results(np.ascontiguousarray(boards, dtype=np.uint8))
+    winner, kind = _board.results(board_counts(boards, "boards"))
     return np.where(winner < 0, 0, np.where(winner == 1, kind, -kind)).astype(np.int64)
 
 

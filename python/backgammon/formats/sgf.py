@@ -835,6 +835,9 @@ def write_sgf(source, players=None, *, analysis=None) -> str:
     for name in record.players:
         if not name.strip() or "\n" in name:
             raise SgfFileError(f"a player's name is not empty and has no line break, not {name!r}")
+    if analysis is not None and not isinstance(getattr(analysis, "games", None), (tuple, list)):
+        # A MatchAnalysis (analysis.py is a layer above the formats).
+        raise TypeError(f"analysis must be a backgammon.MatchAnalysis, not {type(analysis).__name__}")
     notes = _analysis_notes(record, analysis) if analysis is not None else [None] * len(games)
     return "".join(_tree(record, i, game, notes[i]) for i, game in enumerate(games))
 

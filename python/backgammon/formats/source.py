@@ -23,10 +23,11 @@ import os
 import re
 
 from .. import _validate
+from .._files import read_at_most
 from ..errors import FormatError
 from ..rules import Rules
 
-__all__ = ["load", "decode", "text_lines", "named", "reads_source", "reader_options"]
+__all__ = ["load", "read_path", "decode", "text_lines", "named", "reads_source", "reader_options"]
 
 #: The largest file a reader takes (a match file is kilobytes; a stream of
 #: many matches a few megabytes): a bigger one is refused before it is read.
@@ -51,13 +52,13 @@ def load(source, *, name: str = "source") -> tuple[bytes, str | None]:
         return bytes(source), None
     if isinstance(source, str):
         if _is_path(source):
-            return _read_path(source), source
+            return read_path(source), source
         return source.encode("utf-8"), None
     if isinstance(source, os.PathLike):
         path = os.fspath(source)
         if isinstance(path, bytes):
             path = os.fsdecode(path)
-        return _read_path(path), path
+        return read_path(path), path
     read = getattr(source, "read", None)
     if callable(read):
         data = read(MAX_BYTES + 1)
@@ -72,11 +73,11 @@ def load(source, *, name: str = "source") -> tuple[bytes, str | None]:
     raise TypeError(f"{name} must be a path, an open file, str or bytes, not {type(source).__name__}")
 
 
-def _read_path(path: str) -> bytes:
-    if os.path.getsize(path) > MAX_BYTES:
-        raise ValueError(f"{path} holds more than {MAX_BYTES:,} bytes: not a match file")
-    with open(path, "rb") as f:
-        return f.read()
+def read_path(path: str) -> bytes:
+    """The bytes of the file at ``path``, at most ``MAX_BYTES`` of them (a
+    bigger file, or a pipe or device that gives more, raises ValueError);
+    a path that cannot be opened raises ``OSError``."""
+    return read_at_most(path, MAX_BYTES, "a match file")
 
 
 def decode(data: bytes) -> str:

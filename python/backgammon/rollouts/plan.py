@@ -16,7 +16,7 @@ from .._parallel import Interrupted, run_chunks
 from .._validate import flag, instance, integer, optional_integer
 from ..batch import legal_positions
 from ..dice import seed_sequence
-from ..lockstep import MAX_PLIES
+from ..lockstep import MAX_GAME, MAX_PLIES
 from ..matchid import MatchState
 from ..players import Player, player
 from ..position import Position
@@ -212,7 +212,7 @@ class Plan:
 def plan(games, policy, cube_policy, seed, stratify, truncate, bearoff, variance_reduction, workers, executor,
          progress, chunk_size, cube, rules, *, scorer=None, evaluator=None) -> Plan:
     """The checked options and players of a rollout."""
-    games = integer("games", games, low=1)
+    games = integer("games", games, low=1, high=MAX_GAME)       # the game loop numbers its games in int64
     truncate = optional_integer("truncate", truncate, low=0, high=MAX_PLIES)
     workers = optional_integer("workers", workers, low=1)
     chunk_size = integer("chunk_size", chunk_size, low=1)

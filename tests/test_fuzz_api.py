@@ -1,0 +1,321 @@
+"""Bad and unusual input at the public API and the command line, where the
+older fuzz tests (test_fuzz*.py, test_formats_fuzz_readers.py) do not
+reach: a wrong type is a TypeError naming the parameter, a wrong value a
+ValueError subclass naming it, and nothing else escapes (no IndexError,
+AttributeError, OverflowError, traceback); files named on the command line
+are written without harm to what the name points at."""
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import backgammon as bg
+from backgammon import bearoff
+from backgammon.formats.mat import save_duel
+
+FUZZ = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+junk = st.one_of(st.none(), st.booleans(), st.integers(-5, 30), st.integers(2 ** 62, 2 ** 80),
+                 st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=6), st.binary(max_size=6),
+                 st.lists(st.integers(-2, 8), max_size=3), st.tuples(st.integers(-2, 8), st.integers(-2, 8)),
+                 st.builds(np.int64, st.integers(-5, 30)), st.builds(np.float64, st.floats()))
+
+
+def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "backgammon", *args], capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL, **kw)
+
+
+# -- the game's match, a player's game, a list of plays ---------------------------------
+
+@FUZZ
+@given(junk)
+def test_game_takes_a_match_or_none(match):
+    # Game(match=...) read match.rules before looking at it: AttributeError.
+    if match is None:
+        assert bg.Game(seed=1).length == 0
+        return
+    with pytest.raises(TypeError, match="match must be a backgammon.Match"):
+        bg.Game(match=match, seed=1)
+
+
+def test_a_match_still_makes_its_games():
+    m = bg.Match(3, seed=1)
+    g = m.new_game()
+    assert g.match is m and g.length == 3
+    assert bg.Game.replay(g.history, match=bg.Match(3, seed=1)).length == 3
+
+
+@FUZZ
+@given(junk)
+def test_choose_in_takes_a_game(game):
+    # Player.choose_in(non-game) read game.length: AttributeError.
+    with pytest.raises(TypeError, match="game must be a backgammon.Game"):
+        bg.player("pubeval").choose_in(game)
+
+
+def test_choose_in_wants_a_game_waiting_for_a_play():
+    # Before the roll there is no play: a ValueError naming the game, not a
+    # TypeError about a roll the caller never gave.
+    g = bg.Game(seed=1)
+    with pytest.raises(ValueError, match="game: no play to choose.*OPENING"):
+        bg.player("pubeval").choose_in(g)
+    g.roll((3, 1))
+    assert str(bg.player("pubeval").choose_in(g)) == "8/5 6/5"
+
+
+@FUZZ
+@given(st.one_of(st.floats(allow_nan=True), st.text(max_size=3), st.none(), st.lists(st.integers(), max_size=2)))
+def test_plays_index_only_by_integers(index):
+    # plays[nan] raised IndexError and plays[1.5] sliced a buffer with a float.
+    plays = bg.Position.initial().legal_plays("31")
+    with pytest.raises(TypeError, match="play indices must be integers or slices"):
+        plays[index]
+
+
+def test_plays_index_as_a_list_does():
+    plays = bg.Position.initial().legal_plays("31")
+    listed = list(plays)
+    assert plays[np.int64(1)] == listed[1] and plays[-1] == listed[-1] and plays[1:3] == listed[1:3]
+    with pytest.raises(IndexError):
+        plays[len(listed)]
+    with pytest.raises(IndexError):
+        plays[2 ** 70]
+
+
+# -- game numbers, bear-off indices, training step sizes --------------------------------
+
+@pytest.mark.parametrize("kw, name", [(dict(n=2 ** 70), "n"), (dict(n=2 ** 63), "n"),
+                                      (dict(n=2, first=2 ** 70), "first"), (dict(n=2, first=2 ** 63 - 1), "first")])
+def test_vector_games_numbers_fit_the_game_loop(kw, name):
+    # n or first beyond int64 raised OverflowError from numpy.
+    with pytest.raises(ValueError, match=f"{name} must be <="):
+        bg.VectorGames(seed=1, **kw)
+
+
+def test_vector_games_up_to_the_last_game_number():
+    games = bg.VectorGames(2, seed=1, first=2 ** 63 - 2)
+    offsets, children = games.candidates()
+    assert len(children) == offsets[-1] > 0
+
+
+def test_position_index_of_a_batch_is_every_index():
+    # A batch gave the first row's index only; an empty batch raised IndexError.
+    batch = np.array([(0, 0, 0, 0, 0, 1), (2, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0)])
+    assert bearoff.position_index(batch).tolist() == [bearoff.position_index(tuple(row)) for row in batch] == [6, 7, 0]
+    db = bearoff.one_sided()
+    assert bearoff.position_index(batch).tolist() == db.index(batch).tolist()
+    assert bearoff.position_index(np.zeros((0, 6), dtype=np.int64)).shape == (0,)
+    assert bearoff.position_index(np.zeros((0, 2, 25), dtype=np.uint8)).shape == (0,)
+    assert isinstance(bearoff.position_index((0, 1, 0, 0, 0, 3)), int)
+
+
+@pytest.mark.parametrize("name", ["alpha", "refine_alpha", "round_alpha", "explore_within"])
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, 0.0, -1.0])
+def test_training_step_sizes_are_finite_and_positive(tmp_path, name, value):
+    # alpha and refine_alpha went unchecked: alpha=nan trained NaN weights and
+    # wrote them; an infinite explore_within or round_alpha was taken.
+    from backgammon.train import train
+    with pytest.raises(ValueError, match=name):
+        train(2, out=tmp_path / "n.npz", **{name: value})
+    with pytest.raises(TypeError, match=name):
+        train(2, out=tmp_path / "n.npz", **{name: "0.1"})
+    assert not list(tmp_path.iterdir())
+
+
+# -- files written by name --------------------------------------------------------------
+
+def _read_fifo(path, into: list):
+    with open(path, "rb") as f:
+        into.append(f.read())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_save_into_a_named_pipe_writes_into_it(tmp_path):
+    # The atomic writer renamed its temporary file over the pipe (as over
+    # /dev/full or /dev/null when run as root), replacing it with a file.
+    fifo = tmp_path / "games.mat"
+    os.mkfifo(fifo)
+    got: list = []
+    reader = threading.Thread(target=_read_fifo, args=(fifo, got), daemon=True)   # never holds up the run
+    reader.start()
+    done = _cli("duel", "pubeval", "random", "--games", "2", "--workers", "1", "--save", str(fifo))
+    reader.join(timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert os.path.exists(fifo) and not os.path.isfile(fifo)        # still the pipe
+    assert got, "nothing came through the pipe"
+    assert len(bg.read_mat(got[0].decode()).games) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.mat"]   # no temporary file left
+
+
+def test_a_save_through_a_symbolic_link_keeps_the_link(tmp_path):
+    target = tmp_path / "real.mat"
+    target.write_text("old")
+    link = tmp_path / "link.mat"
+    link.symlink_to(target)
+    save_duel(link, bg.duel("pubeval", "random", games=2, seed=1, workers=1, record=True))
+    assert link.is_symlink() and len(bg.read_mat(target.read_text()).games) == 2
+
+
+# -- the command line -------------------------------------------------------------------
+
+@pytest.mark.parametrize("port", ["65536", "70000", "99999999999999999999"])
+def test_serve_refuses_a_port_beyond_65535(port):
+    # The bind raised OverflowError: a traceback, exit status 1.
+    done = _cli("serve", "--port", port)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--port must be <= 65535" in done.stderr
+
+
+@pytest.mark.parametrize("option, value", [("--alpha", "nan"), ("--alpha", "-1"), ("--explore-within", "inf")])
+def test_train_refuses_step_sizes_that_are_no_step(tmp_path, option, value):
+    out = tmp_path / "n.npz"
+    done = _cli("train", "--games", "2", option, value, "--out", str(out))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert option[2:].replace("-", "_") in done.stderr and not out.exists()
+
+
+@pytest.mark.parametrize("games", ["9223372036854775808", "99999999999999999999999999"])
+def test_rollout_games_beyond_the_game_loops_numbers(games):
+    # More games than int64 numbers: OverflowError's traceback from the seeds' spawn.
+    done = _cli("rollout", "--games", games, "--workers", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "games must be <= 9223372036854775807" in done.stderr
+
+
+@pytest.mark.parametrize("call", [bg.rollout, bg.rollout_cube, lambda pos, **kw: bg.rollout_plays(pos, "31", **kw)])
+def test_rollout_games_fit_int64(call):
+    with pytest.raises(ValueError, match="games must be <= 9223372036854775807"):
+        call(bg.Position.initial(), games=2 ** 63, workers=1)
+
+
+# -- writers ------------------------------------------------------------------------------
+
+@FUZZ
+@given(junk)
+def test_write_sgf_takes_a_match_analysis(analysis):
+    # write_sgf(record, analysis=junk) read analysis.games: AttributeError.
+    record = bg.read_mat("1 point match\n\n Game 1\n A : 0                B : 0\n  1) 31: 8/5 6/5\n",
+                         partial=True)
+    if analysis is None:
+        assert bg.write_sgf(record).startswith("(;FF[4]")
+        return
+    with pytest.raises(TypeError, match="analysis must be a backgammon.MatchAnalysis"):
+        bg.write_sgf(record, analysis=analysis)
+
+
+# -- the environments' helpers ------------------------------------------------------------
+
+def test_env_helpers_check_the_counts_they_are_given():
+    # encode and final_points cast to uint8: 256 checkers read as 0 (the
+    # opening, silently), -1 as 255, a Python int out of range raised OverflowError.
+    env = pytest.importorskip("backgammon.env")
+    start = bg.Position.initial().array[None].astype(np.int64)
+    assert env.encode(start, [(3, 1)]).shape == (1, env.OBS_SIZE) and env.final_points(start).tolist() == [0]
+    for boards in (start + 256, -start, 3072, np.zeros((1, 2, 24), dtype=np.int64)):
+        for helper in (lambda b: env.encode(b, None), env.final_points):
+            with pytest.raises(bg.InvalidPositionError, match="boards|board 0"):
+                helper(boards)
+    for rolls, error in (([(7, 1)], ValueError), ([(3, 1), (2, 2)], ValueError), ([(-1, 2)], ValueError),
+                         ([(3.5, 1)], TypeError)):
+        with pytest.raises(error, match="rolls"):
+            env.encode(start, rolls)
+
+
+# -- files read by name -------------------------------------------------------------------
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_device_that_never_ends_is_no_match_file(tmp_path):
+    # A device has no size to check before reading: read_mat(Path("/dev/zero"))
+    # and `backgammon analyse /dev/zero` read until memory ran out.
+    with pytest.raises(ValueError, match="holds more than"):
+        bg.read_mat(Path("/dev/zero"))
+    with pytest.raises(bg.BackgammonError, match="holds more than"):       # InvalidMetError
+        bg.MatchEquityTable.from_xml("/dev/zero")
+    for command in (["analyse", "/dev/zero"], ["convert", "/dev/zero", str(tmp_path / "out.mat")]):
+        done = _cli(*command)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "/dev/zero holds more than" in done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_match_from_a_named_pipe_converts(tmp_path):
+    fifo, out = tmp_path / "in.mat", tmp_path / "out.sgf"
+    os.mkfifo(fifo)
+    text = Path(__file__).parent / "data" / "gnubg_selfplay_9.mat"
+
+    def feed():
+        with open(text, "rb") as src, open(fifo, "wb") as dst:
+            dst.write(src.read())
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    done = _cli("convert", str(fifo), str(out), "--from", "mat")
+    writer.join(timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert len(bg.read_sgf(out.read_text()).games) == len(bg.read_mat(text).games)
+
+
+# -- weight files ---------------------------------------------------------------------------
+
+def test_weight_files_that_are_not_are_value_errors(tmp_path):
+    # An empty or cut-short file raised EOFError or zipfile.BadZipFile (the
+    # docstring promises ValueError); NaN weights loaded and evaluated every
+    # position to nonsense without a word.
+    from importlib import resources
+    from backgammon import network
+    shipped = resources.files("backgammon").joinpath("data/nets.npz").read_bytes()
+    arrays, meta = network.read(resources.files("backgammon").joinpath("data/nets.npz"))
+    cases = {"empty": b"", "garbage": b"PK\x03\x04 not a zip", "cut": shipped[: len(shipped) // 2]}
+    for name, data in cases.items():
+        (tmp_path / f"{name}.npz").write_bytes(data)
+    arrays["contact_w1"][0, 0] = np.nan
+    network.save(tmp_path / "nan.npz", arrays, meta)
+    for name in [*cases, "nan"]:
+        with pytest.raises(ValueError, match="not a weight file|not all finite"):
+            network.load(tmp_path / f"{name}.npz")
+    arrays["contact_w1"][0, 0] = 0.0
+    network.save(tmp_path / "fine.npz", arrays, meta)
+    assert 0 < bg.evaluate(bg.Position.initial(), evaluator=network.load(tmp_path / "fine.npz")).win < 1
+
+
+@pytest.mark.parametrize("types, error", [(-1, ValueError), (9, ValueError), ([0, 2 ** 70], ValueError),
+                                          (1.9, TypeError), (True, TypeError), ("race", TypeError)])
+def test_position_type_names_take_type_indices(types, error):
+    # -1 read as 'over' (the last name), 1.9 as 1, 9 raised IndexError.
+    from backgammon.position_types import TYPES, names
+    with pytest.raises(error, match="types"):
+        names(types)
+    assert names(np.arange(len(TYPES), dtype=np.int8)) == list(TYPES)
+
+
+@pytest.mark.parametrize("board, error", [(None, TypeError), ([], TypeError), (np.zeros((2, 25)), TypeError),
+                                         (np.full((2, 25), 10 ** 5), bg.InvalidPositionError),
+                                         (-np.ones((2, 25), int), bg.InvalidPositionError),
+                                         (np.zeros((2, 25), int), bg.InvalidPositionError),
+                                         (np.zeros((2, 24), int), bg.InvalidPositionError)])
+def test_encode_ogid_takes_a_board(board, error):
+    # The board went unchecked: counts of 10**5 wrote an OGID of 2.4 million
+    # checkers (10**9 built lists until memory ran out), None raised IndexError.
+    from backgammon.ogid import encode_ogid
+    with pytest.raises(error, match="array"):
+        encode_ogid(board)
+    assert encode_ogid(bg.Position.initial().array, opening=True) == bg.Position.initial().to_ogid()
+
+
+@FUZZ
+@given(junk)
+def test_written_position_takes_a_position(position):
+    # A board array or None read position.to_bytes: AttributeError, OverflowError.
+    from backgammon.play import written_position
+    with pytest.raises(TypeError, match="position must be a backgammon.Position"):
+        written_position(position, "13/9 8/7")
+    assert written_position(bg.Position.initial(), "13/9 8/7").pip_counts() == (167, 162)
