@@ -190,13 +190,17 @@ def race_evaluator(calls):
 
 def test_rollout_with_an_evaluator():
     calls = []
-    r = rollout(games=600, seed=9, evaluator=race_evaluator(calls), variance_reduction=False)
+    r = rollout(games=600, seed=9, scorer=race_evaluator(calls), variance_reduction=False)
     assert r.games == 600 and 0.3 < r.win < 0.7
     assert len(calls) > 50 and all(n > 0 for n in calls)   # once per ply for all games
-    again = rollout(games=600, seed=9, evaluator=race_evaluator([]), variance_reduction=False)
+    again = rollout(games=600, seed=9, scorer=race_evaluator([]), variance_reduction=False)
     assert again.equity == r.equity
+    # Scores given as evaluator= still play the same games, with a DeprecationWarning.
+    with pytest.warns(DeprecationWarning, match="scorer="):
+        old = rollout(games=600, seed=9, evaluator=race_evaluator([]), variance_reduction=False)
+    assert old.equity == r.equity
     # pubeval through the lockstep machinery plays like the built-in policy.
-    lockstep = rollout(games=1296, seed=9, evaluator=ro.pubeval, variance_reduction=False)
+    lockstep = rollout(games=1296, seed=9, scorer=ro.pubeval, variance_reduction=False)
     builtin = rollout(games=1296 * 4, seed=9, workers=1, **PUB)
     assert abs(lockstep.equity - builtin.equity) < 4 * (lockstep.equity_se + builtin.equity_se)
 
@@ -253,9 +257,9 @@ def test_seeds_and_bad_evaluators():
     assert rollout(games=36, seed=5, workers=1, **PUB).equity == rollout(games=36, seed=5, workers=1, **PUB).equity
     assert rollout(games=36, seed=5, workers=1, truncate=np.int64(3), **PUB).games == 36
     with pytest.raises(ValueError, match="NaN"):
-        rollout(games=10, seed=1, evaluator=lambda b: np.full(len(b), np.nan))
+        rollout(games=10, seed=1, scorer=lambda b: np.full(len(b), np.nan))
     with pytest.raises(ValueError, match="shape"):
-        rollout(games=10, seed=1, evaluator=lambda b: np.zeros(3))
+        rollout(games=10, seed=1, scorer=lambda b: np.zeros(3))
     with pytest.raises(TypeError):
         VectorGames(2, position="x")
     with pytest.raises(ValueError, match="game is over"):

@@ -15,6 +15,7 @@ import numpy as np
 from backgammon._checks cimport need_valid_boards
 from backgammon._board cimport SLOTS, CHECKERS, loss_kind, cubeless_equity
 from backgammon._movegen cimport BOARD_BYTES
+from backgammon._ranking cimport keep_lowest
 from backgammon._bearoff cimport race_estimate, set_race_tables
 from backgammon._features cimport (position_class, encode, side_units, CLASS_OVER, CLASS_BEAROFF, CLASS_RACE,
                                    CLASS_CONTACT, CLASS_CRASHED, CONTACT_INPUTS_1, CONTACT_INPUTS, RACE_INPUTS_1,
@@ -206,11 +207,10 @@ cdef int _best(const Evaluator* ev, const uint8_t* children, int n, Work* w, flo
     # of its best; the others always are.
     cdef int k, j, m = 0, at = -1, keep = ev.prune_keep
     cdef float p[OUTPUTS]
-    cdef float e, s, low = 1e30
+    cdef float e, low = 1e30
     cdef PositionClass cls
     cdef int top[MAX_PRUNE_KEEP]
     cdef float top_score[MAX_PRUNE_KEEP]
-    cdef PositionClass top_cls[MAX_PRUNE_KEEP]
     cdef bint prune = keep > 0 and ev.prune.n_inputs != 0 and n > keep
     cdef const uint8_t* row = children + SLOTS      # the side on roll's row in most children
     cdef Start* starts = w.starts
@@ -223,22 +223,7 @@ cdef int _best(const Evaluator* ev, const uint8_t* children, int n, Work* w, flo
         if prune and cls >= CLASS_CONTACT:
             # Keep the ``keep`` lowest scores so far, lowest first (stable).
             _forward_from(&ev.prune, children + k * BOARD_BYTES, row, &starts[0], p, w)
-            s = equity(p)
-            if m < keep:
-                j = m
-                m += 1
-            elif s < top_score[keep - 1]:
-                j = keep - 1
-            else:
-                continue
-            while j > 0 and top_score[j - 1] > s:
-                top[j] = top[j - 1]
-                top_score[j] = top_score[j - 1]
-                top_cls[j] = top_cls[j - 1]
-                j -= 1
-            top[j] = k
-            top_score[j] = s
-            top_cls[j] = cls
+            m = keep_lowest(top, top_score, m, keep, k, equity(p))
             continue
         _evaluate_child(ev, children + k * BOARD_BYTES, cls, row, starts, p, w)
         e = equity(p)
@@ -250,7 +235,8 @@ cdef int _best(const Evaluator* ev, const uint8_t* children, int n, Work* w, flo
         if top_score[j] > top_score[0] + PRUNE_WITHIN:
             break                 # far behind the pruning network's best: not a candidate
         k = top[j]
-        _evaluate_child(ev, children + k * BOARD_BYTES, top_cls[j], row, starts, p, w)
+        _evaluate_child(ev, children + k * BOARD_BYTES, position_class(children + k * BOARD_BYTES), row,
+                        starts, p, w)
         e = equity(p)
         if e < low or (e == low and k < at) or at < 0:
             low = e

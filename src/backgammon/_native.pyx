@@ -19,6 +19,7 @@ import numpy as np
 from backgammon._board cimport SLOTS, game_over
 from backgammon._checks cimport need_valid_boards
 from backgammon._movegen cimport MAX_PLAYS, BOARD_BYTES
+from backgammon._ranking cimport keep_lowest, sort_ascending
 from backgammon._forward cimport Networks, OUTPUTS, MAX_PRUNE_KEEP, finished_chances, equity
 
 
@@ -78,37 +79,18 @@ cdef int _pruned(Judge* j, int m) noexcept nogil:
     # ranks lowest (stable), those within prune_within of its best; their
     # number, or -1 when the pruner failed.
     cdef const bg_evaluator* ev = j.native
-    cdef int keep = ev.prune_keep, i, k, at, kept = 0, top[MAX_PRUNE_KEEP]
-    cdef float s, score[MAX_PRUNE_KEEP]
+    cdef int keep = ev.prune_keep, i, kept = 0, top[MAX_PRUNE_KEEP]
+    cdef float score[MAX_PRUNE_KEEP]
     if ev.prune(ev.context, j.boards, m, j.chances) != 0:
         return -1
     for i in range(m):
-        s = equity(j.chances + i * OUTPUTS)
-        if kept < keep:
-            k = kept
-            kept += 1
-        elif s < score[keep - 1]:
-            k = keep - 1
-        else:
-            continue
-        while k > 0 and score[k - 1] > s:
-            top[k] = top[k - 1]
-            score[k] = score[k - 1]
-            k -= 1
-        top[k] = i
-        score[k] = s
+        kept = keep_lowest(top, score, kept, keep, i, equity(j.chances + i * OUTPUTS))
     # In the children's order, so that the first of equals wins.
     m = 0
     for i in range(kept):
         if score[i] <= score[0] + ev.prune_within:
             m += 1
-    for i in range(1, m):
-        k = top[i]
-        at = i
-        while at > 0 and top[at - 1] > k:
-            top[at] = top[at - 1]
-            at -= 1
-        top[at] = k
+    sort_ascending(top, m)
     for i in range(m):
         if top[i] != i:
             memcpy(j.boards + i * BOARD_BYTES, j.boards + top[i] * BOARD_BYTES, BOARD_BYTES)

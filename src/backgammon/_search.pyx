@@ -15,6 +15,7 @@ from backgammon._checks cimport need_valid_boards, need_valid_board, need_rolls,
 from backgammon._movegen cimport Generator, new_generator, generate, MAX_PLAYS, BOARD_BYTES
 from backgammon._features cimport PositionClass, position_class, CLASS_OVER, CLASS_BEAROFF, CLASS_CONTACT
 from backgammon._forward cimport MAX_PRUNE_KEEP
+from backgammon._ranking cimport keep_lowest, sort_ascending
 from backgammon._forward cimport (Networks, Evaluator, Work, OUTPUTS, evaluate_board, best_child, equity, flip,
                                   evaluate_child, prune_score, Start,
                                   consistent)
@@ -327,8 +328,7 @@ cdef int _cubeful_candidates(const Evaluator* ev, const uint8_t* children, int n
     # contact or a crashed position (the classes our pruning network answers for), the ``keep`` it
     # ranks best for the side that played (the first of equals).  Their indices (ascending) into
     # ``which``; how many.  ``w.starts`` are then those of these children.
-    cdef int i, k, j, m = 0
-    cdef float sc
+    cdef int k, j, m = 0
     cdef bint prune = keep > 0 and ev.prune.n_inputs != 0 and n > keep and keep <= MAX_PRUNE_KEEP
     cdef const uint8_t* row = children + 25       # the side on roll's row (SLOTS)
     cdef int top[MAX_PRUNE_KEEP]
@@ -346,27 +346,8 @@ cdef int _cubeful_candidates(const Evaluator* ev, const uint8_t* children, int n
         return n
     for k in range(n):
         # The ``keep`` lowest scores so far (the side on roll's: best for the side that played).
-        sc = prune_score(ev, children + k * BOARD_BYTES, row, w)
-        if m < keep:
-            j = m
-            m += 1
-        elif sc < top_score[keep - 1]:
-            j = keep - 1
-        else:
-            continue
-        while j > 0 and top_score[j - 1] > sc:
-            top[j] = top[j - 1]
-            top_score[j] = top_score[j - 1]
-            j -= 1
-        top[j] = k
-        top_score[j] = sc
-    for k in range(1, m):                 # the move generator's order among the kept
-        i = top[k]
-        j = k
-        while j > 0 and top[j - 1] > i:
-            top[j] = top[j - 1]
-            j -= 1
-        top[j] = i
+        m = keep_lowest(top, top_score, m, keep, k, prune_score(ev, children + k * BOARD_BYTES, row, w))
+    sort_ascending(top, m)                # the move generator's order among the kept
     for j in range(m):
         which[j] = top[j]
     return m
