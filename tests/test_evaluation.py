@@ -1,4 +1,6 @@
 """The evaluator (docs/evaluation.md): chances, classes, search, determinism."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -145,8 +147,13 @@ def test_weight_files_round_trip(tmp_path):
 
 
 def test_the_shipped_weights_say_how_they_were_made():
+    # Since issue 41: the distilled networks of `backgammon train`, kept in
+    # training/, fitted to the project's own rollouts; the record names the fit and its base.
     meta = network.meta()
-    assert meta["command"].startswith("backgammon train") and meta["games"] > 0 and "seed" in meta
+    assert meta["command"].startswith("python training/fit_blind_spots.py") and meta["labels"] > 0
+    assert "seed" in meta and meta["base"]["command"].startswith("python training/fit_blind_spots.py")
+    first = network.meta(Path(__file__).resolve().parent.parent / "training" / "nets.distilled.npz")
+    assert first["command"].startswith("backgammon train") and first["games"] > 0 and "seed" in first
 
 
 def test_threads_give_the_same_chances(corpus):

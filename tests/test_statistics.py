@@ -222,3 +222,20 @@ def test_a_roll_s_luck_is_marked_by_gnubg_s_one_rule():
             assert luck_label(luck) == luck_mark(luck), luck
     assert luck_label(lucky) == "" and luck_label(lucky + 1e-9) == "lucky"
     assert luck_label(-very) == "unlucky" and luck_label(-very - 1e-9) == "very unlucky"
+
+
+def test_a_post_crawford_game_is_valued_post_crawford():
+    # RULES 8.2 (the Crawford rule): with the loser already 1-away, the game after a win
+    # that leaves the winner 2-away is post-Crawford, not a Crawford game
+    # (a 7-point match of the networks shipped since issue 41 showed gnubg's +50.00% against our +60.53%).
+    from types import SimpleNamespace
+    from backgammon.met import MatchEquityTable
+    from backgammon.statistics import _actual
+    met = MatchEquityTable.kazaross_xg2()
+    game = SimpleNamespace(winner=0, score=(4, 6), crawford=False, points=1)      # 3-away against 1-away
+    gain, loss = _actual(game, 7, met)
+    assert gain == -loss == met.mwc(2, 1, crawford=False) - met.mwc(3, 1, crawford=False)
+    assert met.mwc(2, 1, crawford=False) != met.mwc(2, 1, crawford=True)
+    # the winner just reaching 1-away makes the next game the Crawford game
+    game = SimpleNamespace(winner=0, score=(5, 3), crawford=False, points=1)      # 2-away against 4-away
+    assert _actual(game, 7, met)[0] == met.mwc(1, 4, crawford=True) - met.mwc(2, 4)

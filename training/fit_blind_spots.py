@@ -35,10 +35,16 @@ import numpy as np
 
 from backgammon import _net, network
 from backgammon.position_types import NETWORK_TYPES, TYPES, position_types
-from backgammon.train import fit_pruner
+from backgammon.train import PRUNE_GAMES, fit_pruner
 
 HERE = Path(__file__).resolve().parent
 NAMES = {2: "race", 3: "contact", 4: "crashed"}
+
+
+def _sha256(path) -> str | None:
+    """The sha256 of a weight file (``None`` for the shipped one, which its command names)."""
+    import hashlib
+    return None if path is None else hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def raw_chances(arrays: dict, boards: np.ndarray) -> np.ndarray:
@@ -228,8 +234,12 @@ def main(argv=None) -> int:
     arrays = fit(base, all_boards, all_targets, all_weights, epochs=args.epochs, lr=args.lr, seed=args.seed,
                  optimizer=args.optimizer, labelled=labelled, networks=tuple(args.networks.split(",")))
     arrays = fit_pruner(arrays, args.seed, threads=1)
+    base_meta = network.meta(args.nets) if args.nets else network.meta()
     meta = {"format": 2, "command": "python training/fit_blind_spots.py " + " ".join(argv or sys.argv[1:]),
             "labels": int(len(kinds)), "anchors": int(len(anchors)), "seconds": round(time.perf_counter() - t0, 1),
+            "seed": args.seed, "prune_games": PRUNE_GAMES,
+            # where the fit started: a file's name says little once the shipped file changes
+            "base": {"file": args.nets or "shipped", "sha256": _sha256(args.nets), "command": base_meta.get("command")},
             "method": "the shipped networks fitted by Adam to untruncated rollout labels of every position type "
                       "(equal weight per type) and to their own 0-ply values on self-play anchors"}
     network.save(args.out, arrays, meta)

@@ -102,7 +102,7 @@ class CubeDecision:
     >>> import backgammon as bg
     >>> d = bg.cube_decision(bg.Position.initial())
     >>> d.action, d.take, round(d.no_double, 2), d.double_pass
-    ('no double', 'take', 0.1, 1.0)
+    ('no double', 'take', 0.12, 1.0)
     """
 
     action: str

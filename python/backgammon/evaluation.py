@@ -55,7 +55,7 @@ class Evaluation(NamedTuple):
     >>> import backgammon as bg
     >>> e = bg.evaluate(bg.Position.initial())
     >>> round(e.win, 2), round(e.win_gammon, 2), round(e.equity, 2)
-    (0.53, 0.13, 0.07)
+    (0.53, 0.14, 0.08)
     """
 
     win: float
@@ -153,7 +153,7 @@ def evaluate(x, ply=0, *, evaluator=None, networks=None, threads=None, dtype=np.
     --------
     >>> import backgammon as bg
     >>> round(evaluate(bg.Position.initial()).equity, 2)
-    0.07
+    0.08
     >>> plays = bg.Position.initial().legal_plays("31")
     >>> after = plays.positions                 # the opponent on roll
     >>> str(plays[int(evaluate(after, ply=1).equity.argmin())])

@@ -199,7 +199,7 @@ def meta(path=None) -> dict:
 
     Examples
     --------
-    >>> meta()["command"].startswith("backgammon train")
+    >>> meta()["command"].startswith("python training/fit_blind_spots.py")
     True
     """
     if path is None:

@@ -83,7 +83,7 @@ def value_of_playing_on(position: Position, state=None, rules=None, *, evaluator
     --------
     >>> import backgammon as bg
     >>> round(value_of_playing_on(bg.Position.initial()), 2)
-    0.07
+    0.08
     """
     _, state, rules = _checked(position, None, state, rules)
     from .evaluation import evaluate

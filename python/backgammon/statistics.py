@@ -691,7 +691,9 @@ def _actual(game, length: int, met) -> tuple[float, float]:
         if left <= 0:
             after = 1.0
         else:
-            after = met.mwc(left, b, crawford=False if game.crawford else (left == 1) != (b == 1))
+            # the next game is the Crawford game only when the winner has just reached 1-away and the
+            # loser is not there yet; a loser already 1-away means it is after the Crawford game
+            after = met.mwc(left, b, crawford=left == 1 and b != 1)
         gain = after - before
     else:
         gain = float(game.points)

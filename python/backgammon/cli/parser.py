@@ -104,7 +104,7 @@ EXAMPLES = {
   backgammon convert match.xg match.mat
   backgammon convert session.txt session.sgf --from mat --partial""",
     "train": """examples:
-  backgammon train --games 2000000 --seed 1 --refine-rounds 8 --out nets.npz   the shipped networks""",
+  backgammon train --games 2000000 --seed 1 --refine-rounds 8 --out nets.npz   the networks the shipped ones were fitted from""",
 }
 
 
