@@ -23,7 +23,7 @@ from backgammon.formats.snowietxt import write_snowie_txt
 from legacy_writers import WRITERS
 
 DATA = Path(__file__).parent / "data"
-FUZZ = settings(max_examples=150, deadline=timedelta(seconds=5),
+FUZZ = settings(max_examples=150, deadline=timedelta(seconds=5), derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 _RECORD = bg.read_mat((DATA / "gnubg_selfplay_9.mat").read_bytes())
@@ -100,6 +100,14 @@ def _only_format_errors(name: str, data: bytes):
         pass
     except bg.errors.FormatError:
         pass
+
+
+def test_a_row_ending_in_a_vertical_tab_is_read_or_refused():
+    # Found by the fuzzer: a row whose only rest is whitespace that is not a space or a tab.
+    data = (b" gnubg                          root\n  1)                             51: 13/8 24/23\n"
+            b"  2)\x0b\n 64: 8/2* 6/2                62:\n")
+    _only_format_errors("gam", data)
+    _only_format_errors("mat", data)
 
 
 @pytest.mark.parametrize("name", sorted(VALID))

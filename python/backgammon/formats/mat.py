@@ -248,7 +248,10 @@ def _row_items(text: str, line: int) -> list:
             i = end
             break
         else:
-            word = text[i:].split()[0]
+            rest = text[i:].split()
+            if not rest:             # only other whitespace (a vertical tab, a form feed) is left
+                return out
+            word = rest[0]
             raise _RowError(f"cannot read {word!r} (column {i + 1}): expected dice and moves "
                             f"such as '31: 8/5 6/5', Doubles => N, Takes, Drops or Wins N points")
 
