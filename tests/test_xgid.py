@@ -647,6 +647,21 @@ def test_any_valid_xgid_round_trips_through_the_state(text):
     assert read_xgid(write_xgid(pos, state)) == (pos, state)
 
 
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(any_valid_xgid())
+def test_any_valid_xgid_decodes_as_gnubg_decodes_it(text):
+    # gnubg as the oracle where it can answer ("No valid IDs found" else):
+    # not B or R, matches up to its 64 points, cubes up to its 4096, a
+    # checker left on each side, 10 fields.
+    pos, state = read_xgid(text)
+    if (text.split(":")[4] in ("B", "R") or state.match_length > 64 or state.cube_value > 4096
+            or not (pos.array[0].any() and pos.array[1].any())):
+        return
+    if state.xgid_fields == 9:
+        text += f":{max(10, state.cube_value.bit_length() - 1)}"
+    assert gnubg_ids(text) == (what_gnubg_shows(pos, state).to_id(), what_gnubg_keeps(state).to_match_id())
+
+
 def test_nine_field_xgids_read_with_no_limit_and_come_back_as_nine():
     # Books and older sites print XGIDs without the max-cube field; gnubg
     # refuses them ("No valid IDs found"), so the 10-field form is the oracle.
