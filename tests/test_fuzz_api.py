@@ -198,6 +198,78 @@ def test_rollout_games_fit_int64(call):
         call(bg.Position.initial(), games=2 ** 63, workers=1)
 
 
+_HUGE = """
+import sys
+from concurrent.futures import ThreadPoolExecutor
+import backgammon as bg
+kind = sys.argv[1]
+kw = dict(seed=1, progress=True)
+if kind.endswith("executor"):
+    kw["executor"] = ThreadPoolExecutor(1)          # the Dask path: any Executor
+else:
+    kw["workers"] = 2 if kind.endswith("pool") else 1
+try:
+    if kind.startswith("duel"):
+        bg.duel("pubeval", "random", games=2 ** 62, **kw)
+    elif kind.startswith("rollout_cube"):
+        bg.rollout_cube(bg.Position.initial(), games=2 ** 62, policy="pubeval", variance_reduction=False, **kw)
+    elif kind.startswith("rollout_plays"):
+        bg.rollout_plays(bg.Position.initial(), "31", top=2, games=2 ** 62, policy="pubeval",
+                         variance_reduction=False, **kw)
+    else:
+        bg.rollout(games=2 ** 62, policy="pubeval", variance_reduction=False, **kw)
+except KeyboardInterrupt as e:
+    partial = e.partial[0] if isinstance(e.partial, list) else e.partial
+    print(type(e).__name__, partial.games if partial is not None else 0)
+"""
+
+
+@pytest.mark.parametrize("kind", ["duel", "duel pool", "duel executor", "rollout", "rollout pool", "rollout executor",
+                                  "rollout_cube", "rollout_plays"])
+def test_a_run_of_2_to_the_62_games_starts_at_once(kind):
+    # The chunks and their seeds were all made before the first game (the
+    # seeds' spawn and the task list): 2**62 games never got past planning.
+    # Now the games start at once; Ctrl-C once a chunk is done (the bar past
+    # 2,600 games: 500 a duel's chunk, 1,296 a rollout's, twice that for two
+    # plays) ends the run with the games played.
+    import signal
+    env = dict(os.environ, BACKGAMMON_PROGRESS_INTERVAL="0")
+    child = subprocess.Popen([sys.executable, "-c", _HUGE, kind], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env)
+    timer = threading.Timer(240, child.kill)         # a hang fails the test instead of holding it up
+    timer.start()
+    try:
+        for line in child.stderr:
+            played = line.split("/")[0].replace(",", "")
+            if played.isdigit() and int(played) > 2600:
+                # the total computed, not summed: games x starts (two for rollout_cube and two plays)
+                assert f"/{2 ** 62:,} games" in line or f"/{2 ** 63:,} games" in line
+                child.send_signal(signal.SIGINT)
+                break
+        out, _ = child.communicate()
+    finally:
+        timer.cancel()
+    words = out.split()
+    assert child.returncode == 0 and words[0] in ("DuelInterrupted", "RolloutInterrupted"), out
+    assert int(words[1]) > 0
+
+
+def test_lazy_chunks_keep_the_seeds_results():
+    # The chunks' seeds made one by one are those spawned all at once: the
+    # same games for a seed (benchmarks/fixed_figures.txt holds more).
+    import numpy as np
+    from backgammon.duel import PAIRS_PER_CHUNK
+    n = 2 * PAIRS_PER_CHUNK * 2 + 6                   # three chunks, the last short
+    one = bg.duel("pubeval", "random", games=n, seed=np.random.SeedSequence(5), workers=1, record=True)
+    pool = bg.duel("pubeval", "random", games=n, seed=5, workers=2, record=True)
+    same = ("games", "ppg", "ppg_se", "a_wins", "a_gammons", "a_backgammons", "b_gammons", "b_backgammons")
+    assert [getattr(one, k) for k in same] == [getattr(pool, k) for k in same] and one.games == n
+    assert one.records == pool.records
+    r1 = bg.rollout(games=2 * 36 + 5, chunk_size=36, policy="pubeval", seed=3, workers=1)
+    r2 = bg.rollout(games=2 * 36 + 5, chunk_size=36, policy="pubeval", seed=3, workers=2)
+    assert r1.games == 77 and (r1.win, r1.equity, r1.equity_se) == (r2.win, r2.equity, r2.equity_se)
+
+
 # -- writers ------------------------------------------------------------------------------
 
 @FUZZ
