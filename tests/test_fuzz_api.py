@@ -102,6 +102,20 @@ def test_vector_games_numbers_fit_the_game_loop(kw, name):
         bg.VectorGames(seed=1, **kw)
 
 
+@pytest.mark.parametrize("n", [2 ** 62, 2 ** 63, 2 ** 70])
+def test_roll_batch_beyond_an_array_names_n(n):
+    # numpy's "array is too big" / "Maximum allowed dimension exceeded" named no parameter.
+    with pytest.raises(ValueError, match=r"n must be <= 4611686018427387903"):
+        bg.roll_batch(n, seed=1)
+
+
+def test_roll_batch_beyond_memory_names_n():
+    # 2**61 rolls are 4 EiB: numpy's MemoryError named no parameter.
+    with pytest.raises(MemoryError, match=r"^n: 2,305,843,009,213,693,952 rolls"):
+        bg.roll_batch(2 ** 61, seed=1)
+    assert bg.roll_batch(0, seed=1).shape == (0, 2)
+
+
 def test_vector_games_up_to_the_last_game_number():
     games = bg.VectorGames(2, seed=1, first=2 ** 63 - 2)
     offsets, children = games.candidates()
