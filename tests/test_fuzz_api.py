@@ -333,6 +333,24 @@ def test_a_device_that_never_ends_is_no_match_file(tmp_path):
         assert "/dev/zero holds more than" in done.stderr
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("read", [bg.read_xg, bg.read_mat, bg.read_sgf])
+def test_a_device_named_by_a_str_is_read_as_the_file(read, tmp_path):
+    # read_xg("/dev/zero") said "No such file or directory: '/dev/zero'" (a
+    # str naming no regular file was no path); read_mat("/dev/zero") read the
+    # name as a match's text.  Now: the format's base error, a ValueError,
+    # naming the file; a directory is a directory.
+    with pytest.raises(bg.FormatError, match="^/dev/zero holds more than 67,108,864 bytes: not a match file"):
+        read("/dev/zero")
+    with pytest.raises(bg.FormatError, match="^/dev/zero holds more than"):
+        with open("/dev/zero", "rb") as f:
+            read(f)
+    with pytest.raises(IsADirectoryError, match=str(tmp_path)):
+        read(str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="nosuch.xg"):
+        read(str(tmp_path / "nosuch.xg"))
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_a_match_from_a_named_pipe_converts(tmp_path):
     fifo, out = tmp_path / "in.mat", tmp_path / "out.sgf"
