@@ -92,6 +92,21 @@ def test_plays_index_as_a_list_does():
         plays[2 ** 70]
 
 
+@pytest.mark.parametrize("text", ["８/５ ６/５", "٨/٥ ٦/٥", "8/5 6/٥", "8/5(２)", "२४/२३ १३/१०", "8/5 6/5\u00b2"])
+def test_play_notation_is_ascii_digits_as_rolls_are(text):
+    # parse_play read '８/５ ６/５' (int() takes any script's digits) where
+    # legal_plays("３１") and every other reader refuse them (RULES 10.1).
+    with pytest.raises(bg.InvalidRollError):
+        bg.Position.initial().legal_plays("３１")
+    with pytest.raises(bg.InvalidMoveError, match=r"^text: .* is not an ASCII digit"):
+        bg.Position.initial().parse_play(text, "31")
+    g = bg.Game(seed=1)
+    g.roll((3, 1))
+    with pytest.raises(ValueError, match="is not an ASCII digit"):      # the game's IllegalPlayError
+        g.play(text)
+    assert str(bg.Position.initial().parse_play("8/5 6/5", "31")) == "8/5 6/5"
+
+
 # -- game numbers, bear-off indices, training step sizes --------------------------------
 
 @pytest.mark.parametrize("kw, name", [(dict(n=2 ** 70), "n"), (dict(n=2 ** 63), "n"),
