@@ -35,6 +35,59 @@ def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
                           timeout=120, stdin=subprocess.DEVNULL, **kw)
 
 
+# -- every exported function, and the rule helpers' modules ------------------------------
+
+# Valid values mixed in, so that a call gets past its first check.
+_SOME = st.sampled_from([bg.Position.initial(), bg.MatchState(), bg.MatchState(match_length=5), "31", (3, 1),
+                         bg.Rules(), "pubeval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10",
+                         "4HPwATDgc/ABMA", np.zeros((2, 25), np.uint8), np.zeros((3, 2, 25), np.int64), [], {},
+                         object(), np.zeros(5), np.full(5, np.nan), np.zeros((3, 5)), np.zeros(3), 1.5, 0.5,
+                         [0.5, 0.1, 0.0, 0.1, 0.0], bg.Position.initial().legal_plays("31")[0]])
+_ARGS = st.one_of(junk, _SOME)
+# What runs long when its junk happens to be valid (games, workers, tables
+# built and cached, files written) has tests of its own.
+_LONG = {"rollout", "rollout_plays", "rollout_cube", "duel", "play_match", "analyse", "hint", "cube_decision",
+         "register_player", "get_include"}
+_LONG_KEYWORDS = {"workers", "executor", "progress", "games", "chunk_size", "replace", "out", "threads"}
+_RULE_MODULES = ["doubling", "scoring", "match", "play", "cube", "matchid", "resignation", "met", "dice", "position",
+                 "batch", "luck", "statistics", "position_types", "perft", "ogid", "fibs", "xgid"]
+
+
+def _exported_functions():
+    import importlib
+    import inspect
+    seen, out = set(), []
+    for module in [bg] + [importlib.import_module(f"backgammon.{m}") for m in _RULE_MODULES]:
+        for name in module.__all__:
+            fn = getattr(module, name)
+            if inspect.isfunction(fn) and name not in _LONG and id(fn) not in seen:
+                seen.add(id(fn))
+                out.append(pytest.param(fn, id=f"{module.__name__}.{name}"))
+    return out
+
+
+@pytest.mark.parametrize("fn", _exported_functions())
+@FUZZ
+@given(st.data())
+def test_exported_functions_take_junk_with_our_errors(fn, data):
+    # A wrong type is a TypeError, a wrong value a ValueError subclass:
+    # doubling.may_double(None), scoring.game_points(kind, cube, None),
+    # scoring.flip_change of 3 values, match.match_winner(nan, 2**70),
+    # play.legal_plays([1.0], "31") and more raised AttributeError or
+    # IndexError from inside.
+    import inspect
+    params = inspect.signature(fn).parameters.values()
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    keywords = [p.name for p in params if p.kind == p.KEYWORD_ONLY and p.name not in _LONG_KEYWORDS]
+    args = [data.draw(_ARGS) for _ in range(data.draw(st.integers(0, len(positional))))]
+    kwargs = {k: data.draw(_ARGS) for k in data.draw(st.lists(st.sampled_from(keywords), max_size=2, unique=True))} \
+        if keywords else {}
+    try:
+        fn(*args, **kwargs)
+    except (TypeError, ValueError, MemoryError, FileNotFoundError, IsADirectoryError):
+        pass
+
+
 # -- the game's match, a player's game, a list of plays ---------------------------------
 
 @FUZZ

@@ -277,6 +277,10 @@ def legal_plays(position: Position, roll: RollLike) -> Plays:
         d1, d2 = roll
     else:
         d1, d2 = to_dice(roll)
+    if type(position).__name__ != "Position" and not any(
+            c.__name__ == "Position" and c.__module__ == "backgammon.position" for c in type(position).__mro__):
+        # By name: position.py imports this module, not the other way.
+        raise TypeError(f"position must be a backgammon.Position, not {type(position).__name__}")
     n, children, moves, used = _movegen.plays(position.to_bytes(), d1, d2)
     return Plays(position, (d1, d2), n, children, moves, used)
 
