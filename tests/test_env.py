@@ -104,6 +104,37 @@ def test_aec_illegal_actions():
     assert w.rewards[agent] == -1
 
 
+@pytest.mark.parametrize("illegal_reward", [None, -1])
+@pytest.mark.parametrize("action, error, words", [
+    (-1, IllegalPlayError, "outside the action space: actions are 0 to 3071"),
+    (bgenv.NUM_ACTIONS, IllegalPlayError, "outside the action space"),
+    (10 ** 30, IllegalPlayError, "outside the action space"),
+    ("8/5 6/5", TypeError, "action must be an int"),
+    (1.5, TypeError, "action must be an int"),
+    (None, TypeError, "action must be an int"),
+    (True, TypeError, "action must be an int"),             # the illegal-move wrapper indexed its mask with it
+    ([1], TypeError, "action must be an int"),
+])
+def test_wrapped_aec_refuses_bad_actions_with_our_errors(illegal_reward, action, error, words):
+    # env()'s AssertOutOfBoundsWrapper raised a bare AssertionError ("action
+    # is not in action space") before the environment's own check.
+    w = bgenv.env(illegal_reward=illegal_reward)
+    w.reset(seed=0)
+    with pytest.raises(error, match=words):
+        w.step(action)
+    assert not any(w.terminations.values())
+    w.step(np.array(0))                                      # a 0-d integer array is an int
+    assert w.agent_selection == "player_1" or w.agent_selection == "player_0"
+
+
+@pytest.mark.parametrize("value, error", [("x", TypeError), ([1], TypeError), (float("nan"), ValueError),
+                                          (float("inf"), ValueError), (True, TypeError)])
+def test_env_illegal_reward_is_a_finite_number(value, error):
+    # Taken as given: an illegal move then "rewarded" 'x' or nan.
+    with pytest.raises(error, match="illegal_reward"):
+        bgenv.env(illegal_reward=value)
+
+
 @pytest.mark.parametrize("pos, points", [(SINGLE, 1), (GAMMON, 2), (BACKGAMMON, 3), (BACKGAMMON_BAR, 3)])
 def test_aec_race_to_the_end_scores_points(pos, points):
     e = bgenv.env()

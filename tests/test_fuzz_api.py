@@ -35,6 +35,59 @@ def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
                           timeout=120, stdin=subprocess.DEVNULL, **kw)
 
 
+# -- every exported function, and the rule helpers' modules ------------------------------
+
+# Valid values mixed in, so that a call gets past its first check.
+_SOME = st.sampled_from([bg.Position.initial(), bg.MatchState(), bg.MatchState(match_length=5), "31", (3, 1),
+                         bg.Rules(), "pubeval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10",
+                         "4HPwATDgc/ABMA", np.zeros((2, 25), np.uint8), np.zeros((3, 2, 25), np.int64), [], {},
+                         object(), np.zeros(5), np.full(5, np.nan), np.zeros((3, 5)), np.zeros(3), 1.5, 0.5,
+                         [0.5, 0.1, 0.0, 0.1, 0.0], bg.Position.initial().legal_plays("31")[0]])
+_ARGS = st.one_of(junk, _SOME)
+# What runs long when its junk happens to be valid (games, workers, tables
+# built and cached, files written) has tests of its own.
+_LONG = {"rollout", "rollout_plays", "rollout_cube", "duel", "play_match", "analyse", "hint", "cube_decision",
+         "register_player", "get_include"}
+_LONG_KEYWORDS = {"workers", "executor", "progress", "games", "chunk_size", "replace", "out", "threads"}
+_RULE_MODULES = ["doubling", "scoring", "match", "play", "cube", "matchid", "resignation", "met", "dice", "position",
+                 "batch", "luck", "statistics", "position_types", "perft", "ogid", "fibs", "xgid"]
+
+
+def _exported_functions():
+    import importlib
+    import inspect
+    seen, out = set(), []
+    for module in [bg] + [importlib.import_module(f"backgammon.{m}") for m in _RULE_MODULES]:
+        for name in module.__all__:
+            fn = getattr(module, name)
+            if inspect.isfunction(fn) and name not in _LONG and id(fn) not in seen:
+                seen.add(id(fn))
+                out.append(pytest.param(fn, id=f"{module.__name__}.{name}"))
+    return out
+
+
+@pytest.mark.parametrize("fn", _exported_functions())
+@FUZZ
+@given(st.data())
+def test_exported_functions_take_junk_with_our_errors(fn, data):
+    # A wrong type is a TypeError, a wrong value a ValueError subclass:
+    # doubling.may_double(None), scoring.game_points(kind, cube, None),
+    # scoring.flip_change of 3 values, match.match_winner(nan, 2**70),
+    # play.legal_plays([1.0], "31") and more raised AttributeError or
+    # IndexError from inside.
+    import inspect
+    params = inspect.signature(fn).parameters.values()
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    keywords = [p.name for p in params if p.kind == p.KEYWORD_ONLY and p.name not in _LONG_KEYWORDS]
+    args = [data.draw(_ARGS) for _ in range(data.draw(st.integers(0, len(positional))))]
+    kwargs = {k: data.draw(_ARGS) for k in data.draw(st.lists(st.sampled_from(keywords), max_size=2, unique=True))} \
+        if keywords else {}
+    try:
+        fn(*args, **kwargs)
+    except (TypeError, ValueError, MemoryError, FileNotFoundError, IsADirectoryError):
+        pass
+
+
 # -- the game's match, a player's game, a list of plays ---------------------------------
 
 @FUZZ
@@ -92,6 +145,21 @@ def test_plays_index_as_a_list_does():
         plays[2 ** 70]
 
 
+@pytest.mark.parametrize("text", ["８/５ ６/５", "٨/٥ ٦/٥", "8/5 6/٥", "8/5(２)", "२४/२३ १३/१०", "8/5 6/5\u00b2"])
+def test_play_notation_is_ascii_digits_as_rolls_are(text):
+    # parse_play read '８/５ ６/５' (int() takes any script's digits) where
+    # legal_plays("３１") and every other reader refuse them (RULES 10.1).
+    with pytest.raises(bg.InvalidRollError):
+        bg.Position.initial().legal_plays("３１")
+    with pytest.raises(bg.InvalidMoveError, match=r"^text: .* is not an ASCII digit"):
+        bg.Position.initial().parse_play(text, "31")
+    g = bg.Game(seed=1)
+    g.roll((3, 1))
+    with pytest.raises(ValueError, match="is not an ASCII digit"):      # the game's IllegalPlayError
+        g.play(text)
+    assert str(bg.Position.initial().parse_play("8/5 6/5", "31")) == "8/5 6/5"
+
+
 # -- game numbers, bear-off indices, training step sizes --------------------------------
 
 @pytest.mark.parametrize("kw, name", [(dict(n=2 ** 70), "n"), (dict(n=2 ** 63), "n"),
@@ -100,6 +168,20 @@ def test_vector_games_numbers_fit_the_game_loop(kw, name):
     # n or first beyond int64 raised OverflowError from numpy.
     with pytest.raises(ValueError, match=f"{name} must be <="):
         bg.VectorGames(seed=1, **kw)
+
+
+@pytest.mark.parametrize("n", [2 ** 62, 2 ** 63, 2 ** 70])
+def test_roll_batch_beyond_an_array_names_n(n):
+    # numpy's "array is too big" / "Maximum allowed dimension exceeded" named no parameter.
+    with pytest.raises(ValueError, match=r"n must be <= 4611686018427387903"):
+        bg.roll_batch(n, seed=1)
+
+
+def test_roll_batch_beyond_memory_names_n():
+    # 2**61 rolls are 4 EiB: numpy's MemoryError named no parameter.
+    with pytest.raises(MemoryError, match=r"^n: 2,305,843,009,213,693,952 rolls"):
+        bg.roll_batch(2 ** 61, seed=1)
+    assert bg.roll_batch(0, seed=1).shape == (0, 2)
 
 
 def test_vector_games_up_to_the_last_game_number():
@@ -198,6 +280,78 @@ def test_rollout_games_fit_int64(call):
         call(bg.Position.initial(), games=2 ** 63, workers=1)
 
 
+_HUGE = """
+import sys
+from concurrent.futures import ThreadPoolExecutor
+import backgammon as bg
+kind = sys.argv[1]
+kw = dict(seed=1, progress=True)
+if kind.endswith("executor"):
+    kw["executor"] = ThreadPoolExecutor(1)          # the Dask path: any Executor
+else:
+    kw["workers"] = 2 if kind.endswith("pool") else 1
+try:
+    if kind.startswith("duel"):
+        bg.duel("pubeval", "random", games=2 ** 62, **kw)
+    elif kind.startswith("rollout_cube"):
+        bg.rollout_cube(bg.Position.initial(), games=2 ** 62, policy="pubeval", variance_reduction=False, **kw)
+    elif kind.startswith("rollout_plays"):
+        bg.rollout_plays(bg.Position.initial(), "31", top=2, games=2 ** 62, policy="pubeval",
+                         variance_reduction=False, **kw)
+    else:
+        bg.rollout(games=2 ** 62, policy="pubeval", variance_reduction=False, **kw)
+except KeyboardInterrupt as e:
+    partial = e.partial[0] if isinstance(e.partial, list) else e.partial
+    print(type(e).__name__, partial.games if partial is not None else 0)
+"""
+
+
+@pytest.mark.parametrize("kind", ["duel", "duel pool", "duel executor", "rollout", "rollout pool", "rollout executor",
+                                  "rollout_cube", "rollout_plays"])
+def test_a_run_of_2_to_the_62_games_starts_at_once(kind):
+    # The chunks and their seeds were all made before the first game (the
+    # seeds' spawn and the task list): 2**62 games never got past planning.
+    # Now the games start at once; Ctrl-C once a chunk is done (the bar past
+    # 2,600 games: 500 a duel's chunk, 1,296 a rollout's, twice that for two
+    # plays) ends the run with the games played.
+    import signal
+    env = dict(os.environ, BACKGAMMON_PROGRESS_INTERVAL="0")
+    child = subprocess.Popen([sys.executable, "-c", _HUGE, kind], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env)
+    timer = threading.Timer(240, child.kill)         # a hang fails the test instead of holding it up
+    timer.start()
+    try:
+        for line in child.stderr:
+            played = line.split("/")[0].replace(",", "")
+            if played.isdigit() and int(played) > 2600:
+                # the total computed, not summed: games x starts (two for rollout_cube and two plays)
+                assert f"/{2 ** 62:,} games" in line or f"/{2 ** 63:,} games" in line
+                child.send_signal(signal.SIGINT)
+                break
+        out, _ = child.communicate()
+    finally:
+        timer.cancel()
+    words = out.split()
+    assert child.returncode == 0 and words[0] in ("DuelInterrupted", "RolloutInterrupted"), out
+    assert int(words[1]) > 0
+
+
+def test_lazy_chunks_keep_the_seeds_results():
+    # The chunks' seeds made one by one are those spawned all at once: the
+    # same games for a seed (benchmarks/fixed_figures.txt holds more).
+    import numpy as np
+    from backgammon.duel import PAIRS_PER_CHUNK
+    n = 2 * PAIRS_PER_CHUNK * 2 + 6                   # three chunks, the last short
+    one = bg.duel("pubeval", "random", games=n, seed=np.random.SeedSequence(5), workers=1, record=True)
+    pool = bg.duel("pubeval", "random", games=n, seed=5, workers=2, record=True)
+    same = ("games", "ppg", "ppg_se", "a_wins", "a_gammons", "a_backgammons", "b_gammons", "b_backgammons")
+    assert [getattr(one, k) for k in same] == [getattr(pool, k) for k in same] and one.games == n
+    assert one.records == pool.records
+    r1 = bg.rollout(games=2 * 36 + 5, chunk_size=36, policy="pubeval", seed=3, workers=1)
+    r2 = bg.rollout(games=2 * 36 + 5, chunk_size=36, policy="pubeval", seed=3, workers=2)
+    assert r1.games == 77 and (r1.win, r1.equity, r1.equity_se) == (r2.win, r2.equity, r2.equity_se)
+
+
 # -- writers ------------------------------------------------------------------------------
 
 @FUZZ
@@ -245,6 +399,24 @@ def test_a_device_that_never_ends_is_no_match_file(tmp_path):
         done = _cli(*command)
         assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
         assert "/dev/zero holds more than" in done.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("read", [bg.read_xg, bg.read_mat, bg.read_sgf])
+def test_a_device_named_by_a_str_is_read_as_the_file(read, tmp_path):
+    # read_xg("/dev/zero") said "No such file or directory: '/dev/zero'" (a
+    # str naming no regular file was no path); read_mat("/dev/zero") read the
+    # name as a match's text.  Now: the format's base error, a ValueError,
+    # naming the file; a directory is a directory.
+    with pytest.raises(bg.FormatError, match="^/dev/zero holds more than 67,108,864 bytes: not a match file"):
+        read("/dev/zero")
+    with pytest.raises(bg.FormatError, match="^/dev/zero holds more than"):
+        with open("/dev/zero", "rb") as f:
+            read(f)
+    with pytest.raises(IsADirectoryError, match=str(tmp_path)):
+        read(str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="nosuch.xg"):
+        read(str(tmp_path / "nosuch.xg"))
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")

@@ -24,6 +24,19 @@ def talk(lines, spec="pubeval"):
     return out.getvalue().splitlines()
 
 
+def test_set_player_never_starts_a_program(tmp_path):
+    # `set player ubgi:PROGRAM` started PROGRAM: whoever writes to the
+    # engine's input could run anything (docs/ubgi.md).
+    ran = tmp_path / "ran"
+    script = tmp_path / "engine.sh"
+    script.write_text(f"#!/bin/sh\ntouch {ran}\n")
+    script.chmod(0o755)
+    assert talk([f"set player ubgi:{script}", "get player", f"set player ubgi:{sys.executable}",
+                 "set player noisy:0.1", "get player"]) == [
+        "error bad_value player", "value player pubeval", "error bad_value player", "value player noisy:0.1"]
+    assert not ran.exists()
+
+
 def test_transcript():
     start = "4HPwATDgc/ABMA:" + bg.MatchState().to_match_id()
     assert talk(["ubgi", "isready", "newgame", f"position gnubgid {start}", "dice 6 5", "go",

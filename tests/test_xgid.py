@@ -414,8 +414,15 @@ BAD = [
     (_with(4, "3"), "dice"),
     (_with(4, "311"), "dice"),
     (_with(4, "d"), "dice"),
-    (_with(4, "B"), "dice"),
+    (_with(4, "b"), "dice"),
+    (_with(4, "B"), "dice"),                                           # a beaver needs the beaver bit (RULES 7.5)
     (_with(4, "R"), "dice"),
+    (f"{OPENING}:1:-1:1:B:0:0:2:5:10", "rules"),                       # beaver bit in a match (RULES 8.4)
+    (f"{OPENING}:1:1:1:B:0:0:2:0:10", "cube owner"),                   # B: the beaverer (not the turn) owns it
+    (f"{OPENING}:1:0:1:B:0:0:2:0:10", "cube owner"),
+    (f"{OPENING}:0:-1:1:B:0:0:2:0:10", "cube"),                        # B: a refusal leaves at least 2
+    (f"{OPENING}:2:-1:1:R:0:0:2:0:10", "cube owner"),                  # R: the beaverer (the turn) owns it
+    (f"{OPENING}:1:1:1:R:0:0:2:0:10", "cube"),                         # R: a refusal leaves at least 4
     (_with(5, "-1"), "bottom score"),
     (_with(5, "a"), "bottom score"),
     (_with(6, "32768"), "top score"),
@@ -565,8 +572,8 @@ def test_every_valid_xgid_round_trips_byte_for_byte(text):
     assert str(x) == write_xgid(x) == text
     pos, state = read_xgid(text)
     assert (pos, state) == (x.position, x.state)
-    ten = text if x.fields == 10 else text + ":10"     # a 9-field XGID is written with XG's 10 fields
-    assert write_xgid(pos, state) == write_xgid(read_xgid(text)) == ten
+    # issue 40: the state alone keeps the shape, 9 fields included
+    assert write_xgid(pos, state) == write_xgid(read_xgid(text)) == text
     # what the text says is in the state
     rules = int(text.split(":")[7])
     assert state.jacoby == (not state.match_length and bool(rules & 1))
@@ -580,18 +587,123 @@ def test_every_valid_xgid_round_trips_byte_for_byte(text):
     assert state.cube_limit == (None if max_log == 10 else 1 << max_log)
 
 
-def test_nine_field_xgids_read_as_ten_with_no_limit():
+MAX_FIELD = 2 ** 15 - 1
+
+
+@st.composite
+def any_valid_xgid(draw):
+    """Every field anywhere in its valid range (docs/formats.md, "XGID"):
+    any board of at most 15 checkers a side (on the bar too, a side with
+    none left), money scores and match lengths up to 32767, the Crawford
+    game, any max cube 2^0..2^15 (or none: 9 fields), any cube up to it and
+    owner, the turn, and every dice value XG writes: 00, D, B, R and two
+    dice in either order."""
+    bottom, top = [0] * 26, [0] * 26
+    for k in draw(st.lists(st.integers(1, 25), max_size=15)):
+        bottom[k] += 1
+    for k in draw(st.lists(st.integers(0, 24), max_size=15)):
+        top[0 if bottom[k] else k] += 1          # a point holds one side's checkers
+    if not any(bottom) and not any(top):
+        bottom[draw(st.integers(1, 25))] = 1
+    board = "".join(chr(64 + bottom[k]) if bottom[k] else chr(96 + top[k]) if top[k] else "-" for k in range(26))
+    length = draw(st.one_of(st.just(0), st.integers(1, 25), st.integers(1, MAX_FIELD)))
+    crawford = False
+    if length:
+        a = draw(st.one_of(st.integers(0, length - 1), st.just(length - 1)))
+        b = draw(st.one_of(st.integers(0, length - 1), st.just(length - 1)))
+        crawford = draw(st.booleans()) and (a == length - 1) != (b == length - 1)
+        rules = int(crawford)                    # RULES 8.2, 8.4
+    else:
+        a, b = draw(st.integers(0, MAX_FIELD)), draw(st.integers(0, MAX_FIELD))
+        rules = draw(st.integers(0, 3))
+    short = draw(st.booleans())
+    max_log = 15 if short else draw(st.integers(0, 15))
+    turn = draw(st.sampled_from([1, -1]))
+    cube_log, owner = 0, 0
+    if not crawford:                             # RULES 8.2: no cube in the Crawford game
+        cube_log = draw(st.integers(0, max_log))
+        owner = draw(st.sampled_from([0, 1, -1]))
+    dice = draw(st.sampled_from(["00", "D", "B", "R", "roll"]))
+    if dice == "roll":
+        dice = f"{draw(st.integers(1, 6))}{draw(st.integers(1, 6))}"
+    if dice in ("B", "R"):                       # RULES 7.5: the beaverer owns the cube
+        if length or not rules & 2 or cube_log < (1 if dice == "B" else 2):
+            dice = "00"
+        else:
+            owner = -turn if dice == "B" else turn
+    if dice == "D" and (crawford or owner == turn):
+        dice = "00"                              # RULES 7.1: the doubled side cannot own the cube
+    fields = [board, cube_log, owner, turn, dice, a, b, rules, length] + ([] if short else [max_log])
+    return "XGID=" + ":".join(map(str, fields))
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(any_valid_xgid())
+def test_any_valid_xgid_round_trips_through_the_state(text):
+    # issue 40: write_xgid(read_xgid(x)) == x for every valid XGID
+    assert write_xgid(read_xgid(text)) == text
+    pos, state = read_xgid(text)
+    assert write_xgid(pos, state) == str(parse_xgid(text)) == text
+    assert read_xgid(write_xgid(pos, state)) == (pos, state)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(any_valid_xgid())
+def test_any_valid_xgid_decodes_as_gnubg_decodes_it(text):
+    # gnubg as the oracle where it can answer ("No valid IDs found" else):
+    # not B or R, matches up to its 64 points, cubes up to its 4096, a
+    # checker left on each side, 10 fields.
+    pos, state = read_xgid(text)
+    if (text.split(":")[4] in ("B", "R") or state.match_length > 64 or state.cube_value > 4096
+            or not (pos.array[0].any() and pos.array[1].any())):
+        return
+    if state.xgid_fields == 9:
+        text += f":{max(10, state.cube_value.bit_length() - 1)}"
+    assert gnubg_ids(text) == (what_gnubg_shows(pos, state).to_id(), what_gnubg_keeps(state).to_match_id())
+
+
+def test_nine_field_xgids_read_with_no_limit_and_come_back_as_nine():
     # Books and older sites print XGIDs without the max-cube field; gnubg
     # refuses them ("No valid IDs found"), so the 10-field form is the oracle.
     for nine in (f"XGID={OPENING}:0:0:1:52:1:0:0:11", f"{OPENING}:1:1:-1:D:0:0:3:0",
                  "XGID=-BBBBBC---------------ccb-:1:-1:-1:12:0:0:1:0"):
         pos, state = read_xgid(nine)
         assert (pos, state) == read_xgid(nine + ":10")
-        assert state.cube_limit is None
+        assert state.cube_limit is None and state.xgid_fields == 9
         x = parse_xgid(nine)
-        assert x.fields == 9 and str(x) == ("" if nine.startswith("XGID=") else "XGID=") + nine
-        assert gnubg_ids(write_xgid(pos, state)) == (what_gnubg_shows(pos, state).to_id(),
-                                                      what_gnubg_keeps(state).to_match_id())
+        full = ("" if nine.startswith("XGID=") else "XGID=") + nine
+        assert x.fields == 9 and str(x) == write_xgid(pos, state) == write_xgid(read_xgid(nine)) == full
+        assert write_xgid(pos, state.replace(xgid_fields=10)) == full + ":10"
+        assert gnubg_ids(full + ":10") == (what_gnubg_shows(pos, state).to_id(),
+                                           what_gnubg_keeps(state).to_match_id())
+
+
+def test_beaver_and_raccoon_dice_are_the_games_pending_redoubles():
+    # XG's dice field B (a beaver waits for the doubler's answer) and R (a
+    # raccoon waits for the beaverer's) read as Game.match_state has them
+    # (RULES 7.5): the cube a refusal leaves, owned by the beaverer.
+    from backgammon import Game, Rules
+    g = Game(rules=Rules(beavers=2))
+    g.roll((3, 1))
+    g.play("8/5 6/5")
+    g.double()                                   # player 1 (bottom) doubles the centred cube
+    assert write_xgid(g.position, g.match_state()).split(":")[1:5] == ["0", "0", "-1", "D"]
+    g.beaver()                                   # player 0 (top) beavers: the doubler answers
+    beavered = write_xgid(g.position, g.match_state())
+    assert beavered.split(":")[1:9] == ["1", "-1", "1", "B", "0", "0", "2", "0"]
+    assert read_xgid(beavered) == (g.position, g.match_state())
+    g.raccoon()                                  # player 1 raccoons: the beaverer answers
+    raccooned = write_xgid(g.position, g.match_state())
+    assert raccooned.split(":")[1:9] == ["2", "-1", "-1", "R", "0", "0", "2", "0"]
+    assert read_xgid(raccooned) == (g.position, g.match_state())
+    for text in (beavered, raccooned):
+        assert write_xgid(read_xgid(text)) == text
+        # gnubg refuses B and R ("Not a valid XGID"); with the doubler to
+        # roll instead it reads the same board, the doubler on roll.
+        pos, state = read_xgid(text)
+        fields = text.split(":")
+        fields[3:5] = ["1" if state.on_roll == 1 else "-1", "00"]
+        assert gnubg_ids(":".join(fields))[0] == pos.to_id()
 
 
 def test_published_rollout_xgids_round_trip():

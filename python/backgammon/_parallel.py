@@ -5,6 +5,7 @@ order, and a prompt stop on Ctrl-C
 (``run_shared``, ``on_threads``)."""
 from __future__ import annotations
 
+import collections
 import functools
 import multiprocessing
 import os
@@ -12,7 +13,7 @@ import signal
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 __all__ = ["run_chunks", "Interrupted", "run_shared", "on_threads", "cores", "tally", "progress_bar",
            "LineBar", "BarWatch"]
@@ -228,50 +229,105 @@ class BarWatch:
         self.show()
 
 
-def run_chunks(fn: Callable[[Any], Any], tasks: Sequence, sizes: Sequence[int], *, workers: int | None,
-               executor: Executor | None, progress: bool, unit: str) -> list:
+#: Chunks handed to an executor ahead of the one awaited: the chunks are made
+#: as they are handed over, so a run of any length starts at once and holds
+#: this many at most (every chunk at once below it, as before).
+AHEAD = 4096
+
+
+def run_chunks(fn: Callable[[Any], Any], tasks: Iterable, sizes: Iterable[int], *, workers: int | None,
+               executor: Executor | None, progress: bool, unit: str, count: int | None = None,
+               total: int | None = None) -> list:
     """``[fn(task) for task in tasks]``, run here (one worker or one task),
     on ``workers`` local processes (default: all cores) or on ``executor``.
     The bar (``progress``) counts ``sizes[k]`` for chunk k: as the task
     counts its work into :func:`tally` here and on local processes, as
     chunk k finishes on another executor.  Ctrl-C cancels the rest, ends
-    local workers and raises :class:`Interrupted`."""
+    local workers and raises :class:`Interrupted`.
+
+    ``tasks`` and ``sizes`` may be iterators, made as they are used: give
+    then ``count`` (how many tasks) and ``total`` (the sum of ``sizes``),
+    so that nothing is made up front; an executor holds at most
+    :data:`AHEAD` chunks (local processes four per worker) at a time."""
     import numpy as np
-    bar = progress_bar(progress, sum(sizes), unit)
+    if count is None:
+        tasks = list(tasks)
+        count = len(tasks)
+    if total is None:
+        sizes = list(sizes)
+        total = sum(sizes)
+    task_iter, size_iter = iter(tasks), iter(sizes)
+    bar = progress_bar(progress, total, unit)
     own_pool = None
     done: list = []
-    futures: list = []
+    pending: collections.deque = collections.deque()     # (future, slot, size) in chunk order
     others: set = set()
     watch = None
     try:
         n_workers = workers or os.cpu_count() or 1
-        counts = None
-        if executor is None and n_workers > 1 and len(tasks) > 1:
+        ahead = min(count, AHEAD)
+        shared = None
+        if executor is None and n_workers > 1 and count > 1:
+            ahead = min(count, 4 * n_workers)
             others = {p.pid for p in multiprocessing.active_children()}
-            shared = multiprocessing.RawArray("q", len(tasks)) if progress else None
-            own_pool = ProcessPoolExecutor(max_workers=min(n_workers, len(tasks)), initializer=_start_worker,
+            shared = multiprocessing.RawArray("q", ahead) if progress else None
+            own_pool = ProcessPoolExecutor(max_workers=min(n_workers, count), initializer=_start_worker,
                                            initargs=(shared,))
             executor = own_pool
             counts = None if shared is None else np.frombuffer(shared, dtype=np.int64)
-        elif executor is None:
-            counts = np.zeros(len(tasks), dtype=np.int64)     # also keeps tasks' own runs out of a caller's count
+        else:
+            ahead = max(ahead, 1)
+            counts = np.zeros(ahead, dtype=np.int64) if executor is None else None
         if progress:
-            watch = BarWatch(bar, counts, sizes)
+            # One counter a slot; chunk k runs in slot k % ahead, free again
+            # once chunk k is collected (in order) before chunk k + ahead starts.
+            watch = BarWatch(bar, counts, [0] * ahead)
         if executor is None:
             assert counts is not None
-            for k, task in enumerate(tasks):
-                done.append(_counted(counts[k:k + 1], fn, task))
+            counter = counts[0:1]
+            for task, size in zip(task_iter, size_iter):
+                counter[0] = 0
                 if watch is not None:
-                    watch.finished[k] = True
-        else:
-            futures = [executor.submit(_InWorker(fn, k) if own_pool is not None else fn, task)
-                       for k, task in enumerate(tasks)]
-            for k, future in enumerate(futures):
-                done.append(future.result())
+                    with watch.lock:
+                        watch.sizes[0], watch.finished[0] = size, False
+                done.append(_counted(counter, fn, task))
                 if watch is not None:
-                    watch.finished[k] = True
+                    with watch.lock:
+                        watch.base += size
+                        watch.sizes[0] = 0
+            return done
+        k = 0
+
+        def submit() -> bool:
+            nonlocal k
+            try:
+                task, size = next(task_iter), next(size_iter)
+            except StopIteration:
+                return False
+            slot = k % ahead
+            if counts is not None:
+                counts[slot] = 0
+            if watch is not None:
+                with watch.lock:
+                    watch.sizes[slot], watch.finished[slot] = size, False
+            pending.append((executor.submit(_InWorker(fn, slot) if own_pool is not None else fn, task), slot, size))
+            k += 1
+            return True
+
+        while len(pending) < ahead and submit():
+            pass
+        while pending:
+            future, slot, size = pending[0]
+            result = future.result()
+            pending.popleft()
+            done.append(result)
+            if watch is not None:
+                with watch.lock:
+                    watch.base += size
+                    watch.sizes[slot] = 0
+            submit()
     except KeyboardInterrupt:
-        for f in futures:
+        for f, _, _ in pending:
             f.cancel()
         if own_pool is not None:
             _end_pool(own_pool, others)

@@ -143,6 +143,9 @@ def legal_positions(boards, rolls, *, moves=False, mover_view=False, validate=Tr
     >>> steps[0].tolist()
     [[24, 21, 0], [24, 23, 0], [-1, -1, 0], [-1, -1, 0]]
     """
+    for name, value in (("moves", moves), ("mover_view", mover_view), ("validate", validate)):
+        if value is not False and value is not True and not isinstance(value, np.bool_):
+            raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
     if out is None and moves_out is None and (threads is None or type(threads) is int and threads > 0):
         small = _movegen.legal_small(boards, rolls, moves, not mover_view, validate)
         if small is not None:
@@ -151,8 +154,12 @@ def legal_positions(boards, rolls, *, moves=False, mover_view=False, validate=Tr
         b = board_counts(boards)
         r = _as_uint8_rolls(rolls, len(b))
     else:
-        b = np.ascontiguousarray(boards, dtype=np.uint8)
-        r = np.ascontiguousarray(rolls, dtype=np.uint8)
+        try:
+            b = np.ascontiguousarray(boards, dtype=np.uint8)
+            r = np.ascontiguousarray(rolls, dtype=np.uint8)
+        except OverflowError:
+            raise ValueError("boards and rolls must hold small counts (uint8): boards (n, 2, 25), rolls (n, 2)") \
+                from None
         if b.ndim != 3 or b.shape[1:] != (2, 25) or r.shape != (len(b), 2):
             raise ValueError("boards must be (n, 2, 25) and rolls (n, 2)")
     n = len(b)
@@ -294,7 +301,10 @@ def best_per_pair(offsets: npt.ArrayLike, values: npt.ArrayLike, *, lowest: bool
     >>> (offsets[:-1] + best).tolist()       # the children's own indices
     [10, 16]
     """
-    o = np.ascontiguousarray(offsets, dtype=np.int64)
+    try:
+        o = np.ascontiguousarray(offsets, dtype=np.int64)
+    except OverflowError:
+        raise ValueError("offsets must be int64 offsets into values") from None
     v = np.ascontiguousarray(values, dtype=np.float64)
     if o.ndim != 1 or v.ndim != 1:
         raise ValueError(f"offsets and values must be 1-D, not {o.shape} and {v.shape}")

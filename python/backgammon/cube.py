@@ -158,6 +158,9 @@ def proper_action(nd: float, dt: float, dp: float, beavers: bool = False) -> tup
     >>> proper_action(0.4, 0.6, 1.0)
     ('double, take', 'take')
     """
+    for name, value in (("nd", nd), ("dt", dt), ("dp", dp)):
+        if np.ndim(value) != 0:
+            raise TypeError(f"{name} must be a number (proper_actions takes arrays), not {type(value).__name__}")
     action, take = proper_actions([nd], [dt], [dp], beavers)
     return ACTIONS[action[0]], TAKES[take[0]]
 

@@ -207,6 +207,11 @@ def roll_dice(seed: int | np.random.SeedSequence | np.random.Generator | None = 
     return Roll(int(d[0]), int(d[1]))
 
 
+#: The most rolls :func:`roll_batch` makes at once: two bytes a roll, as
+#: many as a numpy array can hold (``2**62 - 1`` on 64-bit machines).
+MAX_ROLL_BATCH = np.iinfo(np.intp).max // 2
+
+
 def roll_batch(n: int, seed: int | np.random.SeedSequence | np.random.Generator | None = None) -> np.ndarray:
     """Many rolls of two dice at once.
 
@@ -226,7 +231,20 @@ def roll_batch(n: int, seed: int | np.random.SeedSequence | np.random.Generator 
     --------
     >>> roll_batch(3, seed=1).tolist()
     [[6, 6], [1, 3], [6, 5]]
+
+    Raises
+    ------
+    ValueError
+        ``n`` below 0 or above :data:`MAX_ROLL_BATCH` (the most rolls a
+        numpy array can hold).
+    MemoryError
+        ``n`` rolls (two bytes each) do not fit in memory; the message
+        names ``n``.
     """
     from ._validate import integer
-    n = integer("n", n, low=0)
-    return _generator(seed).integers(1, 7, size=(n, 2), dtype=np.uint8)
+    n = integer("n", n, low=0, high=MAX_ROLL_BATCH)
+    rng = _generator(seed)
+    try:
+        return rng.integers(1, 7, size=(n, 2), dtype=np.uint8)
+    except MemoryError:
+        raise MemoryError(f"n: {n:,} rolls need {2 * n:,} bytes, more than this machine can give") from None

@@ -20,6 +20,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._validate import flag, instance, integer
+from .matchid import MatchState
 from .rules import Rules
 
 __all__ = ["Verdict", "verdict", "may_double", "double_refusal", "may_double_lanes", "beavers_allowed", "may_redouble",
@@ -54,6 +56,12 @@ class Verdict(NamedTuple):
 CODES = {CRAWFORD: "crawford_game", OWNER: "opponent_owns_cube", DEAD_CUBE: "dead_cube"}
 
 
+def _rules(rules) -> Rules:
+    if type(rules) is not Rules:
+        instance("rules", rules, Rules, "backgammon.Rules")
+    return rules
+
+
 def _limit(rules: Rules) -> str:
     return f"the cube is at its limit of {rules.cube_limit} (RULES 7.4)"
 
@@ -70,6 +78,7 @@ def verdict(reason: str) -> Verdict:
     """
     if not reason:
         return _ALLOWED
+    instance("reason", reason, str)
     if reason in CODES:
         return Verdict(False, reason, CODES[reason])
     if reason.startswith("beavers and raccoons are money-play"):
@@ -90,6 +99,22 @@ def double_refusal(me: int, cube_value: int, cube_owner: int | None, score: tupl
     >>> double_refusal(0, 2, 0, (3, 0), 5, False, Rules())
     'dead cube: winning this game at the current cube already wins the match (RULES 8.3)'
     """
+    # Plain values (every call from the game and the searches) skip the converters.
+    if type(me) is not int or not 0 <= me <= 1:
+        me = integer("me", me, low=0, high=1)
+    if type(cube_value) is not int or cube_value < 1:
+        cube_value = integer("cube_value", cube_value, low=1)
+    if cube_owner is not None and (type(cube_owner) is not int or not 0 <= cube_owner <= 1):
+        cube_owner = integer("cube_owner", cube_owner, low=0, high=1)
+    if type(length) is not int or length < 0:
+        length = integer("length", length, low=0)
+    if not (isinstance(score, (tuple, list)) and len(score) == 2):
+        raise TypeError(f"score must be a pair of ints, not {score!r:.40}")
+    if length and type(score[me]) is not int:
+        integer("score", score[me])
+    if crawford is not False and crawford is not True:
+        crawford = flag("crawford", crawford)
+    _rules(rules)
     if length and crawford:
         return CRAWFORD
     if cube_owner is not None and cube_owner != me:
@@ -105,7 +130,8 @@ def may_double(state, rules: Rules | None = None) -> Verdict:
     """Whether the side on roll of ``state`` may double before it rolls
     (see :func:`double_refusal`); ``rules`` default to the state's own
     (``MatchState.game_rules``)."""
-    rules = state.game_rules() if rules is None else rules
+    instance("state", state, MatchState, "backgammon.MatchState")
+    rules = state.game_rules() if rules is None else _rules(rules)
     return verdict(double_refusal(state.on_roll, state.cube_value, state.cube_owner, state.score,
                                   state.match_length, bool(state.crawford), rules))
 
@@ -121,7 +147,14 @@ def may_double_lanes(side: np.ndarray, cube: np.ndarray, owner: np.ndarray, stat
     ...                  bg.Rules()).tolist()
     [True, False, True]
     """
+    instance("state", state, MatchState, "backgammon.MatchState")
+    _rules(rules)
     side, cube, owner = (np.asarray(a, dtype=np.int64) for a in (side, cube, owner))
+    if not side.shape == cube.shape == owner.shape or side.ndim != 1:
+        raise ValueError(f"side, cube and owner must be arrays of one length, not of shapes {side.shape}, "
+                         f"{cube.shape}, {owner.shape}")
+    if ((side < 0) | (side > 1)).any():
+        raise ValueError("side must hold players 0 and 1")
     ok = (owner < 0) | (owner == side)
     if state.match_length:
         if state.crawford:
@@ -134,14 +167,15 @@ def may_double_lanes(side: np.ndarray, cube: np.ndarray, owner: np.ndarray, stat
 def beavers_allowed(money: bool, rules: Rules) -> bool:
     """Whether a double may be beavered at all: money play with beavers on
     (RULES 7.5, 8.4)."""
-    return bool(money and rules.beavers > 0)
+    return bool(flag("money", money) and _rules(rules).beavers > 0)
 
 
 def may_redouble(kind: str, money: bool, redoubles: int, cube_value: int, factor: int, rules: Rules) -> str:
     """Why a beaver or raccoon (``kind``) that multiplies the cube now at
     ``cube_value`` by ``factor`` is not allowed after ``redoubles`` of them
     on this double, or "" (RULES 7.4, 7.5, 8.4)."""
-    if not money:
+    _rules(rules)
+    if not flag("money", money):
         return "beavers and raccoons are money-play options, not used in matches (RULES 8.4)"
     if redoubles >= rules.beavers:
         allowed = rules.beavers

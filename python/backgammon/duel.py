@@ -415,15 +415,20 @@ def duel(a, b, *, games: int = 1000, seed=None, workers: int | None = None, exec
                             f"not {type(p).__name__}")
     root = seed_sequence(seed)
     pairs = games // 2
-    chunks = [min(PAIRS_PER_CHUNK, pairs - k) for k in range(0, pairs, PAIRS_PER_CHUNK)]
-    seeds = root.spawn(len(chunks))
+    n_chunks = -(-pairs // PAIRS_PER_CHUNK)
     objects = isinstance(a, Player) or isinstance(b, Player)
     in_process = objects or (workers == 1 and executor is None)
-    tasks = [(a, b, s, n, record, not in_process) for s, n in zip(seeds, chunks)]
+    # The chunks and their seeds are made as they are run, so a duel of any
+    # length starts at once; root.spawn(1) chunk by chunk gives the children
+    # root.spawn(n_chunks) gives.
+    tasks = ((a, b, root.spawn(1)[0], min(PAIRS_PER_CHUNK, pairs - k), record, not in_process)
+             for k in range(0, pairs, PAIRS_PER_CHUNK))
+    sizes = (2 * min(PAIRS_PER_CHUNK, pairs - k) for k in range(0, pairs, PAIRS_PER_CHUNK))
     t0 = time.perf_counter()
     try:
-        parts = run_chunks(_run_chunk, tasks, [2 * n for n in chunks], workers=1 if objects else workers,
-                           executor=None if objects else executor, progress=progress, unit="game")
+        parts = run_chunks(_run_chunk, tasks, sizes, workers=1 if objects else workers,
+                           executor=None if objects else executor, progress=progress, unit="game",
+                           count=n_chunks, total=2 * pairs)
     except Interrupted as stop:
         partial = None
         if stop.done:

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._validate import instance, integer
 from .doubling import beavers_allowed, may_double
+from .matchid import MatchState
 from .position import Position
 from .rules import Rules
 from .scoring import MatchValues, cube_turned, game_points, state_gammons_count
@@ -34,6 +36,7 @@ __all__ = ["cube_values", "cube_efficiency", "values_after_play", "finished_valu
 def cube_efficiency(position: Position) -> float:
     """gnubg's cube efficiency for the position: 0.68 with contact, 0.6 in a
     bear-off, else 0.55 + 0.00125 x the pips of the side on roll in [0.6, 0.7]."""
+    instance("position", position, Position, "backgammon.Position")
     return float(efficiencies(position.array[None])[0])
 
 
@@ -322,6 +325,8 @@ def finished_value(pos: Position, state, rules: Rules, met, mover: int):
     """What ``mover`` scores by bearing off its last checker in ``pos``
     (RULES 6, 7.5, 8): (points, counting the cube, Jacoby and the rules'
     backgammon; the match winning chances after them in a match, else None)."""
+    instance("pos", pos, Position, "backgammon.Position")
+    instance("state", state, MatchState, "backgammon.MatchState")
     result = pos.result()
     kind = int(result.kind) if result is not None else 1
     points = game_points(kind, state.cube_value, rules, money=not state.match_length, turned=cube_turned(state))
@@ -338,6 +343,13 @@ def values_after_play(children: np.ndarray, chances: np.ndarray, state, rules: R
     scored as it stands (:func:`finished_value`): equity per unit of the
     cube in money play, normalised match equity in a match; (values, match
     winning chances or None)."""
+    instance("state", state, MatchState, "backgammon.MatchState")
+    instance("rules", rules, Rules, "backgammon.Rules")
+    mover = integer("mover", mover, low=0, high=1)
+    children, chances = np.asarray(children), np.asarray(chances, dtype=np.float64)
+    if children.ndim != 3 or children.shape[1:] != (2, 25) or chances.shape != (len(children), 5):
+        raise ValueError(f"children must be (n, 2, 25) boards and chances (n, 5), not {children.shape} and "
+                         f"{chances.shape}")
     st = state.replace(on_roll=1 - mover, turn=1 - mover, dice=(0, 0), double_offered=False, resignation=0)
     n = len(children)
     values = np.empty(n)

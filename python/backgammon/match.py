@@ -41,9 +41,12 @@ def match_winner(score, length: int) -> int | None:
     >>> match_winner((3, 5), 5), match_winner((3, 4), 5), match_winner((9, 0), 0)
     (1, None, None)
     """
+    length = _validate.integer("length", length, low=0)
+    if not (isinstance(score, (tuple, list)) and len(score) == 2):
+        raise TypeError(f"score must be a pair of ints, not {score!r:.40}")
     if length:
         for side in (0, 1):
-            if score[side] >= length:
+            if _validate.integer("score", score[side], low=0) >= length:
                 return side
     return None
 

@@ -152,6 +152,11 @@ class MatchState:
     dice_order : pair of int, optional
         The dice in the order given, when that is not higher first (else
         None; not compared).  Not in a Match ID.
+    xgid_fields : int, default 10
+        How many fields the XGID this state was read from had: 10, or 9
+        for the form books print without the max-cube field, which
+        :func:`~backgammon.formats.xgid.write_xgid` then writes back
+        (not compared, not shown).  Not in a Match ID.
 
     Raises
     ------
@@ -211,6 +216,7 @@ class MatchState:
     beavers: bool = False
     cube_limit: int | None = None
     dice_order: tuple[int, int] | None = dataclasses.field(default=None, compare=False)
+    xgid_fields: int = dataclasses.field(default=10, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # Every state is checked here, once; a field that is already a plain
@@ -274,6 +280,12 @@ class MatchState:
         put("dice_order", None if order == dice else order)
         if self.beavers is not False and self.beavers is not True:
             put("beavers", _as_flag("beavers", self.beavers))
+        if type(self.xgid_fields) is not int or self.xgid_fields not in (9, 10):
+            fields = _as_int("xgid_fields", self.xgid_fields)
+            if fields not in (9, 10):
+                raise InvalidMatchStateError(f"xgid_fields must be 10, or 9 for an XGID without the max-cube "
+                                             f"field, got {self.xgid_fields!r}")
+            put("xgid_fields", fields)
         if self.cube_limit is not None:
             limit = _as_int("cube_limit", self.cube_limit)
             if limit < 1 or limit & (limit - 1) or limit > MAX_CUBE:

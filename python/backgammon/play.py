@@ -277,6 +277,10 @@ def legal_plays(position: Position, roll: RollLike) -> Plays:
         d1, d2 = roll
     else:
         d1, d2 = to_dice(roll)
+    if type(position).__name__ != "Position" and not any(
+            c.__name__ == "Position" and c.__module__ == "backgammon.position" for c in type(position).__mro__):
+        # By name: position.py imports this module, not the other way.
+        raise TypeError(f"position must be a backgammon.Position, not {type(position).__name__}")
     n, children, moves, used = _movegen.plays(position.to_bytes(), d1, d2)
     return Plays(position, (d1, d2), n, children, moves, used)
 
@@ -284,7 +288,7 @@ def legal_plays(position: Position, roll: RollLike) -> Plays:
 # -- parsing -------------------------------------------------------------------
 
 _POINT = r"(?:bar|off|\d{1,2})"
-_TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$")
+_TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$", re.ASCII)
 
 
 def _read_point(text: str) -> int:
@@ -303,6 +307,12 @@ def _read_journeys(text: str):
     """[(written points, {hit points})] per checker, repeats expanded."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
+    odd = next((ch for ch in text if ch.isdigit() and not ch.isascii()), None)
+    if odd is not None:
+        # int() reads any script's digits; the notation (and every other
+        # reader of rolls and points) is ASCII 0-9.
+        raise InvalidMoveError(f"text: {odd!r} in {text!r} is not an ASCII digit: write points with 0-9, "
+                               f"e.g. 13/7*/5")
     journeys = []
     for token in text.lower().replace(",", " ").split():
         m = _TOKEN.match(token)

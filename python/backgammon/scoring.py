@@ -34,6 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _board
+from ._validate import flag, instance, integer
+from .matchid import MatchState
 from .position import WinKind
 from .rules import Rules
 
@@ -65,7 +67,7 @@ def flip(chances: np.ndarray) -> np.ndarray:
     >>> flip(np.array([0.75, 0.25, 0.0, 0.125, 0.0])).tolist()
     [0.25, 0.125, 0.0, 0.25, 0.0]
     """
-    return chances[..., list(OUTCOME_SIDES)] * (-1.0, 1, 1, 1, 1) + (1.0, 0, 0, 0, 0)
+    return _five("chances", chances)[..., list(OUTCOME_SIDES)] * (-1.0, 1, 1, 1, 1) + (1.0, 0, 0, 0, 0)
 
 
 def flip_change(change: np.ndarray) -> np.ndarray:
@@ -74,7 +76,26 @@ def flip_change(change: np.ndarray) -> np.ndarray:
     >>> flip_change(np.array([0.25, 0.125, 0.0, 0.0, 0.0])).tolist()
     [-0.25, 0.0, 0.0, 0.125, 0.0]
     """
-    return change[..., list(OUTCOME_SIDES)] * (-1.0, 1, 1, 1, 1)
+    return _five("change", change)[..., list(OUTCOME_SIDES)] * (-1.0, 1, 1, 1, 1)
+
+
+def _five(name: str, values) -> np.ndarray:
+    """(..., 5) values as floats, or a ValueError naming ``name``."""
+    p = np.asarray(values, dtype=np.float64)
+    if p.ndim == 0 or p.shape[-1] != 5:
+        raise ValueError(f"{name} must have shape (..., 5): win, win gammon, win backgammon, lose gammon, "
+                         f"lose backgammon; got {p.shape}")
+    return p
+
+
+def _rules(rules) -> Rules:
+    if type(rules) is not Rules:
+        instance("rules", rules, Rules, "backgammon.Rules")
+    return rules
+
+
+def _state(state):
+    return instance("state", state, MatchState, "backgammon.MatchState")
 
 
 # -- the points of a game ---------------------------------------------------------------------
@@ -129,7 +150,7 @@ def gammons_count(rules: Rules, money: bool, turned):
     >>> gammons_count(Rules(jacoby=True), True, False), gammons_count(Rules(jacoby=True), False, False)
     (False, True)
     """
-    if not (money and rules.jacoby):
+    if not (flag("money", money) and _rules(rules).jacoby):
         return True if np.ndim(turned) == 0 else np.ones(np.shape(turned), dtype=bool)
     return turned if np.ndim(turned) == 0 else np.asarray(turned, dtype=bool)
 
@@ -144,12 +165,12 @@ def cube_turned(state) -> bool:
     >>> cube_turned(MatchState()), cube_turned(MatchState(cube_value=2, cube_owner=0))
     (False, True)
     """
-    return state.cube_owner is not None
+    return _state(state).cube_owner is not None
 
 
 def state_gammons_count(state, rules: Rules) -> bool:
     """:func:`gammons_count` in the game a MatchState describes."""
-    return gammons_count(rules, state.match_length == 0, cube_turned(state))
+    return gammons_count(rules, _state(state).match_length == 0, cube_turned(state))
 
 
 def money_value(chances, gammons=True):
@@ -179,14 +200,15 @@ def game_points(kind: int, cube: int, rules: Rules, *, money: bool, turned: bool
     >>> game_points(3, 2, Rules(backgammon_counts_as_gammon=True), money=True, turned=False)
     4
     """
-    return game_multiplier(kind, rules, money=money, turned=turned) * cube
+    return game_multiplier(kind, rules, money=money, turned=turned) * integer("cube", cube, low=1)
 
 
 def game_multiplier(kind: int, rules: Rules, *, money: bool, turned: bool) -> int:
     """The multiple of the cube a game won on the board as ``kind`` scores
     (see :func:`game_points`)."""
-    level = min(kind, 2) if rules.backgammon_counts_as_gammon else kind      # RULES 6.4 option
-    return level if gammons_count(rules, money, turned) else 1              # RULES 7.5 Jacoby
+    kind = integer("kind", kind, low=1, high=3)
+    level = min(kind, 2) if _rules(rules).backgammon_counts_as_gammon else kind      # RULES 6.4 option
+    return level if gammons_count(rules, money, flag("turned", turned)) else 1      # RULES 7.5 Jacoby
 
 
 def resignation_points(level: int, cube: int, rules: Rules) -> int:
@@ -199,12 +221,13 @@ def resignation_points(level: int, cube: int, rules: Rules) -> int:
     >>> resignation_points(2, 1, Rules(jacoby=True)), resignation_points(3, 2, Rules(backgammon_counts_as_gammon=True))
     (2, 4)
     """
-    return resignation_multiplier(level, rules) * cube
+    return resignation_multiplier(level, rules) * integer("cube", cube, low=1)
 
 
 def resignation_multiplier(level: int, rules: Rules) -> int:
     """The multiple of the cube a resignation of ``level`` scores (RULES 6.5)."""
-    return min(level, 2) if rules.backgammon_counts_as_gammon else level
+    level = integer("level", level, low=1, high=3)
+    return min(level, 2) if _rules(rules).backgammon_counts_as_gammon else level
 
 
 def resignation_level(points: int, cube: int, rules: Rules) -> int | None:
@@ -214,6 +237,7 @@ def resignation_level(points: int, cube: int, rules: Rules) -> int | None:
     >>> resignation_level(2, 1, Rules(jacoby=True)), resignation_level(3, 2, Rules())
     (2, None)
     """
+    points = integer("points", points)
     for level in (1, 2, 3):
         if resignation_points(level, cube, rules) == points:
             return level

@@ -105,6 +105,11 @@ class _Engine:
         if cmd == "set":
             if len(args) != 2 or args[0] != "player":
                 return ["error unsupported key" if args else "error bad_command set"]
+            if args[1].partition(":")[0] == "ubgi":
+                # Whoever writes to this engine (a GUI, a server relaying its
+                # users' options) must not start programs: an engine behind
+                # this one is chosen on the command line (--player) only.
+                return ["error bad_value player"]
             try:
                 self.player = player(args[1])
             except ValueError:

@@ -58,8 +58,11 @@ def raw_env(render_mode: str | None = None, **options):
 
 def env(render_mode: str | None = None, illegal_reward: float | None = None, **options):
     """The PettingZoo AEC environment with PettingZoo's usual wrappers
-    (out-of-bounds assertion, order enforcing).  An illegal action raises
-    ``IllegalPlayError``; with ``illegal_reward`` (say -1) it ends the game
+    (out-of-bounds assertion, order enforcing), behind our own check of
+    each action: one that is not an int is a TypeError, one outside the
+    action space an ``IllegalPlayError`` (never PettingZoo's bare
+    AssertionError).  An illegal action raises
+    ``IllegalPlayError``; with ``illegal_reward`` (a finite number, say -1) it ends the game
     instead, giving that reward to the agent that made it (PettingZoo's
     ``TerminateIllegalWrapper``, as its chess environment does).
     ``options`` as for ``raw_env``.
@@ -72,11 +75,15 @@ def env(render_mode: str | None = None, illegal_reward: float | None = None, **o
     0
     """
     from pettingzoo.utils import wrappers
+    from .._validate import number
+    from .aec import ActionsChecked
+    if illegal_reward is not None:
+        illegal_reward = number("illegal_reward", illegal_reward)
     e = raw_env(render_mode=render_mode, **options)
     if illegal_reward is not None:
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrappers.OrderEnforcingWrapper(ActionsChecked(e))
 
 
 def register() -> None:

@@ -220,13 +220,19 @@ def final_points(boards) -> np.ndarray:
     return np.where(winner < 0, 0, np.where(winner == 1, kind, -kind)).astype(np.int64)
 
 
-def check_action(action, count: int, name: str = "action") -> int:
-    """``action`` as an int if it names one of ``count`` legal plays."""
+def action_index(action, name: str = "action") -> int:
+    """``action`` as an int (a numpy integer or 0-d integer array too);
+    anything else a TypeError."""
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise TypeError(f"{name} must be an int (the index of a legal play), not {type(action).__name__}")
-    action = int(action)
+    return int(action)
+
+
+def check_action(action, count: int, name: str = "action") -> int:
+    """``action`` as an int if it names one of ``count`` legal plays."""
+    action = action_index(action, name)
     if not 0 <= action < count:
         raise IllegalPlayError(
             f"{name} {action} is not a legal play: this roll has {count} distinct legal "

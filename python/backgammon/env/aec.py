@@ -14,16 +14,18 @@ from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import BaseWrapper
 
 from .._validate import one_of
 from .._env import EnvAction
 from ..dice import generator
 from ..position import Position
-from ._core import NUM_ACTIONS, Turns, check_action, encode_one, start_position
+from ..errors import IllegalPlayError
+from ._core import NUM_ACTIONS, Turns, action_index, check_action, encode_one, start_position
 from ._match import MatchCore, starting_seed
 from ._options import Options
 
-__all__ = ["BackgammonAEC"]
+__all__ = ["BackgammonAEC", "ActionsChecked"]
 
 _RESTART = int(EnvAction.ENV_RESTART)
 _ROLL = int(EnvAction.ENV_ROLL)
@@ -108,6 +110,21 @@ class BackgammonAEC(AECEnv):
 
     def action_space(self, agent):
         return self.action_spaces[agent]
+
+    def check_in_space(self, action):
+        """``action`` as an int if the action space holds it, else our
+        errors (TypeError, IllegalPlayError), for ``env()``'s wrappers to
+        meet before PettingZoo's bare AssertionError; None for the step of
+        an agent that is done.  Whether it is legal now is for ``step``."""
+        agent = self.agent_selection
+        if action is None and (self.terminations.get(agent) or self.truncations.get(agent)):
+            return None
+        index = action_index(action)
+        n = self.action_space(agent).n
+        if not 0 <= index < n:
+            raise IllegalPlayError(f"action {index} is outside the action space: actions are 0 to {n - 1}, "
+                                   f"the legal ones in the action mask")
+        return index
 
     # -- the game: the environments' step kernels, two agents taking turns ------------
     def reset(self, seed=None, options=None):
@@ -309,3 +326,23 @@ class BackgammonAEC(AECEnv):
     def close(self):
         pass
 
+
+
+class ActionsChecked(BaseWrapper):
+    """``env()``'s wrapper that checks each action by the environment's own
+    rule (:meth:`BackgammonAEC.check_in_space`) before PettingZoo's
+    wrappers see it: a bad action is our TypeError or IllegalPlayError, not
+    their bare AssertionError (out of the space) or IndexError (the
+    illegal-move wrapper's mask).
+
+    >>> from backgammon.env import env
+    >>> e = env()
+    >>> e.reset(seed=0)
+    >>> e.step(-1)
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.IllegalPlayError: action -1 is outside the action space: actions are 0 to 3071, the legal ones in the action mask
+    """
+
+    def step(self, action):
+        super().step(self.unwrapped.check_in_space(action))

@@ -35,10 +35,20 @@ MAX_BYTES = 64 * 1024 * 1024
 
 
 def _is_path(value: str) -> bool:
+    """Whether ``value`` names a file to read: a regular one, or a device
+    or pipe (``/dev/stdin``; ``/dev/zero`` is refused by its size), not a
+    directory."""
     if "\n" in value or "\r" in value or not value or len(value) > 4096 or "\0" in value:
         return False
     try:
-        return os.path.isfile(value)
+        return os.path.exists(value) and not os.path.isdir(value)
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(value: str) -> bool:
+    try:
+        return "\n" not in value and "\0" not in value and os.path.isdir(value)
     except (OSError, ValueError):
         return False
 
@@ -67,7 +77,9 @@ def load(source, *, name: str = "source") -> tuple[bytes, str | None]:
         if not isinstance(data, (bytes, bytearray)):
             raise TypeError(f"{name}.read() must give str or bytes, not {type(data).__name__}")
         if len(data) > MAX_BYTES:
-            raise ValueError(f"{name} holds more than {MAX_BYTES:,} bytes: not a match file")
+            path = getattr(source, "name", None)
+            raise FormatError(f"{path if isinstance(path, str) else name} holds more than {MAX_BYTES:,} bytes: "
+                              f"not a match file")
         path = getattr(source, "name", None)
         return bytes(data), path if isinstance(path, str) else None
     raise TypeError(f"{name} must be a path, an open file, str or bytes, not {type(source).__name__}")
@@ -75,9 +87,19 @@ def load(source, *, name: str = "source") -> tuple[bytes, str | None]:
 
 def read_path(path: str) -> bytes:
     """The bytes of the file at ``path``, at most ``MAX_BYTES`` of them (a
-    bigger file, or a pipe or device that gives more, raises ValueError);
-    a path that cannot be opened raises ``OSError``."""
-    return read_at_most(path, MAX_BYTES, "a match file")
+    bigger file, or a pipe or device that gives more, such as
+    ``/dev/zero``, raises :class:`~backgammon.FormatError`, a ValueError,
+    naming the path); a path that cannot be opened raises ``OSError``.
+
+    >>> read_path("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.FormatError: /dev/zero holds more than 67,108,864 bytes: not a match file
+    """
+    try:
+        return read_at_most(path, MAX_BYTES, "a match file")
+    except ValueError as e:
+        raise FormatError(str(e)) from None
 
 
 def decode(data: bytes) -> str:
@@ -135,8 +157,11 @@ def reads_source(read=None, *, binary: bool = False):
 
     @functools.wraps(read)
     def reader(source, *args, **kwargs):
-        if isinstance(source, str) and not _is_path(source) and (binary or _LOOKS_LIKE_A_PATH.match(source)):
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), source.strip())
+        if isinstance(source, str) and not _is_path(source):
+            if _is_dir(source):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), source)
+            if binary or _LOOKS_LIKE_A_PATH.match(source):
+                raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), source.strip())
         data, path = load(source)
         try:
             return read(data, *args, **kwargs)

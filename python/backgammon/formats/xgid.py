@@ -25,7 +25,13 @@ row 1, whichever player that is (docs/design.md).
 A double offered is the dice field ``D``; the turn field then names the
 player who must take or pass, as XG writes it (the doubler, on roll, is the
 other one: in the XGIDs XG's analyses publish the cube's owner is the
-doubler, never the turn field's player).  XGID has no field for a
+doubler, never the turn field's player).  ``B`` is a beaver waiting for the
+doubler's answer and ``R`` a raccoon waiting for the beaverer's (money play
+with beavers, RULES 7.5): the turn field is again the player who must
+answer, and the cube and owner fields are the state's as
+``Game.match_state`` has it, the cube a refusal would leave, owned by the
+beaverer (gnubg refuses both; XG's own B and R XGIDs were not at hand to
+compare).  XGID has no field for a
 resignation or for a game that is not in play: :func:`write_xgid` refuses
 such states rather than lose them.  The rules field is the Crawford flag in
 a match; in money play it is a bit field, 1 = Jacoby (RULES 7.5) and 2 =
@@ -33,12 +39,13 @@ beavers, and XGID's maximum cube is the last field (the log2 of a power of
 two; XG writes 10, a cube of 1024).  XG writes the dice in the order they
 were rolled (``46`` as well as ``64``).  :func:`read_xgid` keeps all of it in
 the :class:`~backgammon.MatchState` (``jacoby``, ``beavers``,
-``cube_limit``, None for XG's default 1024, and ``dice_order``), so that ``write_xgid(*read_xgid(x))`` is
-``x`` byte for byte (with the ``XGID=`` prefix) for every 10-field XGID.
-Books and older sites print 9-field XGIDs, with no max-cube field: they are
-read (no cube limit), :func:`parse_xgid` remembers the shape, so
-``str(parse_xgid(x))`` is ``x`` for them too, and ``write_xgid(pos, state)``
-writes XG's 10 fields.
+``cube_limit``, None for XG's default 1024, ``dice_order``, and
+``xgid_fields``), so that ``write_xgid(read_xgid(x))`` is ``x`` byte for
+byte (with the ``XGID=`` prefix) for every valid XGID.  Books and older
+sites print 9-field XGIDs, with no max-cube field: they are read (no cube
+limit) and written back with 9 fields (``xgid_fields=9``; a state made any
+other way writes XG's 10).  Numbers written with leading zeros or ``-0``
+are read and written plainly.
 
 >>> pos, state = read_xgid("-b----E-C---eE---c-e----B-:1:-1:1:46:0:0:3:0:8")
 >>> state.jacoby, state.beavers, state.cube_limit, state.dice, state.dice_order
@@ -95,8 +102,8 @@ class InvalidXgidError(FormatError, InvalidIdError):
     >>> read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:71:0:0:0:0:10")
     Traceback (most recent call last):
     ...
-    backgammon.formats.xgid.InvalidXgidError: XGID dice field: '71' is not '00' (not rolled), 'D' (double offered) \
-or two dice 1-6
+    backgammon.formats.xgid.InvalidXgidError: XGID dice field: '71' is not '00' (not rolled), 'D' (double offered), \
+'B' (beavered), 'R' (raccooned) or two dice 1-6
     """
 
 
@@ -110,7 +117,8 @@ class Xgid:
     ``beavers``, ``max_cube`` and ``dice_order`` given here replace them
     (None: the state's).  ``max_cube`` is the cube limit written (a power of
     two; the state's ``cube_limit``, else XG's 1024 or the cube if larger).
-    ``fields`` is 10, or 9 for an XGID printed without the max-cube field.
+    ``fields`` is 10, or 9 for an XGID printed without the max-cube field
+    (None: the state's ``xgid_fields``, which :func:`read_xgid` sets).
 
     >>> x = parse_xgid("-b----E-C---eE---c-e----B-:1:-1:1:66:0:0:3:0:10")
     >>> s = x.state
@@ -127,7 +135,7 @@ class Xgid:
     beavers: bool | None = None
     max_cube: int | None = None
     dice_order: tuple | None = None
-    fields: int = 10
+    fields: int | None = None
 
     def __post_init__(self) -> None:
         instance("position", self.position, Position)
@@ -149,8 +157,11 @@ class Xgid:
                 raise InvalidXgidError(f"dice_order {self.dice_order!r} is not the state's dice "
                                        f"{self.state.dice} in some order")
             changes["dice_order"] = (int(order[0]), int(order[1]))
-        if self.fields not in (9, 10):
-            raise InvalidXgidError(f"fields: an XGID has 10 fields, or 9 without the max cube, not {self.fields!r}")
+        if self.fields is not None:
+            if type(self.fields) is not int or self.fields not in (9, 10):
+                raise InvalidXgidError(f"fields: an XGID has 10 fields, or 9 without the max cube, "
+                                       f"not {self.fields!r}")
+            changes["xgid_fields"] = self.fields
         state = self.state
         if changes:
             if changes.get("beavers") and state.match_length:
@@ -165,6 +176,7 @@ class Xgid:
         limit = state.cube_limit
         object.__setattr__(self, "max_cube", limit if limit is not None else max(DEFAULT_MAX_CUBE, state.cube_value))
         object.__setattr__(self, "dice_order", state.dice_order)
+        object.__setattr__(self, "fields", state.xgid_fields)
         _check_writable(state)
 
     def __str__(self) -> str:
@@ -178,16 +190,41 @@ def _check_writable(s: MatchState) -> None:
     if s.resignation:
         raise InvalidXgidError("an XGID has no field for a resignation offer")
     if s.double_offered:
-        if s.cube_owner is not None and s.cube_owner != s.on_roll:
-            raise InvalidXgidError("only the cube's owner may double (RULES 7.1); "
-                                   "the player on roll doubles a cube the other player owns")
         if s.dice != (0, 0):
             raise InvalidXgidError(f"a double is offered before rolling (RULES 7.2), yet the dice are {s.dice}")
-        if s.turn == s.on_roll:
-            raise InvalidXgidError("with a double offered the doubled player decides: turn must differ from on_roll")
+        pending = _pending(s)
+        if not pending:
+            raise InvalidXgidError("with a double offered the doubled player decides: turn must differ from "
+                                   "on_roll, unless a beaver waits for the doubler's answer, the beaverer "
+                                   "owning the cube (RULES 7.5)")
+        if pending in ("B", "R"):
+            if s.match_length or not s.beavers:
+                raise InvalidXgidError("only the cube's owner may double (RULES 7.1); a double pending with the "
+                                       "cube owned by the side not on roll is a beaver or raccoon waiting for an "
+                                       "answer, which needs money play with beavers (RULES 7.5, 8.4)")
+            if s.cube_value < (2 if pending == "B" else 4):
+                raise InvalidXgidError(f"a {'beaver' if pending == 'B' else 'raccoon'} waiting for an answer "
+                                       f"leaves a cube of at least {2 if pending == 'B' else 4} if refused, "
+                                       f"not {s.cube_value} (RULES 7.5)")
+        elif s.cube_owner is not None and s.cube_owner != s.on_roll:
+            raise InvalidXgidError("only the cube's owner may double (RULES 7.1); "
+                                   "the player on roll doubles a cube the other player owns")
     elif s.turn != s.on_roll:
         raise InvalidXgidError("an XGID records only the player on roll: with no double offered "
                                "turn must equal on_roll")
+
+
+def _pending(s: MatchState) -> str:
+    """The dice field of a cube decision waiting for an answer, as
+    ``Game.match_state`` records it (RULES 7.5): ``D`` a double (the doubled
+    side decides), ``B`` a beaver (the doubler, on roll, decides; the
+    beaverer owns the cube), ``R`` a raccoon (the beaverer decides and owns
+    the cube); "" with nothing pending."""
+    if not s.double_offered:
+        return ""
+    if s.turn == s.on_roll:
+        return "B" if s.cube_owner == 1 - s.on_roll else ""
+    return "R" if s.cube_owner == s.turn else "D"
 
 
 # -- reading ---------------------------------------------------------------------
@@ -240,6 +277,9 @@ def parse_xgid(text: str) -> Xgid:
     >>> x = parse_xgid("-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10")
     >>> x.state.double_offered
     True
+    >>> s = parse_xgid("-b----E-C---eE---c-e----B-:1:-1:1:B:0:0:2:0:10").state   # beavered
+    >>> s.double_offered, s.on_roll, s.turn, s.cube_value, s.cube_owner
+    (True, 1, 1, 2, 0)
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
@@ -259,11 +299,13 @@ def parse_xgid(text: str) -> Xgid:
     if turn not in ("1", "-1"):
         raise _bad("turn", f"{turn!r} is neither 1 (bottom player) nor -1 (top player)")
     dice_text = fields[4]
-    doubled = dice_text == "D"
-    if dice_text in ("B", "R"):
-        raise _bad("dice", f"{dice_text!r} (a beaver or raccoon waiting for an answer) is not supported")
+    # D: a double waits for the turn field's player's answer; B: a beaver
+    # waits for the doubler's (the turn field's player); R: a raccoon waits
+    # for the beaverer's (the turn field's player).
+    doubled = dice_text in ("D", "B", "R")
     if not doubled and not (dice_text == "00" or re.fullmatch(r"[1-6][1-6]", dice_text)):
-        raise _bad("dice", f"{dice_text!r} is not '00' (not rolled), 'D' (double offered) or two dice 1-6")
+        raise _bad("dice", f"{dice_text!r} is not '00' (not rolled), 'D' (double offered), 'B' (beavered), "
+                           f"'R' (raccooned) or two dice 1-6")
     bottom_score = _int_field(fields, 5, 0, MAX_FIELD)
     top_score = _int_field(fields, 6, 0, MAX_FIELD)
     rules = _int_field(fields, 7, 0, 3)
@@ -275,12 +317,28 @@ def parse_xgid(text: str) -> Xgid:
     if cube_log > max_log:
         raise _bad("cube", f"the cube {1 << cube_log} is above the max cube {1 << max_log}")
     mover = BOTTOM_PLAYER if turn == "1" else TOP_PLAYER
-    # With a double offered the turn field's player answers it; the doubler is on roll.
-    on_roll = 1 - mover if doubled else mover
-    if doubled and owner == (1 if mover == BOTTOM_PLAYER else -1):
-        raise _bad("cube owner", f"the {'bottom' if mover == BOTTOM_PLAYER else 'top'} player, who must answer "
-                                 f"the double, owns the cube, so the other player cannot have doubled "
-                                 f"(RULES 7.1)")
+    mover_field = 1 if mover == BOTTOM_PLAYER else -1
+    mover_name = "bottom" if mover == BOTTOM_PLAYER else "top"
+    # The turn field's player answers what is pending; the doubler is on roll
+    # (for a beaver, the doubler is the one answering).
+    on_roll = mover if dice_text == "B" else 1 - mover if doubled else mover
+    if dice_text == "D" and owner == mover_field:
+        raise _bad("cube owner", f"the {mover_name} player, who must answer the double, owns the cube, so the "
+                                 f"other player cannot have doubled (RULES 7.1)")
+    if dice_text in ("B", "R"):
+        # The state of Game.match_state while a beaver or raccoon waits: the
+        # cube a refusal would leave, owned by the beaverer (RULES 7.5).
+        word = "beaver" if dice_text == "B" else "raccoon"
+        if length or not rules & 2:
+            raise _bad("dice", f"{dice_text!r} (a {word} waiting for an answer) needs money play with the "
+                               f"rules field's beaver bit (RULES 7.5, 8.4)")
+        beaverer_field = -mover_field if dice_text == "B" else mover_field
+        if owner != beaverer_field:
+            raise _bad("cube owner", f"with {dice_text!r} the beaverer owns the cube: {beaverer_field}, not {owner}")
+        least = 1 if dice_text == "B" else 2
+        if cube_log < least:
+            raise _bad("cube", f"with {dice_text!r} the cube is the value a refusal leaves, at least "
+                               f"{1 << least} after a {word} (RULES 7.5)")
     score = [0, 0]
     score[BOTTOM_PLAYER], score[TOP_PLAYER] = bottom_score, top_score
     crawford = bool(length) and rules == 1
@@ -299,7 +357,7 @@ def parse_xgid(text: str) -> Xgid:
             cube_owner={0: None, 1: BOTTOM_PLAYER, -1: TOP_PLAYER}[owner],
             on_roll=on_roll,
             crawford=crawford,
-            turn=1 - on_roll if doubled else on_roll,
+            turn=mover,
             double_offered=doubled,
             dice=(0, 0) if doubled else (int(dice_text[0]), int(dice_text[1])),
             match_length=length,
@@ -309,6 +367,7 @@ def parse_xgid(text: str) -> Xgid:
             # XG's default limit (2**10) is no limit of practical effect: None, as in MatchState().
             cube_limit=None if short or 1 << max_log == DEFAULT_MAX_CUBE else 1 << max_log,
             dice_order=None if doubled else (int(dice_text[0]), int(dice_text[1])),
+            xgid_fields=9 if short else 10,
         )
     except InvalidMatchStateError as e:  # pragma: no cover - the checks above come first
         raise InvalidXgidError(f"XGID: {e}") from None
@@ -317,7 +376,7 @@ def parse_xgid(text: str) -> Xgid:
         position = Position.from_array(board)
     except InvalidPositionError as e:
         raise _bad("position", str(e)) from None
-    return Xgid(position, state, fields=9 if short else 10)
+    return Xgid(position, state)
 
 
 def read_xgid(text: str) -> tuple[Position, MatchState]:
@@ -378,15 +437,15 @@ def _format(x: Xgid) -> str:
         chars[0] = chr(ord("a") + top[24] - 1)
     owner = 0 if s.cube_owner is None else (1 if s.cube_owner == BOTTOM_PLAYER else -1)
     d = s.dice_order or s.dice
-    dice = "D" if s.double_offered else f"{d[0]}{d[1]}"
-    mover = s.turn if s.double_offered else s.on_roll
+    dice = _pending(s) or f"{d[0]}{d[1]}"
+    mover = s.turn
     if s.match_length:
         rules = int(s.crawford)
     else:
         rules = int(s.jacoby) | (2 if s.beavers else 0)
     fields: tuple = ("".join(chars), s.cube_value.bit_length() - 1, owner, 1 if mover == BOTTOM_PLAYER else -1,
                      dice, s.score[BOTTOM_PLAYER], s.score[TOP_PLAYER], rules, s.match_length)
-    if x.fields == 10:
+    if s.xgid_fields == 10:
         assert x.max_cube is not None      # __post_init__ resolves it
         fields += (x.max_cube.bit_length() - 1,)
     return _PREFIX + ":".join(map(str, fields))

@@ -181,22 +181,30 @@ class Plan:
 
     def roll(self, starts) -> tuple[list, float]:
         """Every start played ``games`` times (same chunks, same dice): the
-        per-game arrays of each chunk's starts, and the seconds taken."""
+        per-game arrays of each chunk's starts, and the seconds taken.
+        The chunks and their seeds are made as they are run, so a run of
+        any length starts at once."""
         root = seed_sequence(self.seed)
         size = self.chunk_size
         n_chunks = -(-self.games // size)
-        seeds = root.spawn(n_chunks)
         objects = any(not isinstance(given, str) and policy is None
                       for policy, given in self.sides + (self.cube_sides or ()))
-        tasks = [Task(tuple(starts), k * size, min(size, self.games - k * size), seeds[k], self.sides,
-                      self.cube_sides, self.play) for k in range(n_chunks)]
+        starts = tuple(starts)
+
+        def tasks():
+            # root.spawn(1) chunk by chunk gives the children root.spawn(n_chunks) gives.
+            for k in range(n_chunks):
+                yield Task(starts, k * size, min(size, self.games - k * size), root.spawn(1)[0], self.sides,
+                           self.cube_sides, self.play)
+
+        sizes = (min(size, self.games - k * size) * len(starts) for k in range(n_chunks))
         t0 = time.perf_counter()
         try:
-            parts = run_chunks(run_chunk, tasks, [t.n * len(starts) for t in tasks],
-                               workers=1 if objects else self.workers, executor=None if objects else self.executor,
-                               progress=self.progress, unit="game")
+            parts = run_chunks(run_chunk, tasks(), sizes, workers=1 if objects else self.workers,
+                               executor=None if objects else self.executor, progress=self.progress, unit="game",
+                               count=n_chunks, total=self.games * len(starts))
         except Interrupted as stop:
-            done = sum(t.n for t in tasks[:len(stop.done)])
+            done = min(self.games, len(stop.done) * size)
             partial = None
             if done:
                 partial = [self.summary(merge(stop.done, k), time.perf_counter() - t0, starts[k].state)
