@@ -4,6 +4,8 @@ with one to three checkers back in its home board (a back checker, an
 anchor waiting for a shot, a checker on the bar).
 
     python training/late_contact.py [--seed 45] [--starts 6000] [--count 6000] [--out training/late_contact.positions.npz]
+    python training/late_contact.py --siblings training/late_contact.positions.npz --seed 46 --count 500 --top 6 \
+        --out training/late_contact.siblings.npz
     nice -n 19 python training/blind_spots.py label --positions training/late_contact.positions.npz \\
         --labels training/late_contact.labels.npz --workers 1
 
@@ -23,6 +25,14 @@ distinct, in a random order, ``--count`` of them.  The file has the
 layout of ``training/blind_spots.positions.npz``, so ``blind_spots.py
 label --positions`` labels it (untruncated rollouts by the shipped
 networks, resumable) and ``fit_blind_spots.py --labels`` fits it.
+
+``--siblings`` makes the second set: in ``--count`` decisions of the two
+mistaken kinds (:func:`decisions`) among the first set's positions, a
+random roll each, the positions after the ``--top`` best plays by the
+shipped networks' 0-ply: the plays a decision compares, labelled so that
+the fit learns their ranking (in the bear-off of
+``usbgf-olm-redouble-bearoff`` our own rollouts rank the plays as gnubg's
+do, while our 0-ply does not).
 """
 from __future__ import annotations
 
@@ -164,6 +174,54 @@ def gather(nets, seed: int, starts: int, count: int, plies: int = 16) -> tuple[n
     return np.ascontiguousarray(met), position_types(met)
 
 
+def decisions(boards: np.ndarray) -> np.ndarray:
+    """Which boards (side on roll in row 1) are decisions of the two
+    mistaken kinds: the side on roll has 4 or more home points made and 1-2
+    checkers back while the other side is on the bar or crashed (whether to
+    keep a builder for the closeout, to clear a blot, to run the back
+    checker); or it holds an anchor in the other's home board while the
+    other, 10 or more checkers home or off, bears in past it (whether to
+    hold on or run)."""
+    b = np.asarray(boards, dtype=np.int64)
+    me, them = b[:, 1], b[:, 0]
+    back = me[:, 18:25].sum(1)
+    made = (me[:, :6] >= 2).sum(1)
+    crashed = _net.position_classes(np.ascontiguousarray(boards, dtype=np.uint8)) == 4
+    closing = (made >= 4) & (back >= 1) & (back <= 2) & ((them[:, 24] >= 1) | crashed)
+    anchor = (me[:, 18:24] >= 2).any(1)
+    their_home = them[:, :6].sum(1) + (15 - them.sum(1))
+    holding = anchor & (back <= 3) & (their_home >= 10)
+    return closing | holding
+
+
+def siblings(nets, boards: np.ndarray, seed: int, count: int, top: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """The positions after each of the ``top`` best plays (by ``nets`` at
+    0-ply) of a random roll in ``count`` decisions of the mistaken kinds
+    (:func:`decisions`) among ``boards``: the plays a decision compares,
+    so that their labels teach the ranking, not only the value of the play
+    self-play chose.  Distinct, none held out; (boards, decision number)."""
+    from backgammon import batch
+    rng = np.random.default_rng(seed)
+    pool = np.flatnonzero(decisions(boards))
+    pick = np.sort(rng.choice(pool, min(count, len(pool)), replace=False))
+    rolls = rng.integers(1, 7, size=(len(pick), 2)).astype(np.uint8)
+    offsets, children = batch.legal_positions(np.ascontiguousarray(boards[pick]), rolls, validate=False, threads=1)
+    values = _net.evaluate(nets, np.ascontiguousarray(children), 0)
+    mover = -(2 * values[:, 0] - 1 + values[:, 1] - values[:, 3] + values[:, 2] - values[:, 4])
+    held = _held_out()
+    out, owner, seen = [], [], set()
+    for k in range(len(pick)):
+        lo, hi = int(offsets[k]), int(offsets[k + 1])
+        for i in lo + np.argsort(-mover[lo:hi], kind="stable")[:top]:
+            key = children[i].tobytes()
+            if hi - lo < 2 or key in seen or key in held or _net.position_classes(children[i:i + 1])[0] < 2:
+                continue
+            seen.add(key)
+            out.append(children[i])
+            owner.append(k)
+    return np.ascontiguousarray(np.stack(out)), np.array(owner)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=45)
@@ -171,9 +229,18 @@ def main(argv=None) -> int:
     ap.add_argument("--count", type=int, default=6000)
     ap.add_argument("--plies", type=int, default=16)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--siblings", type=Path, metavar="POSITIONS",
+                    help="instead: the top plays' positions of --count decisions of the mistaken kinds among "
+                         "POSITIONS (a file this command wrote)")
+    ap.add_argument("--top", type=int, default=6)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    boards, kinds = gather(network.default(), args.seed, args.starts, args.count, args.plies)
+    if args.siblings:
+        with np.load(args.siblings) as d:
+            boards, _ = siblings(network.default(), d["boards"], args.seed, args.count, args.top)
+        kinds = position_types(boards)
+    else:
+        boards, kinds = gather(network.default(), args.seed, args.starts, args.count, args.plies)
     np.savez_compressed(args.out, boards=boards, types=kinds, source=np.ones(len(boards), np.int8),
                         type_names=np.array(TYPES), seed=args.seed, starts=args.starts,
                         command="python training/late_contact.py " + " ".join(argv or sys.argv[1:]))
