@@ -117,6 +117,54 @@ def random_start(rng: np.random.Generator) -> np.ndarray:
     return board
 
 
+def closeout_start(rng: np.random.Generator) -> np.ndarray:
+    """A random board of the first mistaken kind, the side on roll (H) to
+    play: H bears in with its low points made as far as its checkers go
+    (three to five of its 1- to 5-points, two checkers each first), 0-2
+    checkers on its 6-point, 1-2 checkers back on the other side's 1- to 3-points and 1-3
+    in its outfield; the other side (B) has 1-2 checkers on the bar and
+    the rest crashed on its low points, some borne off."""
+    h = np.zeros(25, np.int64)
+    b = np.zeros(25, np.int64)
+    for _ in range(1 + int(rng.random() < 0.3)):
+        h[int(rng.integers(21, 24))] += 1
+    for _ in range(int(rng.integers(1, 4))):
+        h[int(rng.integers(6, 18))] += 1
+    h[5] = int(rng.choice(3, p=[0.25, 0.5, 0.25]))
+    left = 15 - int(h.sum()) - int(rng.integers(0, 3))
+    for p in range(5):
+        take = min(left, 2)
+        h[p] += take
+        left -= take
+    while left > 0:
+        h[int(rng.integers(0, 5))] += 1
+        left -= 1
+    b[BAR] = int(rng.integers(1, 3))
+    free = np.ones(25, bool)
+    for i in range(24):
+        if h[i]:
+            free[23 - i] = False
+    in_play = int(rng.integers(6, 12))
+    _place(rng, b, in_play - b[BAR], np.arange(6), np.array([4, 4, 3, 1, 0.5, 0.5]), free)
+    return np.stack([b, h]).astype(np.uint8)
+
+
+def closeout_decisions(seed: int, count: int) -> np.ndarray:
+    """``count`` valid boards of :func:`closeout_start`."""
+    from backgammon import Position
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        board = closeout_start(rng)
+        try:
+            Position.from_array(board)
+        except ValueError:
+            continue
+        if _net.position_classes(board[None])[0] >= 3:
+            out.append(board)
+    return np.stack(out)
+
+
 def late_contact(boards: np.ndarray) -> np.ndarray:
     """Whether each board (n, 2, 25) is of the late-contact kind: contact
     (not a race), one side with 1 to 3 checkers on the bar or in the
@@ -233,11 +281,18 @@ def main(argv=None) -> int:
                     help="instead: the top plays' positions of --count decisions of the mistaken kinds among "
                          "POSITIONS (a file this command wrote)")
     ap.add_argument("--top", type=int, default=6)
+    ap.add_argument("--closeout", action="store_true",
+                    help="with --siblings: the decisions are --count random boards of closeout_start, not the "
+                         "mistaken kinds among POSITIONS")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     if args.siblings:
-        with np.load(args.siblings) as d:
-            boards, _ = siblings(network.default(), d["boards"], args.seed, args.count, args.top)
+        if args.closeout:
+            starts = closeout_decisions(args.seed, args.count)
+        else:
+            with np.load(args.siblings) as d:
+                starts = d["boards"]
+        boards, _ = siblings(network.default(), starts, args.seed, args.count, args.top)
         kinds = position_types(boards)
     else:
         boards, kinds = gather(network.default(), args.seed, args.starts, args.count, args.plies)
