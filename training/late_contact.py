@@ -149,13 +149,12 @@ def closeout_start(rng: np.random.Generator) -> np.ndarray:
     return np.stack([b, h]).astype(np.uint8)
 
 
-def closeout_decisions(seed: int, count: int) -> np.ndarray:
-    """``count`` valid boards of :func:`closeout_start`."""
+def draw(make, rng: np.random.Generator, count: int) -> np.ndarray:
+    """``count`` legal contact boards of ``make(rng)`` (the others drawn again)."""
     from backgammon import Position
-    rng = np.random.default_rng(seed)
     out = []
     while len(out) < count:
-        board = closeout_start(rng)
+        board = make(rng)
         try:
             Position.from_array(board)
         except ValueError:
@@ -163,6 +162,11 @@ def closeout_decisions(seed: int, count: int) -> np.ndarray:
         if _net.position_classes(board[None])[0] >= 3:
             out.append(board)
     return np.stack(out)
+
+
+def closeout_decisions(seed: int, count: int) -> np.ndarray:
+    """``count`` valid boards of :func:`closeout_start`."""
+    return draw(closeout_start, np.random.default_rng(seed), count)
 
 
 def late_contact(boards: np.ndarray) -> np.ndarray:
@@ -201,17 +205,7 @@ def _held_out() -> set:
 
 def gather(nets, seed: int, starts: int, count: int, plies: int = 16) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    from backgammon import Position
-    first = []
-    while len(first) < starts:
-        board = random_start(rng)
-        try:
-            Position.from_array(board)
-        except ValueError:
-            continue
-        if _net.position_classes(board[None])[0] >= 3:
-            first.append(board)
-    first = np.stack(first)
+    first = draw(random_start, rng, starts)
     met = continue_games(nets, first, rng, plies=plies)
     met = met[late_contact(met)]
     held = _held_out()
