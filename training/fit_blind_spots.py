@@ -4,6 +4,7 @@
         [--epochs 12] [--lr 3e-4] [--anchor-games 3000] [--anchor-weight 1] [--seed 1] [--types blitz,...]
         [--type-weights equal|sqrt|natural] [--extra-labels FILE --extra-weight W] [--networks race,contact,crashed]
         [--over-labels training/blind_spots.labels2.npz training/blind_spots.labels_ply1.npz]
+        (``--labels`` takes several files, fitted together)
 
 From the shipped weights (or ``--nets``), every network (contact, crashed,
 race) is fitted by mini-batch Adam (PyTorch, one thread; the step falling
@@ -153,7 +154,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--nets", help="base weight file (default: the shipped networks)")
-    ap.add_argument("--labels", type=Path, default=HERE / "blind_spots.labels.npz")
+    ap.add_argument("--labels", type=Path, nargs="+", default=[HERE / "blind_spots.labels.npz"],
+                    help="labels files (boards, targets), fitted together in the order given")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--optimizer", choices=("adam", "sgd"), default="adam")
@@ -183,8 +185,12 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     base_nets = network.load(args.nets) if args.nets else network.default()
     base = {k: v for k, v in base_nets.arrays.items() if not k.startswith("prune_")}
-    with np.load(args.labels) as d:
-        boards, targets = d["boards"][:args.limit], d["targets"][:args.limit].astype(np.float32)
+    parts = []
+    for path in args.labels:
+        with np.load(path) as d:
+            parts.append((d["boards"], d["targets"].astype(np.float32)))
+    boards = np.concatenate([b for b, _ in parts])[:args.limit]
+    targets = np.concatenate([t for _, t in parts])[:args.limit]
     for spec in args.over_labels:
         path, _, first = spec.partition(":")          # FILE or FILE:N, the first N labels of a run that goes on
         targets, n = over_labels(boards, targets, Path(path), int(first) if first else None)
