@@ -277,7 +277,8 @@ def parse_xgid(text: str) -> Xgid:
     >>> x = parse_xgid("-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10")
     >>> x.state.double_offered
     True
-    >>> s = parse_xgid("-b----E-C---eE---c-e----B-:1:-1:1:B:0:0:2:0:10").state   # beavered
+    >>> beavered = "-b----E-C---eE---c-e----B-:1:-1:1:B:0:0:2:0:10"
+    >>> s = parse_xgid(beavered).state
     >>> s.double_offered, s.on_roll, s.turn, s.cube_value, s.cube_owner
     (True, 1, 1, 2, 0)
     """
