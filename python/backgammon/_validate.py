@@ -23,7 +23,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-__all__ = ["integer", "optional_integer", "number", "flag", "one_of", "instance", "integers"]
+__all__ = ["integer", "optional_integer", "number", "flag", "one_of", "instance", "integers", "boards"]
 
 
 def _type_name(value: Any) -> str:
@@ -114,3 +114,16 @@ def integers(name: str, value: Any, *, shape: tuple | None = None, low: int | No
     if a.size and high is not None and a.max() > high:
         raise error(f"{name} must be <= {high}, not {int(a.max())}")
     return a
+
+
+def boards(name: str, value: Any) -> np.ndarray:
+    """Boards (n, 2, 25) of 0..15 checkers as uint8 (one board (2, 25) is a
+    batch of one); the engine's own uint8 batches pass unconverted."""
+    if isinstance(value, np.ndarray) and value.dtype == np.uint8 and value.shape[1:] == (2, 25) and value.ndim == 3:
+        return value
+    a = integers(name, value, low=0, high=15)
+    if a.shape == (2, 25):
+        a = a[None]
+    if a.ndim != 3 or a.shape[1:] != (2, 25):
+        raise ValueError(f"{name} must be boards of shape (n, 2, 25), not {a.shape}")
+    return a.astype(np.uint8)

@@ -288,6 +288,12 @@ class MatchValues:
     def of_state(cls, state, met=None, side: int | None = None) -> "MatchValues":
         """The values of a MatchState's score for ``side`` (default: the
         side on roll), with ``met`` (default :func:`default_met`)."""
+        from .matchid import MatchState
+        from .met import MatchEquityTable
+        if type(state) is not MatchState:
+            instance("state", state, MatchState, "backgammon.MatchState")
+        if met is not None and type(met) is not MatchEquityTable:
+            instance("met", met, MatchEquityTable, "backgammon.MatchEquityTable")
         me = state.on_roll if side is None else side
         return cls.of(default_met() if met is None else met, state.match_length, state.score[me],
                       state.score[1 - me])
