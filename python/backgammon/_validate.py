@@ -23,7 +23,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-__all__ = ["integer", "optional_integer", "number", "flag", "one_of", "instance", "integers", "boards"]
+__all__ = ["integer", "optional_integer", "number", "flag", "one_of", "instance", "integers", "boards", "floats"]
 
 
 def _type_name(value: Any) -> str:
@@ -127,3 +127,25 @@ def boards(name: str, value: Any) -> np.ndarray:
     if a.ndim != 3 or a.shape[1:] != (2, 25):
         raise ValueError(f"{name} must be boards of shape (n, 2, 25), not {a.shape}")
     return a.astype(np.uint8)
+
+
+def floats(name: str, value: Any, *, shape: tuple | None = None) -> np.ndarray:
+    """An array of real numbers as float64 (no text, objects or complex),
+    of ``shape`` (None entries are free; a trailing ``...`` in front
+    allows any leading axes: ``(..., 5)``)."""
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an array of numbers, not {_type_name(value)}") from None
+    if isinstance(value, (str, bytes)) or np.asarray(value).dtype.kind in "USVO" and not np.asarray(value).size == 0:
+        if not all(isinstance(v, (int, float, np.integer, np.floating)) for v in np.asarray(value, dtype=object).flat):
+            raise TypeError(f"{name} must be an array of numbers, not {_type_name(value)}")
+    if shape is not None:
+        fixed = shape[1:] if shape and shape[0] is Ellipsis else shape
+        ok = (a.ndim >= len(fixed) if shape[0] is Ellipsis else a.ndim == len(fixed)) and \
+            all(s is None or s == t for s, t in zip(fixed, a.shape[a.ndim - len(fixed):] if fixed else ()))
+        if not ok:
+            want = "(" + ", ".join("..." if s is Ellipsis else "n" if s is None else str(s) for s in shape) + \
+                ("," if len(shape) == 1 else "") + ")"
+            raise ValueError(f"{name} must have shape {want}, not {a.shape}")
+    return a

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import boards as _boards, instance, integer, integers, one_of
+from ._validate import boards as _boards, floats, instance, integer, integers, one_of
 from .doubling import beavers_allowed, may_double
 from .matchid import MatchState
 from .position import Position
@@ -240,22 +240,12 @@ def equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met, boards: np.
 def _chances_and_efficiencies(p, x):
     """Chances (n, 5) and efficiencies (n,) as float arrays, or TypeError / ValueError."""
     if not (isinstance(p, np.ndarray) and p.dtype == np.float64 and p.ndim == 2 and p.shape[1] == 5):
-        p = _floats("p", p, 5)
+        p = floats("p", p, shape=(None, 5))
     if not (isinstance(x, np.ndarray) and x.dtype == np.float64 and x.shape == (len(p),)):
-        x = _floats("x", x, None)
+        x = floats("x", x)
         if x.shape != (len(p),):
             raise ValueError(f"x must hold one efficiency per row of p, (n,) = ({len(p)},), not {x.shape}")
     return p, x
-
-
-def _floats(name: str, value, columns: int | None) -> np.ndarray:
-    try:
-        a = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of numbers, not {type(value).__name__}") from None
-    if columns is not None and (a.ndim != 2 or a.shape[1] != columns):
-        raise ValueError(f"{name} must have shape (n, {columns}), not {a.shape}")
-    return a
 
 
 def cube_values(chances, positions, state=None, rules: Rules | None = None, *, met=None, efficiency=None):
