@@ -23,7 +23,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-__all__ = ["integer", "optional_integer", "number", "flag", "one_of", "instance", "integers", "boards", "floats"]
+__all__ = ["integer", "optional_integer", "number", "flag", "one_of", "instance", "integers", "boards", "floats", "data_bytes"]
 
 
 def _type_name(value: Any) -> str:
@@ -149,3 +149,13 @@ def floats(name: str, value: Any, *, shape: tuple | None = None) -> np.ndarray:
                 ("," if len(shape) == 1 else "") + ")"
             raise ValueError(f"{name} must have shape {want}, not {a.shape}")
     return a
+
+
+def data_bytes(name: str, value: Any) -> bytes:
+    """A file's contents as bytes: bytes, bytearray or memoryview (text
+    is not bytes: a reader of bytes refuses a str with TypeError)."""
+    if type(value) is bytes:
+        return value
+    if not isinstance(value, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{name} must be bytes, not {_type_name(value)}")
+    return bytes(value)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from .._validate import data_bytes
 from ..rules import Rules
 from . import Format
 from .mat import write_mat
@@ -140,7 +141,7 @@ def write_gam(source, players=None) -> str:
 
 def sniff_gam(data: bytes) -> bool:
     """gnubg's test: two names, then the row ``1)``."""
-    head = data[:400].decode("latin-1")
+    head = data_bytes("data", data)[:400].decode("latin-1")
     return bool(re.match(r"^\s*\S+\s+\S+\s+1\)", head))
 
 

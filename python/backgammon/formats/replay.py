@@ -54,6 +54,9 @@ class GameItems:
 def play_steps(play) -> list:
     """The single-die steps ``(from, to, hit)`` of a Play; the first step
     landing on a point where the play hit is the hitter."""
+    from ..play import Play
+    if type(play) is not Play:
+        _validate.instance("play", play, Play, "backgammon.Play")
     hits = set(play.hits)
     out = []
     for frm, to in play.moves:
