@@ -3,10 +3,12 @@ databases"): one-sided tables, plain or compressed, and two-sided tables,
 read and written byte for byte as gnubg does."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 
+from .. import _validate
 from .._files import write_atomically
 from ..errors import BearoffFileError
 
@@ -26,6 +28,9 @@ def positions_up_to(checkers: int) -> int:
 
 def write_one_sided(db, compressed: bool = True) -> bytes:
     """The table in GNU Backgammon's one-sided ``.bd`` format."""
+    from .tables import OneSidedDatabase
+    _validate.instance("db", db, OneSidedDatabase, "backgammon.bearoff.OneSidedDatabase")
+    compressed = _validate.flag("compressed", compressed)
     gammon = db.gammon_table is not None
     header = f"gnubg-OS-{POINTS:02d}-{db.checkers:02d}-{int(gammon)}-{int(compressed)}-0".encode()
     header = header.ljust(39, b"x") + b"\n"
@@ -115,6 +120,8 @@ def read_one_sided(raw: bytes):
 
 def write_two_sided(db) -> bytes:
     """A two-sided table in GNU Backgammon's ``.bd`` format."""
+    from .tables import TwoSidedDatabase
+    _validate.instance("db", db, TwoSidedDatabase, "backgammon.bearoff.TwoSidedDatabase")
     header = f"gnubg-TS-{POINTS:02d}-{db.checkers:02d}-1".encode().ljust(39, b"x") + b"\n"
     return header + db.records.astype("<u2").tobytes()
 
@@ -145,6 +152,11 @@ def _header(raw: bytes, magic: bytes) -> bytes:
 
 
 def write_atomic(path: Path, data: bytes) -> Path:
+    """``data`` written to ``path`` (its folders made) so that a reader
+    never sees half a file; the path."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+    path, data = Path(path), _validate.data_bytes("data", data)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, data)
     return path
