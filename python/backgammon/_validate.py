@@ -54,7 +54,10 @@ def number(name: str, value: Any, *, low: float | None = None, high: float | Non
     """A real number (int or float, not bool), finite and within the limits."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number, not {_type_name(value)}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:          # an int beyond any float
+        raise error(f"{name} must be finite, not an int of {value.bit_length()} bits") from None
     if not np.isfinite(value):
         raise error(f"{name} must be finite, not {value}")
     if low is not None and value < low:
