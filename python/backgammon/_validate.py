@@ -137,12 +137,14 @@ def floats(name: str, value: Any, *, shape: tuple | None = None) -> np.ndarray:
     of ``shape`` (None entries are free; a trailing ``...`` in front
     allows any leading axes: ``(..., 5)``)."""
     try:
-        a = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
+        raw = value if isinstance(value, np.ndarray) else np.asarray(value)
+        # numpy reads the text '31' as 31.0: text is no number here.
+        if raw.dtype.kind in "USVc" or raw.dtype.kind == "O" and not all(
+                isinstance(v, (int, float, np.integer, np.floating)) for v in raw.flat):
+            raise TypeError
+        a = np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"{name} must be an array of numbers, not {_type_name(value)}") from None
-    if isinstance(value, (str, bytes)) or np.asarray(value).dtype.kind in "USVO" and not np.asarray(value).size == 0:
-        if not all(isinstance(v, (int, float, np.integer, np.floating)) for v in np.asarray(value, dtype=object).flat):
-            raise TypeError(f"{name} must be an array of numbers, not {_type_name(value)}")
     if shape is not None:
         fixed = shape[1:] if shape and shape[0] is Ellipsis else shape
         ok = (a.ndim >= len(fixed) if shape[0] is Ellipsis else a.ndim == len(fixed)) and \
