@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import pkgutil
 import subprocess
 import sys
 import threading
@@ -55,8 +56,8 @@ _RULE_MODULES = ["doubling", "scoring", "match", "play", "cube", "matchid", "res
 # directory (the test's working directory).  Not fuzzed: what builds bear-off
 # tables into the user's cache (bearoff.two_sided, bearoff.build...).
 _OTHER_MODULES = ["janowski", "cube_search", "evaluator", "lockstep", "rollouts.statistics", "rollouts.api",
-                  "formats.bgf", "formats.ogxm", "formats.gam", "formats.record", "formats.source",
                   "bearoff.bdfile", "ubgi", "duel"]
+_OTHER_MODULES += [f"formats.{m.name}" for m in pkgutil.iter_modules(bg.formats.__path__)]   # every file format
 
 
 def _exported_functions(modules=None):

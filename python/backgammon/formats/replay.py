@@ -78,6 +78,11 @@ def replay_games(record, error_cls=MatchFileError, items: bool = False):
     ``Match``/``Game`` (every event by ``Game.apply``): the Match, and with
     ``items`` the file items of each game (:class:`GameItems`); refusals
     raise ``error_cls`` naming the game and the line or event."""
+    from .record import MatchRecord
+    _validate.instance("record", record, MatchRecord, "backgammon.mat.MatchRecord")
+    if not (isinstance(error_cls, type) and issubclass(error_cls, MatchFileError)):
+        raise TypeError(f"error_cls must be a subclass of MatchFileError, not {error_cls!r:.40}")
+    items = _validate.flag("items", items)
     start, cube_used = (0, 0), False
     if record.games and isinstance(record.games[0], RecordedGame):
         first = record.games[0]
