@@ -53,14 +53,20 @@ _LONG_KEYWORDS = {"workers", "executor", "progress", "games", "chunk_size", "rep
 _RULE_MODULES = ["doubling", "scoring", "match", "play", "cube", "matchid", "resignation", "met", "dice", "position",
                  "batch", "luck", "statistics", "position_types", "perft", "ogid", "fibs", "xgid"]
 # The engine's other public modules; their writers write into a scratch
-# directory (the test's working directory).  Not fuzzed: what builds bear-off
-# tables into the user's cache (bearoff.two_sided, bearoff.build...).
+# directory (the test's working directory).  Not fuzzed (_NOT_FUZZED): what
+# builds bear-off tables into the user's cache (bearoff.two_sided,
+# bearoff.build...), trains, registers or serves.
 _OTHER_MODULES = ["janowski", "cube_search", "evaluator", "lockstep", "rollouts.statistics", "rollouts.api",
                   "bearoff.bdfile", "ubgi", "duel"]
 _OTHER_MODULES += [f"formats.{m.name}" for m in pkgutil.iter_modules(bg.formats.__path__)]   # every file format
+_OTHER_MODULES += ["analysis", "bearoff", "evaluation", "formats", "network", "peers", "pubeval", "sample", "rollouts",
+                   "mat", "sgf", "env"]
+# Builders of tables into the user's cache, training runs, registries and entry points.
+_NOT_FUZZED = _LONG | {"one_sided", "two_sided", "build", "cache_dir", "kernel_tables", "train", "fit_pruner",
+                       "label_positions", "select_positions", "rebuild", "register", "main"}
 
 
-def _exported_functions(modules=None):
+def _exported_functions(modules=None, skip=_LONG):
     import importlib
     import inspect
     seen, out = set(), []
@@ -68,7 +74,7 @@ def _exported_functions(modules=None):
             [bg] + [importlib.import_module(f"backgammon.{m}") for m in _RULE_MODULES]:
         for name in module.__all__:
             fn = getattr(module, name)
-            if inspect.isfunction(fn) and name not in _LONG and id(fn) not in seen:
+            if inspect.isfunction(fn) and name not in skip and id(fn) not in seen:
                 seen.add(id(fn))
                 out.append(pytest.param(fn, id=f"{module.__name__}.{name}"))
     return out
@@ -86,7 +92,10 @@ def test_exported_functions_take_junk_with_our_errors(fn, data):
     _call_with_junk(fn, data)
 
 
-@pytest.mark.parametrize("fn", _exported_functions(_OTHER_MODULES))
+_SCRATCH: list = []
+
+
+@pytest.mark.parametrize("fn", _exported_functions(_OTHER_MODULES, _NOT_FUZZED))
 @FUZZ
 @given(st.data())
 def test_other_modules_functions_take_junk_with_our_errors(fn, tmp_path_factory, data):
@@ -94,7 +103,9 @@ def test_other_modules_functions_take_junk_with_our_errors(fn, tmp_path_factory,
     # formats.source.decode(1.5), bdfile.write_one_sided(...) and more
     # raised AttributeError, IndexError or OverflowError from inside.
     cwd = os.getcwd()
-    os.chdir(tmp_path_factory.mktemp("fuzz"))
+    if not _SCRATCH:
+        _SCRATCH.append(tmp_path_factory.mktemp("fuzz"))       # one directory for every example
+    os.chdir(_SCRATCH[0])
     try:
         _call_with_junk(fn, data)
     finally:
