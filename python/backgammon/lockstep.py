@@ -82,7 +82,8 @@ def pick(offsets: np.ndarray, children: np.ndarray, choice: np.ndarray) -> tuple
 
     >>> import numpy as np, backgammon as bg
     >>> from backgammon.batch import legal_positions
-    >>> offsets, children = legal_positions(bg.Position.initial().array[None], [[3, 1]])
+    >>> start = bg.Position.initial().array[None]
+    >>> offsets, children = legal_positions(start, [[3, 1]])
     >>> chosen, rows = pick(offsets, children, [0])
     >>> chosen.shape, rows.tolist()
     ((1, 2, 25), [0])

@@ -168,7 +168,8 @@ def as_player0(state: MatchState | None) -> MatchState:
     """``state`` relabelled so that the side on roll is player 0.
 
     >>> import backgammon as bg
-    >>> as_player0(bg.MatchState(match_length=5, score=(1, 3), on_roll=1, turn=1)).score
+    >>> s = bg.MatchState(match_length=5, score=(1, 3), on_roll=1, turn=1)
+    >>> as_player0(s).score
     (3, 1)
     """
     if type(state) is not MatchState:

@@ -111,8 +111,8 @@ class RolloutResult:
 def standard_error(x: np.ndarray) -> float:
     """The standard error of the mean of ``x`` (0 for fewer than two).
 
-    >>> standard_error(np.array([0.0, 1.0, 0.0, 1.0]))
-    0.288675...
+    >>> round(standard_error(np.array([0.0, 1.0, 0.0, 1.0])), 6)
+    0.288675
     """
     if not (isinstance(x, np.ndarray) and x.ndim == 1 and x.dtype.kind == "f"):
         x = floats("x", x, shape=(None,))
