@@ -557,7 +557,7 @@ def test_public_helpers_name_what_is_wrong():
         janowski.exact_known(np.zeros((1, 2, 25), np.uint8), "mine")
     with pytest.raises(ValueError, match=r"boards must be boards of shape \(n, 2, 25\)"):
         janowski.efficiencies(np.zeros((3, 5), np.uint8))
-    with pytest.raises(ValueError, match="ply must be <= 2"):
+    with pytest.raises(ValueError, match="ply must be <= 3"):
         rank_plays(as_evaluator(), bg.Position.initial().legal_plays("31").positions, 9,
                    bg.MatchState(), bg.Rules())
     with pytest.raises(ValueError, match="probs must have shape"):

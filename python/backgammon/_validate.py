@@ -23,7 +23,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-__all__ = ["integer", "optional_integer", "number", "flag", "one_of", "instance", "integers", "boards", "floats", "data_bytes"]
+__all__ = ["integer", "optional_integer", "number", "flag", "one_of", "instance", "integers", "boards", "floats", "data_bytes", "rolls"]
 
 
 def _type_name(value: Any) -> str:
@@ -164,3 +164,18 @@ def data_bytes(name: str, value: Any) -> bytes:
     if not isinstance(value, (bytes, bytearray, memoryview)):
         raise TypeError(f"{name} must be bytes, not {_type_name(value)}")
     return bytes(value)
+
+
+def rolls(name: str, value: Any, n: int, *, range_checked_later: bool = False) -> np.ndarray:
+    """``n`` rolls (n, 2) of dice 1 to 6 as C-contiguous uint8, or an
+    ``InvalidRollError`` naming ``name``; ``range_checked_later``: uint8
+    dice are left to the move generator's own check (``batch``)."""
+    from .errors import InvalidRollError
+    arr = np.asarray(value)
+    if arr.shape != (n, 2):
+        raise InvalidRollError(f"{name} must have shape ({n}, 2), got {arr.shape}")
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise InvalidRollError(f"{name} must hold integers, got dtype {arr.dtype}")
+    if not (range_checked_later and arr.dtype == np.uint8) and arr.size and (arr.min() < 1 or arr.max() > 6):
+        raise InvalidRollError("dice must be 1 to 6")
+    return np.ascontiguousarray(arr, dtype=np.uint8)

@@ -197,8 +197,7 @@ def _checked(evaluator, boards, ply, state, rules, met, name="children"):
     """The public entries' arguments checked once: (evaluator, boards as
     validated uint8, ply); TypeError / ValueError naming the parameter."""
     from .batch import validate_boards
-    from .cube import MAX_PLY
-    from .evaluator import as_evaluator
+    from .evaluator import MAX_PLY, as_evaluator
     from .matchid import MatchState
     from .met import MatchEquityTable
     if type(state) is not MatchState:

@@ -490,11 +490,11 @@ def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threa
     >>> str(pos.legal_plays("31")[int(i[0])])
     '8/5 6/5'
     """
-    from .batch import _as_uint8_rolls, validate_boards
-    from .cube import MAX_PLY
+    from ._validate import rolls as checked_rolls
+    from .batch import validate_boards
     evaluator = as_evaluator(evaluator) if evaluator is not None else as_evaluator(_none("evaluator"))
     boards = validate_boards(boards)
-    rolls = _as_uint8_rolls(rolls, len(boards))
+    rolls = checked_rolls("rolls", rolls, len(boards))
     ply = integer("ply", ply, low=0, high=MAX_PLY)
     threads = optional_integer("threads", threads, low=1)
     return _choose(evaluator, boards, rolls, ply, threads)

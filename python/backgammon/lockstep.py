@@ -28,7 +28,7 @@ from typing import Callable
 import numpy as np
 
 from . import _rollout, _tesauro
-from ._validate import boards as _boards, flag, instance, integer, integers, optional_integer
+from ._validate import boards as _boards, rolls as checked_rolls, flag, instance, integer, integers, optional_integer
 from .batch import legal_positions
 from .dice import generator
 from .position import Position
@@ -55,14 +55,14 @@ def choose_for_sides(players, boards: np.ndarray, rolls: np.ndarray, turn: np.nd
     >>> choose_for_sides(players, boards, rolls, np.array([0, 1])).shape
     (2,)
     """
-    from .batch import _as_uint8_rolls, validate_boards
+    from .batch import validate_boards
     from .players import Player
     if not (isinstance(players, (tuple, list)) and len(players) == 2):
         raise TypeError(f"players must be a pair of backgammon.Player, not {players!r:.40}")
     for side in (0, 1):
         instance(f"players[{side}]", players[side], Player, "backgammon.Player")
     boards = validate_boards(boards)
-    rolls = _as_uint8_rolls(rolls, len(boards))
+    rolls = checked_rolls("rolls", rolls, len(boards))
     turn = integers("turn", turn, shape=(len(boards),), low=0, high=1)
     return _choose_for_sides(players, boards, rolls, turn)
 

@@ -26,10 +26,15 @@ def positions_up_to(checkers: int) -> int:
     return comb(checkers + POINTS, POINTS)
 
 
+def _database(name: str, db, table: str, kind: str) -> None:
+    # By what the writer reads (tables.py imports this module: no import back).
+    if not (isinstance(getattr(db, table, None), np.ndarray) and type(getattr(db, "checkers", None)) is int):
+        raise TypeError(f"{name} must be a backgammon.bearoff.{kind}, not {type(db).__name__}")
+
+
 def write_one_sided(db, compressed: bool = True) -> bytes:
     """The table in GNU Backgammon's one-sided ``.bd`` format."""
-    from .tables import OneSidedDatabase
-    _validate.instance("db", db, OneSidedDatabase, "backgammon.bearoff.OneSidedDatabase")
+    _database("db", db, "table", "OneSidedDatabase")
     compressed = _validate.flag("compressed", compressed)
     gammon = db.gammon_table is not None
     header = f"gnubg-OS-{POINTS:02d}-{db.checkers:02d}-{int(gammon)}-{int(compressed)}-0".encode()
@@ -120,8 +125,7 @@ def read_one_sided(raw: bytes):
 
 def write_two_sided(db) -> bytes:
     """A two-sided table in GNU Backgammon's ``.bd`` format."""
-    from .tables import TwoSidedDatabase
-    _validate.instance("db", db, TwoSidedDatabase, "backgammon.bearoff.TwoSidedDatabase")
+    _database("db", db, "records", "TwoSidedDatabase")
     header = f"gnubg-TS-{POINTS:02d}-{db.checkers:02d}-1".encode().ljust(39, b"x") + b"\n"
     return header + db.records.astype("<u2").tobytes()
 

@@ -78,8 +78,9 @@ def replay_games(record, error_cls=MatchFileError, items: bool = False):
     ``Match``/``Game`` (every event by ``Game.apply``): the Match, and with
     ``items`` the file items of each game (:class:`GameItems`); refusals
     raise ``error_cls`` naming the game and the line or event."""
-    from .record import MatchRecord
-    _validate.instance("record", record, MatchRecord, "backgammon.mat.MatchRecord")
+    # By what the replay reads (record.py imports this module: no import back).
+    if not all(hasattr(record, a) for a in ("length", "rules", "games")) or isinstance(record, type):
+        raise TypeError(f"record must be a backgammon.mat.MatchRecord, not {type(record).__name__}")
     if not (isinstance(error_cls, type) and issubclass(error_cls, MatchFileError)):
         raise TypeError(f"error_cls must be a subclass of MatchFileError, not {error_cls!r:.40}")
     items = _validate.flag("items", items)

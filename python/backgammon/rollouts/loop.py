@@ -21,7 +21,7 @@ from .. import _choice, _rollout, bearoff
 from .._parallel import tally
 from ..dice import ROLL_PROBABILITIES
 from ..evaluator import NativeEvaluator, as_evaluator, chances
-from ..lockstep import Lanes, _choose_for_sides
+from ..lockstep import Lanes, choose_for_sides
 from ..matchid import MatchState
 from ..players import player
 from ..pubeval import load_weights
@@ -252,7 +252,7 @@ class LockstepGames:
             live = np.flatnonzero(~settled[rows])
             done = np.flatnonzero(settled[rows])
             if len(done):
-                choice[done] = _choose_for_sides(self.players, here[done], dice[done], turn[done])
+                choice[done] = choose_for_sides(self.players, here[done], dice[done], turn[done])
             for side, state, at in cube.groups(rows[live], turn[live]):
                 at = live[at]
                 choice[at] = self.players[side].choose_indices_at(here[at], dice[at], state, g.rules, cubeful=True)
