@@ -6,6 +6,7 @@ AttributeError, OverflowError, traceback); files named on the command line
 are written without harm to what the name points at."""
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import pkgutil
@@ -60,7 +61,7 @@ _OTHER_MODULES = ["janowski", "cube_search", "evaluator", "lockstep", "rollouts.
                   "bearoff.bdfile", "ubgi", "duel"]
 _OTHER_MODULES += [f"formats.{m.name}" for m in pkgutil.iter_modules(bg.formats.__path__)]   # every file format
 _OTHER_MODULES += ["analysis", "bearoff", "evaluation", "formats", "network", "peers", "pubeval", "sample", "rollouts",
-                   "mat", "sgf", "env"]
+                   "mat", "sgf"] + (["env"] if importlib.util.find_spec("gymnasium") else [])     # env: the rl extra
 # Builders of tables into the user's cache, training runs, registries and entry points.
 _NOT_FUZZED = _LONG | {"one_sided", "two_sided", "build", "cache_dir", "kernel_tables", "train", "fit_pruner",
                        "label_positions", "select_positions", "rebuild", "register", "main"}
