@@ -142,3 +142,27 @@ def test_detection_and_read_match_never_crash(raw, name):
         read_match(data, partial=True)
     except bg.errors.FormatError:
         pass
+
+
+@pytest.mark.parametrize("name", [n for n, d in VALID.items() if n != "pos" and d.isascii()])
+@pytest.mark.parametrize("zero", ["\u0660", "\uff10", "\u0966"])
+def test_non_ascii_digits_are_bad_text(name, zero):
+    # The readers matched numbers with \d (and str.isdigit), which takes any
+    # script's digits: snowietxt read '٠;٠;...' as a position; every reader
+    # now refuses them with its FormatError, as parse_play does (RULES 10.1).
+    text = VALID[name].decode("ascii")
+    digits = "".join(chr(ord(zero) + int(c)) if c in "0123456789" else c for c in text)
+    with pytest.raises(bg.errors.FormatError):
+        _read(name, digits.encode())
+
+
+def test_a_non_ascii_match_length_is_no_mat_header():
+    # '٥ point match' was a five-point match header to the .mat reader.
+    text = (DATA / "gnubg_selfplay_9.mat").read_text("ascii")
+    assert " 9 point match" in text
+    head, _, rest = text.partition(" point match")
+    length = head.strip().split()[-1]
+    bad = head[:len(head) - len(length)] + "".join(chr(0x660 + int(c)) for c in length) + " point match" + rest
+    with pytest.raises(bg.errors.FormatError):
+        bg.read_mat(bad.encode())
+    assert bg.read_mat(text.encode()).length == 9

@@ -6,8 +6,10 @@ AttributeError, OverflowError, traceback); files named on the command line
 are written without harm to what the name points at."""
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
+import pkgutil
 import subprocess
 import sys
 import threading
@@ -47,20 +49,33 @@ _ARGS = st.one_of(junk, _SOME)
 # What runs long when its junk happens to be valid (games, workers, tables
 # built and cached, files written) has tests of its own.
 _LONG = {"rollout", "rollout_plays", "rollout_cube", "duel", "play_match", "analyse", "hint", "cube_decision",
-         "register_player", "get_include"}
+         "register_player", "get_include", "serve", "play_match"}
 _LONG_KEYWORDS = {"workers", "executor", "progress", "games", "chunk_size", "replace", "out", "threads"}
 _RULE_MODULES = ["doubling", "scoring", "match", "play", "cube", "matchid", "resignation", "met", "dice", "position",
                  "batch", "luck", "statistics", "position_types", "perft", "ogid", "fibs", "xgid"]
+# The engine's other public modules; their writers write into a scratch
+# directory (the test's working directory).  Not fuzzed (_NOT_FUZZED): what
+# builds bear-off tables into the user's cache (bearoff.two_sided,
+# bearoff.build...), trains, registers or serves.
+_OTHER_MODULES = ["janowski", "cube_search", "evaluator", "lockstep", "rollouts.statistics", "rollouts.api",
+                  "bearoff.bdfile", "ubgi", "duel"]
+_OTHER_MODULES += [f"formats.{m.name}" for m in pkgutil.iter_modules(bg.formats.__path__)]   # every file format
+_OTHER_MODULES += ["analysis", "bearoff", "evaluation", "formats", "network", "peers", "pubeval", "sample", "rollouts",
+                   "mat", "sgf"] + (["env"] if importlib.util.find_spec("gymnasium") else [])     # env: the rl extra
+# Builders of tables into the user's cache, training runs, registries and entry points.
+_NOT_FUZZED = _LONG | {"one_sided", "two_sided", "build", "cache_dir", "kernel_tables", "train", "fit_pruner",
+                       "label_positions", "select_positions", "rebuild", "register", "main"}
 
 
-def _exported_functions():
+def _exported_functions(modules=None, skip=_LONG):
     import importlib
     import inspect
     seen, out = set(), []
-    for module in [bg] + [importlib.import_module(f"backgammon.{m}") for m in _RULE_MODULES]:
+    for module in [importlib.import_module(f"backgammon.{m}") for m in modules] if modules is not None else \
+            [bg] + [importlib.import_module(f"backgammon.{m}") for m in _RULE_MODULES]:
         for name in module.__all__:
             fn = getattr(module, name)
-            if inspect.isfunction(fn) and name not in _LONG and id(fn) not in seen:
+            if inspect.isfunction(fn) and name not in skip and id(fn) not in seen:
                 seen.add(id(fn))
                 out.append(pytest.param(fn, id=f"{module.__name__}.{name}"))
     return out
@@ -75,6 +90,30 @@ def test_exported_functions_take_junk_with_our_errors(fn, data):
     # scoring.flip_change of 3 values, match.match_winner(nan, 2**70),
     # play.legal_plays([1.0], "31") and more raised AttributeError or
     # IndexError from inside.
+    _call_with_junk(fn, data)
+
+
+_SCRATCH: list = []
+
+
+@pytest.mark.parametrize("fn", _exported_functions(_OTHER_MODULES, _NOT_FUZZED))
+@FUZZ
+@given(st.data())
+def test_other_modules_functions_take_junk_with_our_errors(fn, tmp_path_factory, data):
+    # janowski.owner_of(None), evaluator.flip("31"), lockstep.pick(...),
+    # formats.source.decode(1.5), bdfile.write_one_sided(...) and more
+    # raised AttributeError, IndexError or OverflowError from inside.
+    cwd = os.getcwd()
+    if not _SCRATCH:
+        _SCRATCH.append(tmp_path_factory.mktemp("fuzz"))       # one directory for every example
+    os.chdir(_SCRATCH[0])
+    try:
+        _call_with_junk(fn, data)
+    finally:
+        os.chdir(cwd)
+
+
+def _call_with_junk(fn, data):
     import inspect
     params = inspect.signature(fn).parameters.values()
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -491,3 +530,45 @@ def test_written_position_takes_a_position(position):
     with pytest.raises(TypeError, match="position must be a backgammon.Position"):
         written_position(position, "13/9 8/7")
     assert written_position(bg.Position.initial(), "13/9 8/7").pip_counts() == (167, 162)
+
+
+@pytest.mark.parametrize("rate", [np.float64(1e308), np.float32(3e38), 2 ** 80, 1e300])
+def test_luck_rating_of_a_huge_rate_is_quietly_the_top(rate):
+    # Ten times a numpy 1e308 overflowed with a RuntimeWarning.
+    import warnings
+    from backgammon.statistics import LUCK_RATINGS, luck_rating
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert luck_rating(rate) == LUCK_RATINGS[-1]
+        assert luck_rating(-rate) == LUCK_RATINGS[0]
+    with pytest.raises(ValueError, match="rate must be finite"):
+        luck_rating(2 ** 2000)
+
+
+def test_public_helpers_name_what_is_wrong():
+    # A few of the errors the fuzzing above only lets through, as users read them.
+    from backgammon import janowski, lockstep
+    from backgammon.cube_search import rank_plays
+    from backgammon.evaluator import as_evaluator, best_of
+    from backgammon.formats.source import decode
+    from backgammon.rollouts.api import as_player0
+    with pytest.raises(TypeError, match="state must be a backgammon.MatchState"):
+        janowski.owner_of(None)
+    with pytest.raises(ValueError, match="owner must be one of"):
+        janowski.exact_known(np.zeros((1, 2, 25), np.uint8), "mine")
+    with pytest.raises(ValueError, match=r"boards must be boards of shape \(n, 2, 25\)"):
+        janowski.efficiencies(np.zeros((3, 5), np.uint8))
+    with pytest.raises(ValueError, match="ply must be <= 3"):
+        rank_plays(as_evaluator(), bg.Position.initial().legal_plays("31").positions, 9,
+                   bg.MatchState(), bg.Rules())
+    with pytest.raises(ValueError, match="probs must have shape"):
+        best_of(np.zeros(5), np.zeros(1, np.int64))
+    with pytest.raises(ValueError, match="choice must index a play"):
+        offsets, children = bg.batch.legal_positions(bg.Position.initial().array[None], [[3, 1]])
+        lockstep.pick(offsets, children, [99])
+    with pytest.raises(TypeError, match="data must be bytes, not str"):
+        decode("text")
+    with pytest.raises(TypeError, match="state must be a backgammon.MatchState"):
+        as_player0(None)
+    assert decode(b"\xe9") == "é"
+    assert janowski.efficiencies(bg.Position.initial().array).tolist() == [0.68]

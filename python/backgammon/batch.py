@@ -14,7 +14,7 @@ from typing import Literal, overload
 import numpy as np
 import numpy.typing as npt
 
-from . import _board, _chain, _movegen, _pool
+from . import _board, _chain, _movegen, _pool, _validate
 from ._parallel import cores, run_shared
 from .errors import InvalidPositionError, InvalidRollError
 from .position import board_arrays, board_counts, problem_message
@@ -42,17 +42,6 @@ def validate_boards(boards) -> np.ndarray:
     dtype('uint8')
     """
     return board_arrays(boards)
-
-
-def _as_uint8_rolls(rolls, n: int) -> np.ndarray:
-    arr = np.asarray(rolls)
-    if arr.shape != (n, 2):
-        raise InvalidRollError(f"rolls must have shape ({n}, 2), got {arr.shape}")
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-        raise InvalidRollError(f"rolls must hold integers, got dtype {arr.dtype}")
-    if arr.dtype != np.uint8 and arr.size and (arr.min() < 1 or arr.max() > 6):
-        raise InvalidRollError("dice must be 1 to 6")
-    return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
 @overload
@@ -152,7 +141,7 @@ def legal_positions(boards, rolls, *, moves=False, mover_view=False, validate=Tr
             return small
     if validate:
         b = board_counts(boards)
-        r = _as_uint8_rolls(rolls, len(b))
+        r = _validate.rolls("rolls", rolls, len(b), range_checked_later=True)
     else:
         try:
             b = np.ascontiguousarray(boards, dtype=np.uint8)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _board
+from ._validate import instance, integer, integers, number
 from .doubling import may_double
 from .janowski import cube_values, efficiencies, equities, exact_where_known, finished_value, values_after_play
 from .position import Position
@@ -192,11 +193,36 @@ class _Search:
         return MatchValues.of_state(s, self.met).after(s.cube_value, 0)
 
 
+def _checked(evaluator, boards, ply, state, rules, met, name="children"):
+    """The public entries' arguments checked once: (evaluator, boards as
+    validated uint8, ply); TypeError / ValueError naming the parameter."""
+    from .batch import validate_boards
+    from .evaluator import MAX_PLY, as_evaluator
+    from .matchid import MatchState
+    from .met import MatchEquityTable
+    if type(state) is not MatchState:
+        instance("state", state, MatchState, "backgammon.MatchState")
+    if type(rules) is not Rules:
+        instance("rules", rules, Rules, "backgammon.Rules")
+    if met is not None and type(met) is not MatchEquityTable:
+        instance("met", met, MatchEquityTable, "backgammon.MatchEquityTable")
+    if type(ply) is not int or not 0 <= ply <= MAX_PLY:
+        ply = integer("ply", ply, low=0, high=MAX_PLY)
+    if evaluator is None:
+        raise TypeError("evaluator must be an evaluator (evaluator.as_evaluator gives one), not None")
+    try:
+        boards = validate_boards(boards)
+    except ValueError as e:
+        raise type(e)(f"{name}: {e}") from None
+    return as_evaluator(evaluator), boards, ply
+
+
 def searched(boards: np.ndarray, state, rules: Rules, ply: int, ev, met):
     """(no double, double/take, double/pass, mwc or None) by the cubeful
     search of ``boards`` (n, 2, 25) at one state, in cube_decision's units:
     arrays (n,) (double/take None where no doubled state can be searched;
     double/pass a float; mwc the three MWC, arrays or None)."""
+    ev, boards, ply = _checked(ev, boards, ply, state, rules, met, "boards")
     search = _Search(rules, met, ev)
     states = [state]
     if not (state.match_length and state.crawford):         # no doubled state in the Crawford game
@@ -235,9 +261,9 @@ def rank_plays(evaluator, children: np.ndarray, ply: int, state, rules: Rules, m
     winning chances (m,) (None in money play).  The batch of one of
     :func:`rank_batch`.
     """
-    children = np.ascontiguousarray(children, dtype=np.uint8)
-    return rank_batch(evaluator, np.array([0, len(children)], dtype=np.int64), children, ply, state, rules, met,
-                      keep=keep)
+    evaluator, children, ply = _checked(evaluator, children, ply, state, rules, met)
+    return _rank_batch(evaluator, np.array([0, len(children)], dtype=np.int64), children, ply, state, rules, met,
+                       _keep(keep))
 
 
 def play_values(evaluator, children: np.ndarray, ply: int, state, rules: Rules, met=None):
@@ -264,8 +290,12 @@ def play_values(evaluator, children: np.ndarray, ply: int, state, rules: Rules, 
     >>> probs.shape, values.shape, mwc.shape
     ((1, 5), (1,), (1,))
     """
+    evaluator, children, ply = _checked(evaluator, children, ply, state, rules, met)
+    return _play_values(evaluator, children, ply, state, rules, met)
+
+
+def _play_values(evaluator, children: np.ndarray, ply: int, state, rules: Rules, met=None):
     from .evaluator import chances, flip
-    children = np.ascontiguousarray(children, dtype=np.uint8)
     met = met if met is not None else default_met()
     mover = state.on_roll
     if ply == 0 or not len(children):
@@ -320,21 +350,35 @@ def _levels(ply: int, keep) -> list:
     return [(2, keep), (ply, KEEP[1])]
 
 
+def _keep(keep) -> tuple:
+    """A move filter (how many, within what): HINT_FILTER's shape."""
+    if not (isinstance(keep, (tuple, list)) and len(keep) == 2):
+        raise TypeError(f"keep must be a pair (how many plays, within what equity), not {keep!r:.40}")
+    return integer("keep[0]", keep[0], low=0), number("keep[1]", keep[1], low=0)
+
+
 def rank_batch(evaluator, offsets: np.ndarray, children: np.ndarray, ply: int, state, rules: Rules, met=None, *,
                keep=HINT_FILTER):
     """:func:`rank_plays` for many rolls at one cube state and score: the
     plays of roll ``i`` are ``children[offsets[i]:offsets[i + 1]]`` (CSR,
     as ``batch.legal_positions`` gives them), each roll's plays filtered
     on their own; one evaluation per ply for all of them."""
+    evaluator, children, ply = _checked(evaluator, children, ply, state, rules, met)
+    offsets = integers("offsets", offsets, shape=(None,), low=0, high=len(children))
+    if len(offsets) < 1 or offsets[0] != 0 or offsets[-1] != len(children) or (np.diff(offsets) < 0).any():
+        raise ValueError(f"offsets must rise from 0 to len(children) = {len(children)}")
+    return _rank_batch(evaluator, offsets, children, ply, state, rules, met, _keep(keep))
+
+
+def _rank_batch(evaluator, offsets, children, ply, state, rules, met, keep):
     from .evaluator import chances, flip
     mover = state.on_roll
-    children = np.ascontiguousarray(children, dtype=np.uint8)
     groups = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     probs = flip(chances(evaluator, children, 0))
     depth = np.zeros(len(children), dtype=np.int64)
     values, mwc = values_after_play(children, flip(probs), state, rules, mover, met)
     last = 0
-    for level, (most, within) in _levels(ply, tuple(keep)):
+    for level, (most, within) in _levels(ply, keep):
         here = np.flatnonzero(depth == last)
         counts = np.bincount(groups[here], minlength=len(offsets) - 1)
         here = here[counts[groups[here]] > 1]         # a roll with one play left is decided
@@ -342,7 +386,7 @@ def rank_batch(evaluator, offsets: np.ndarray, children: np.ndarray, ply: int, s
             break
         order, rank, best = _order(groups, values, here)
         go = order[(rank < most) & (values[order] >= best - within)]
-        probs[go], values[go], m = play_values(evaluator, children[go], level, state, rules, met)
+        probs[go], values[go], m = _play_values(evaluator, children[go], level, state, rules, met)
         if mwc is not None:
             mwc[go] = m
         depth[go] = level
@@ -378,10 +422,10 @@ def choose_plays(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int, sta
     (the mover ``state.on_roll``), ranked as :func:`rank_plays` ranks
     them; (n,) int64 indices in the move generator's order."""
     from .batch import legal_positions
-    offsets, children = legal_positions(np.ascontiguousarray(boards, dtype=np.uint8),
-                                        np.ascontiguousarray(rolls, dtype=np.uint8), validate=False, threads=1)
+    evaluator, boards, ply = _checked(evaluator, boards, ply, state, rules, met, "boards")
+    offsets, children = legal_positions(boards, rolls, threads=1)
     offsets = np.asarray(offsets, dtype=np.int64)
     if (np.diff(offsets) == 0).any():
         raise ValueError("boards: a game is over, there is no play to choose")
-    probs, depth, values, _ = rank_batch(evaluator, offsets, children, ply, state, rules, met)
+    probs, depth, values, _ = _rank_batch(evaluator, offsets, children, ply, state, rules, met, HINT_FILTER)
     return best_plays(offsets, depth, values, probs).astype(np.int64)

@@ -179,6 +179,12 @@ def play_pairs(a: Player, b: Player, seed: np.random.SeedSequence, pairs: int, r
     >>> rows.shape, rows[:, 0].tolist()
     ((4, 2), [0, 0, 1, 1])
     """
+    instance("a", a, Player, "backgammon.Player")
+    instance("b", b, Player, "backgammon.Player")
+    seed = seed_sequence(seed)
+    # Beyond this the dice's array would not fit in int64 bytes (numpy's "array is too big").
+    pairs = integer("pairs", pairs, low=0, high=np.iinfo(np.int64).max // (2 * _DICE_BLOCK))
+    record = flag("record", record)
     rng = np.random.Generator(np.random.PCG64(seed))
     n = 2 * pairs
     pair = np.arange(n) // 2

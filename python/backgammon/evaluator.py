@@ -38,6 +38,7 @@ import numpy as np
 
 from . import _board, _net
 from .dice import ROLL_ARRAY, ROLL_PROBABILITIES
+from ._validate import floats, integer, integers, optional_integer
 from .scoring import equity, flip
 
 __all__ = ["Evaluator", "PubevalEvaluator", "CallableEvaluator", "NativeEvaluator", "as_evaluator", "is_kernel",
@@ -421,8 +422,16 @@ def ranking(probs: np.ndarray, depth: np.ndarray) -> list[int]:
     >>> ranking(probs, np.array([0, 0, 1]))     # play 2 searched deeper
     [2, 1, 0]
     """
+    probs, depth = _ranked(probs, depth)
     eq = equity(probs)
     return sorted(range(len(probs)), key=lambda i: (-int(depth[i]), -eq[i], i))
+
+
+def _ranked(probs, depth):
+    """A ranking's (m, 5) chances and (m,) plies, checked."""
+    probs = floats("probs", probs, shape=(None, 5))
+    depth = integers("depth", depth, shape=(len(probs),), low=0)
+    return probs, depth
 
 
 def best_of(probs: np.ndarray, depth: np.ndarray) -> int:
@@ -436,6 +445,13 @@ def best_of(probs: np.ndarray, depth: np.ndarray) -> int:
     >>> best_of(probs, np.array([0, 0, 1]))
     2
     """
+    probs, depth = _ranked(probs, depth)
+    if not len(probs):
+        raise ValueError("probs: no play to choose among none")
+    return _best_of(probs, depth)
+
+
+def _best_of(probs: np.ndarray, depth: np.ndarray) -> int:
     deepest = np.flatnonzero(depth == depth.max())
     return int(deepest[np.argmax(equity(probs[deepest]))])
 
@@ -474,6 +490,18 @@ def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threa
     >>> str(pos.legal_plays("31")[int(i[0])])
     '8/5 6/5'
     """
+    from ._validate import rolls as checked_rolls
+    from .batch import validate_boards
+    evaluator = as_evaluator(evaluator) if evaluator is not None else as_evaluator(_none("evaluator"))
+    boards = validate_boards(boards)
+    rolls = checked_rolls("rolls", rolls, len(boards))
+    ply = integer("ply", ply, low=0, high=MAX_PLY)
+    threads = optional_integer("threads", threads, low=1)
+    return _choose(evaluator, boards, rolls, ply, threads)
+
+
+def _choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threads: int | None = None) -> np.ndarray:
+    """:func:`choose` of checked arguments (the players' game loops)."""
     from ._parallel import on_threads
     from .batch import legal_positions
     if is_kernel(evaluator):
@@ -494,8 +522,12 @@ def choose(evaluator, boards: np.ndarray, rolls: np.ndarray, ply: int = 0, threa
     for i in range(len(boards)):
         lo, hi = int(offsets[i]), int(offsets[i + 1])
         if hi - lo > 1:
-            out[i] = best_of(*rank(evaluator, kids[lo:hi], ply))
+            out[i] = _best_of(*rank(evaluator, kids[lo:hi], ply))
     return out
+
+
+def _none(name: str):
+    raise TypeError(f"{name} must be an evaluator (as_evaluator gives one), not None")
 
 
 def _argmin_segments(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:

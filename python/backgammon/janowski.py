@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import instance, integer
+from ._validate import boards as _boards, floats, instance, integer, integers, one_of
 from .doubling import beavers_allowed, may_double
 from .matchid import MatchState
 from .position import Position
@@ -193,7 +193,19 @@ def _table_efficiency(boards: np.ndarray, p: np.ndarray, x: np.ndarray, owner: s
     return out
 
 
+_OWNERS = ("me", "opponent", "centred")
+
+
 def owner_of(state) -> str:
+    """Who owns the cube of ``state``, from the side on roll's view: "me",
+    "opponent" or "centred".
+
+    >>> import backgammon as bg
+    >>> owner_of(bg.MatchState(cube_owner=1, on_roll=1, turn=1))
+    'me'
+    """
+    if type(state) is not MatchState:
+        instance("state", state, MatchState, "backgammon.MatchState")
     me = state.on_roll
     return "centred" if state.cube_owner is None else "me" if state.cube_owner == me else "opponent"
 
@@ -206,6 +218,9 @@ def equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met, boards: np.
     ``boards`` (n, 2, 25), when given: in a match, races in the two-sided
     bear-off table take their efficiencies from its exact money equities,
     at each cube's owner, as gnubg's."""
+    instance("state", state, MatchState, "backgammon.MatchState")
+    instance("rules", rules, Rules, "backgammon.Rules")
+    p, x = _chances_and_efficiencies(p, x)
     cube = state.cube_value
     owner = owner_of(state)
     if state.match_length == 0:
@@ -214,10 +229,23 @@ def equities(p: np.ndarray, x: np.ndarray, state, rules: Rules, met, boards: np.
     values = MatchValues.of_state(state, met)
     x_taken = None
     if boards is not None:
-        boards = np.asarray(boards, dtype=np.uint8).reshape(-1, 2, 25)
+        boards = _boards("boards", boards)
+        if len(boards) != len(p):
+            raise ValueError(f"p and boards must be as many, not {len(p)} and {len(boards)}")
         x, x_taken = _table_efficiency(boards, p, x, owner), _table_efficiency(boards, p, x, "opponent")
     m_nd, m_dt, m_dp = _match(p, x, values, cube, owner, bool(state.crawford), x_taken)
     return (*(values.normalised(m, cube) for m in (m_nd, m_dt, m_dp)), (m_nd, m_dt, m_dp))
+
+
+def _chances_and_efficiencies(p, x):
+    """Chances (n, 5) and efficiencies (n,) as float arrays, or TypeError / ValueError."""
+    if not (isinstance(p, np.ndarray) and p.dtype == np.float64 and p.ndim == 2 and p.shape[1] == 5):
+        p = floats("p", p, shape=(None, 5))
+    if not (isinstance(x, np.ndarray) and x.dtype == np.float64 and x.shape == (len(p),)):
+        x = floats("x", x)
+        if x.shape != (len(p),):
+            raise ValueError(f"x must hold one efficiency per row of p, (n,) = ({len(p)},), not {x.shape}")
+    return p, x
 
 
 def cube_values(chances, positions, state=None, rules: Rules | None = None, *, met=None, efficiency=None):
@@ -265,7 +293,9 @@ def efficiencies(boards: np.ndarray, classes: np.ndarray | None = None) -> np.nd
     """cube_efficiency of each board (n, 2, 25), side on roll in row 1;
     ``classes`` their ``_net.position_classes`` when the caller has them."""
     from . import _net
-    boards = np.ascontiguousarray(boards, dtype=np.uint8).reshape(-1, 2, 25)
+    boards = np.ascontiguousarray(_boards("boards", boards))
+    if classes is not None and not (isinstance(classes, np.ndarray) and classes.shape == (len(boards),)):
+        classes = integers("classes", classes, shape=(len(boards),))
     # Contact while the sides can meet: the evaluators' classes (3 contact, 4 crashed) say so, in C.
     out = np.full(len(boards), 0.68)
     race = np.flatnonzero((_net.position_classes(boards) if classes is None else classes) < 3)
@@ -283,6 +313,7 @@ _PIP_WEIGHTS = np.arange(1, 26, dtype=np.uint16)
 def bearoff_exact(position: Position, owner: str):
     """(no double, double/take) from the two-sided table's cubeful money
     equities when both sides fit in it, else None."""
+    instance("position", position, Position, "backgammon.Position")
     rows, nd, dt = exact_known(position.array[None], owner)
     return (float(nd[0]), float(dt[0])) if len(rows) else None
 
@@ -291,7 +322,8 @@ def exact_known(boards: np.ndarray, owner: str):
     """The boards (n, 2, 25) whose sides both fit in the two-sided table
     (every checker home, at most its checkers each), and their (no double,
     double/take) from its cubeful money equities: (rows, nd, dt)."""
-    rows, e = _in_table(boards)
+    one_of("owner", owner, _OWNERS)
+    rows, e = _in_table(_boards("boards", boards))
     if not len(rows):
         return rows, np.zeros(0), np.zeros(0)
     column = {"me": 1, "opponent": 3}.get(owner, 2)         # Equities: cubeless, owned, centred, opponent owns
@@ -315,6 +347,12 @@ def _in_table(boards: np.ndarray):
 def exact_where_known(boards, state, nd, dt) -> None:
     """Money races in the two-sided table: its exact cubeful equities
     written over ``nd`` (and ``dt`` unless None), in place."""
+    boards = _boards("boards", boards)
+    for name, a in (("nd", nd), ("dt", dt)):
+        if (a is not None or name == "nd") and not (isinstance(a, np.ndarray) and a.shape == (len(boards),)
+                                                    and np.issubdtype(a.dtype, np.floating)):
+            raise TypeError(f"{name} must be a float array of one value per board ({len(boards)},), "
+                            f"not {type(a).__name__} {np.shape(a)}")
     rows, e_nd, e_dt = exact_known(boards, owner_of(state))
     nd[rows] = e_nd
     if dt is not None:

@@ -28,7 +28,7 @@ from typing import Callable
 import numpy as np
 
 from . import _rollout, _tesauro
-from ._validate import flag, instance, integer, integers, optional_integer
+from ._validate import boards as _boards, rolls as checked_rolls, flag, instance, integer, integers, optional_integer
 from .batch import legal_positions
 from .dice import generator
 from .position import Position
@@ -55,6 +55,19 @@ def choose_for_sides(players, boards: np.ndarray, rolls: np.ndarray, turn: np.nd
     >>> choose_for_sides(players, boards, rolls, np.array([0, 1])).shape
     (2,)
     """
+    from .batch import validate_boards
+    from .players import Player
+    if not (isinstance(players, (tuple, list)) and len(players) == 2):
+        raise TypeError(f"players must be a pair of backgammon.Player, not {players!r:.40}")
+    for side in (0, 1):
+        instance(f"players[{side}]", players[side], Player, "backgammon.Player")
+    boards = validate_boards(boards)
+    rolls = checked_rolls("rolls", rolls, len(boards))
+    turn = integers("turn", turn, shape=(len(boards),), low=0, high=1)
+    return _choose_for_sides(players, boards, rolls, turn)
+
+
+def _choose_for_sides(players, boards: np.ndarray, rolls: np.ndarray, turn: np.ndarray) -> np.ndarray:
     choice = np.zeros(len(boards), dtype=np.int64)
     for side in (0, 1):
         mine = turn == side
@@ -65,7 +78,27 @@ def choose_for_sides(players, boards: np.ndarray, rolls: np.ndarray, turn: np.nd
 
 def pick(offsets: np.ndarray, children: np.ndarray, choice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The positions the chosen plays lead to, (n, 2, 25) C-contiguous, and
-    their rows in ``children``; a choice outside its game's plays raises."""
+    their rows in ``children``; a choice outside its game's plays raises.
+
+    >>> import numpy as np, backgammon as bg
+    >>> from backgammon.batch import legal_positions
+    >>> start = bg.Position.initial().array[None]
+    >>> offsets, children = legal_positions(start, [[3, 1]])
+    >>> chosen, rows = pick(offsets, children, [0])
+    >>> chosen.shape, rows.tolist()
+    ((1, 2, 25), [0])
+    """
+    children = _boards("children", children)
+    offsets = integers("offsets", offsets, shape=(None,), low=0, high=len(children))
+    if len(offsets) < 1 or offsets[0] != 0 or (np.diff(offsets) < 0).any():
+        raise ValueError("offsets must rise from 0 (batch.legal_positions's offsets)")
+    choice = integers("choice", choice, shape=(len(offsets) - 1,), low=0)
+    if (choice >= np.diff(offsets)).any():
+        raise ValueError("choice must index a play of its game: a choice is beyond its game's plays")
+    return _pick(offsets, children, choice)
+
+
+def _pick(offsets: np.ndarray, children: np.ndarray, choice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     counts = np.diff(offsets)
     if (choice < 0).any() or (choice >= counts).any():
         raise RuntimeError("a player chose a play index outside its legal plays")
@@ -151,12 +184,12 @@ class Lanes:
             if choose is not None:
                 choice = choose(rows, here, dice, turn)
             else:
-                choice = choose_for_sides(players, here, dice, turn if sides is None else sides(rows, turn))
+                choice = _choose_for_sides(players, here, dice, turn if sides is None else sides(rows, turn))
             if record is not None:
                 offsets, children, moves = legal_positions(here, dice, validate=False, moves=True, threads=1)
             else:
                 offsets, children = legal_positions(here, dice, validate=False, threads=1)
-            chosen, picked = pick(offsets, children, choice)
+            chosen, picked = _pick(offsets, children, choice)
             if record is not None:
                 record(rows, dice, moves, picked)
             ended, results = self.advance(rows, chosen, turn)
@@ -290,7 +323,7 @@ class VectorGames:
         if (choices >= counts).any():
             bad = int(np.argmax(choices >= counts))
             raise ValueError(f"choices[{bad}] = {int(choices[bad])} but game {bad} has {int(counts[bad])} candidates")
-        chosen, _ = pick(self._offsets, self._children, choices)
+        chosen, _ = _pick(self._offsets, self._children, choices)
         self._offsets = self._children = None
         ended, results = self._lanes.advance(np.arange(self.n), chosen)
         done = np.flatnonzero(ended)

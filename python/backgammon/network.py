@@ -66,7 +66,13 @@ def new_arrays(seed=None, contact_hidden: int = 128, race_hidden: int = 64, cras
     >>> a["contact_w1"].shape, a["race_w2"].shape, "crashed_w1" in a
     ((248, 16), (5, 16), False)
     """
+    from ._validate import integer, one_of, optional_integer
     from .dice import generator
+    # Sizes the kernel cannot run (16..512 in steps of 16) are refused when the arrays are loaded.
+    contact_hidden = integer("contact_hidden", contact_hidden, low=1)
+    race_hidden = integer("race_hidden", race_hidden, low=1)
+    crashed_hidden = optional_integer("crashed_hidden", crashed_hidden, low=0)
+    layout = one_of("layout", integer("layout", layout), LAYOUTS)
     rng = generator(seed)
     contact_in, race_in = LAYOUTS[layout]
     crashed_hidden = contact_hidden if crashed_hidden is None else crashed_hidden

@@ -53,7 +53,7 @@ __all__ = ["InvalidOgidError", "decode_ogid", "encode_ogid", "WHITE", "BLACK"]
 WHITE, BLACK = 0, 1
 
 _CHARS = "0123456789abcdefghijklmnop"
-_LENGTH = re.compile(r"^(\d{1,3})([LCG]?)(\d{0,5})$")
+_LENGTH = re.compile(r"^([0-9]{1,3})([LCG]?)([0-9]{0,5})$")
 
 
 class InvalidOgidError(FormatError):
@@ -90,7 +90,7 @@ def _checkers(text: str, white: bool) -> np.ndarray:
 def _number(parts: list, k: int, name: str, default: int, high: int) -> int:
     if len(parts) <= k or parts[k] == "":
         return default
-    if not re.fullmatch(r"\d{1,6}", parts[k]):
+    if not re.fullmatch(r"[0-9]{1,6}", parts[k]):
         raise _bad(f"field {k + 1} ({name})", f"{parts[k][:12]!r} is not a number")
     value = int(parts[k])
     if value > high:
@@ -110,7 +110,7 @@ def decode_ogid(text: str) -> tuple[np.ndarray, MatchState, int]:
     if len(parts) < 5 or len(parts) > 11:
         raise InvalidOgidError(f"an OGID has 5 to 11 fields separated by ':', {s[:40]!r} has {len(parts)}")
     white, black = _checkers(parts[0], True), _checkers(parts[1], False)
-    m = re.fullmatch(r"([NWBD?])(\d{1,2})([NOTP])", parts[2])
+    m = re.fullmatch(r"([NWBD?])([0-9]{1,2})([NOTP])", parts[2])
     if not m:
         raise _bad("field 3 (the cube)", f"{parts[2][:12]!r}: expected the owner N, W, B or D, the power of two "
                                          f"and the action N, O, T or P, such as N0N or W1N")

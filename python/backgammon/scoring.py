@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _board
-from ._validate import flag, instance, integer
+from ._validate import flag, floats, instance, integer
 from .matchid import MatchState
 from .position import WinKind
 from .rules import Rules
@@ -80,12 +80,13 @@ def flip_change(change: np.ndarray) -> np.ndarray:
 
 
 def _five(name: str, values) -> np.ndarray:
-    """(..., 5) values as floats, or a ValueError naming ``name``."""
-    p = np.asarray(values, dtype=np.float64)
-    if p.ndim == 0 or p.shape[-1] != 5:
-        raise ValueError(f"{name} must have shape (..., 5): win, win gammon, win backgammon, lose gammon, "
-                         f"lose backgammon; got {p.shape}")
-    return p
+    """(..., 5) values as floats, or a TypeError / ValueError naming ``name``."""
+    if isinstance(values, np.ndarray) and values.dtype == np.float64 and values.ndim and values.shape[-1] == 5:
+        return values
+    try:
+        return floats(name, values, shape=(..., 5))
+    except ValueError as e:
+        raise ValueError(f"{e}: win, win gammon, win backgammon, lose gammon, lose backgammon") from None
 
 
 def _rules(rules) -> Rules:
@@ -288,6 +289,12 @@ class MatchValues:
     def of_state(cls, state, met=None, side: int | None = None) -> "MatchValues":
         """The values of a MatchState's score for ``side`` (default: the
         side on roll), with ``met`` (default :func:`default_met`)."""
+        from .matchid import MatchState
+        from .met import MatchEquityTable
+        if type(state) is not MatchState:
+            instance("state", state, MatchState, "backgammon.MatchState")
+        if met is not None and type(met) is not MatchEquityTable:
+            instance("met", met, MatchEquityTable, "backgammon.MatchEquityTable")
         me = state.on_roll if side is None else side
         return cls.of(default_met() if met is None else met, state.match_length, state.score[me],
                       state.score[1 - me])

@@ -54,6 +54,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from ._validate import number
 from .matchid import MatchState
 
 __all__ = ["statistics", "MatchStatistics", "PlayerStatistics", "GameStatistics", "CubeErrors", "rating",
@@ -128,7 +129,8 @@ def luck_rating(rate: float | None, luck_marks=LUCK_MARKS) -> str:
     """
     if rate is None:
         return "n/a"
-    return LUCK_RATINGS[_luck_index(10.0 * rate, luck_marks)]
+    # A Python float: ten times a numpy 1e308 is inf with no overflow warning.
+    return LUCK_RATINGS[_luck_index(10.0 * number("rate", rate), luck_marks)]
 
 
 def _luck_index(r: float, luck_marks) -> int:

@@ -29,6 +29,7 @@ from .errors import BackgammonError
 from .formats.codes import read_position
 from .matchid import GameState, MatchState
 from .players import SPECS, Player, player
+from .play import Play
 from .position import Position
 
 __all__ = ["serve", "UbgiPlayer", "UbgiError", "format_move", "ubgi_player", "PROTOCOL"]
@@ -61,6 +62,8 @@ def format_move(play) -> str:
     >>> format_move(Position.initial().parse_play("13/7(2) 8/2(2)", "66"))
     '13/7 13/7 8/2 8/2'
     """
+    if type(play) is not Play:
+        instance("play", play, Play, "backgammon.Play")
     steps = [f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}" for f, t, _ in play.steps]
     return " ".join(steps) if steps else "pass"
 

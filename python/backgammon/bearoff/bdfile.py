@@ -3,10 +3,12 @@ databases"): one-sided tables, plain or compressed, and two-sided tables,
 read and written byte for byte as gnubg does."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 
+from .. import _validate
 from .._files import write_atomically
 from ..errors import BearoffFileError
 
@@ -24,8 +26,16 @@ def positions_up_to(checkers: int) -> int:
     return comb(checkers + POINTS, POINTS)
 
 
+def _database(name: str, db, table: str, kind: str) -> None:
+    # By what the writer reads (tables.py imports this module: no import back).
+    if not (isinstance(getattr(db, table, None), np.ndarray) and type(getattr(db, "checkers", None)) is int):
+        raise TypeError(f"{name} must be a backgammon.bearoff.{kind}, not {type(db).__name__}")
+
+
 def write_one_sided(db, compressed: bool = True) -> bytes:
     """The table in GNU Backgammon's one-sided ``.bd`` format."""
+    _database("db", db, "table", "OneSidedDatabase")
+    compressed = _validate.flag("compressed", compressed)
     gammon = db.gammon_table is not None
     header = f"gnubg-OS-{POINTS:02d}-{db.checkers:02d}-{int(gammon)}-{int(compressed)}-0".encode()
     header = header.ljust(39, b"x") + b"\n"
@@ -115,6 +125,7 @@ def read_one_sided(raw: bytes):
 
 def write_two_sided(db) -> bytes:
     """A two-sided table in GNU Backgammon's ``.bd`` format."""
+    _database("db", db, "records", "TwoSidedDatabase")
     header = f"gnubg-TS-{POINTS:02d}-{db.checkers:02d}-1".encode().ljust(39, b"x") + b"\n"
     return header + db.records.astype("<u2").tobytes()
 
@@ -145,6 +156,11 @@ def _header(raw: bytes, magic: bytes) -> bytes:
 
 
 def write_atomic(path: Path, data: bytes) -> Path:
+    """``data`` written to ``path`` (its folders made) so that a reader
+    never sees half a file; the path."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+    path, data = Path(path), _validate.data_bytes("data", data)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, data)
     return path

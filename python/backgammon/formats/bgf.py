@@ -34,6 +34,7 @@ import gzip
 import json
 import zlib
 
+from .._validate import data_bytes
 from ..rules import MAX_CUBE, Rules
 from . import Format
 from .record import MONEY_RULES, MatchFileError, MatchRecord, RecordBuilder
@@ -80,6 +81,7 @@ def _inflate(payload: bytes) -> bytes:
 
 def bgf_document(data: bytes) -> tuple[dict, dict]:
     """The header and the match document of a ``.bgf`` file's bytes."""
+    data = data_bytes("data", data)
     nl = data.find(b"\n")
     if nl < 0:
         raise BgfFileError("not a .bgf file: no JSON header line")

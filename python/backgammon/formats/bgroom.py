@@ -36,8 +36,8 @@ class BgroomFileError(MatchFileError):
     """A BGRoom file that is malformed or against the rules."""
 
 
-_GAME = re.compile(r"^Game\s+(\d+)\s+-\s+(\S+)\s+\(([X0O])\)\s+vs\.\s+(\S+)")
-_ACTION = re.compile(r"^(\d+)\.([X0O]):(.*)$")
+_GAME = re.compile(r"^Game\s+([0-9]+)\s+-\s+(\S+)\s+\(([X0O])\)\s+vs\.\s+(\S+)")
+_ACTION = re.compile(r"^([0-9]+)\.([X0O]):(.*)$")
 _ROLL = re.compile(r"^\(\s*([1-6])\s+([1-6])\s*\)\s*(.*)$")
 
 

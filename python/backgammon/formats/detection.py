@@ -28,7 +28,7 @@ ORDER = ("xg", "ogxm", "bgf", "pos", "sgf", "sgg", "snowietxt", "tmg", "oldmoves
          "gam")
 
 _SGF = re.compile(rb"^\s*\(\s*;\s*(?:[A-Z]+\s*\[[^\]]*\]\s*)*?GM\s*\[\s*6\s*\]")
-_MAT = re.compile(rb"^\s*(?:\d+\s+point\s+match|money\s+session)\s*$", re.I | re.M)
+_MAT = re.compile(rb"^\s*(?:[0-9]+\s+point\s+match|money\s+session)\s*$", re.I | re.M)
 
 
 def _sniff_builtin(name: str, data: bytes) -> bool:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from .._validate import data_bytes
 from ..rules import Rules
 from . import Format
 from .mat import write_mat
@@ -43,8 +44,8 @@ class GamFileError(MatchFileError):
     against the rules."""
 
 
-_ROW = re.compile(r"^\s*\d+\)")
-_WINS = re.compile(r"^\s*wins?\s+(\d+)\s+points?", re.I)
+_ROW = re.compile(r"^\s*[0-9]+\)")
+_WINS = re.compile(r"^\s*wins?\s+([0-9]+)\s+points?", re.I)
 _NAMES = re.compile(r"^\s*(\S(?:.*?\S)?)(?:\s{2,}|\t+)(\S(?:.*\S)?)\s*$")
 
 
@@ -125,9 +126,9 @@ def write_gam(source, players=None) -> str:
     text = write_mat(source, players)
     out, names = [], None
     for line in text.split("\n"):
-        if re.match(r"^\s*(?:Game\s+\d+|\d+\s+point\s+match|;.*)\s*$", line):
+        if re.match(r"^\s*(?:Game\s+[0-9]+|[0-9]+\s+point\s+match|;.*)\s*$", line):
             continue
-        m = re.match(r"^ (.*?) : \d+\s+(.*?) : \d+\s*$", line)
+        m = re.match(r"^ (.*?) : [0-9]+\s+(.*?) : [0-9]+\s*$", line)
         if m and not _ROW.match(line):
             names = (m.group(1), m.group(2))
             out.append(f" {names[0]:<30} {names[1]}".rstrip())
@@ -140,7 +141,7 @@ def write_gam(source, players=None) -> str:
 
 def sniff_gam(data: bytes) -> bool:
     """gnubg's test: two names, then the row ``1)``."""
-    head = data[:400].decode("latin-1")
+    head = data_bytes("data", data)[:400].decode("latin-1")
     return bool(re.match(r"^\s*\S+\s+\S+\s+1\)", head))
 
 

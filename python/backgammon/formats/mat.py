@@ -136,23 +136,23 @@ class MatFileError(MatchFileError):
 
 # -- reading .mat ---------------------------------------------------------------------------
 
-_MATCH_LINE = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.I)
+_MATCH_LINE = re.compile(r"^\s*([0-9]+)\s+point\s+match\s*$", re.I)
 _MONEY_LINE = re.compile(r"^\s*money\s+session\s*$", re.I)
-_GAME_LINE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
-_SCORE_LINE = re.compile(r"^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$")
+_GAME_LINE = re.compile(r"^\s*Game\s+([0-9]+)\s*$", re.I)
+_SCORE_LINE = re.compile(r"^\s*(.*?)\s*:\s*([0-9]+)\s+(.*?)\s*:\s*([0-9]+)\s*$")
 _HEADER = re.compile(r'^\[\s*([^"\]]*?)\s+"(.*)"\s*\]$')
-_RATING = re.compile(r"^(.*\S)\s*,\s*(\d+(?:\.\d+)?)$")
-_POINT = r"(?:\d{1,2}|bar|off)"
-_MOVE = re.compile(rf"{_POINT}\*?(?:/{_POINT}\*?)+(?:\(\d\))?(?=\s|$)", re.I)
+_RATING = re.compile(r"^(.*\S)\s*,\s*([0-9]+(?:\.[0-9]+)?)$")
+_POINT = r"(?:[0-9]{1,2}|bar|off)"
+_MOVE = re.compile(rf"{_POINT}\*?(?:/{_POINT}\*?)+(?:\([0-9]\))?(?=\s|$)", re.I)
 _END = r"(?=\s|$)"
 _TOKENS = [
-    ("label", re.compile(r"\d+\)")),
+    ("label", re.compile(r"[0-9]+\)")),
     ("roll", re.compile(r"([0-6])([0-6]):")),
-    ("double", re.compile(rf"(doubles?|beavers?|raccoons?)(?:[ \t]*=>[ \t]*(\d+))?{_END}", re.I)),
+    ("double", re.compile(rf"(doubles?|beavers?|raccoons?)(?:[ \t]*=>[ \t]*([0-9]+))?{_END}", re.I)),
     ("take", re.compile(rf"takes?{_END}", re.I)),
     ("drop", re.compile(rf"drops?{_END}", re.I)),
-    ("wins", re.compile(rf"wins?[ \t]+(\d+)[ \t]+points?(?:[ \t]+and[ \t]+the[ \t]+match)?{_END}", re.I)),
-    ("losses", re.compile(rf"loss(?:es)?[ \t]+(\d+)[ \t]+points?{_END}", re.I)),
+    ("wins", re.compile(rf"wins?[ \t]+([0-9]+)[ \t]+points?(?:[ \t]+and[ \t]+the[ \t]+match)?{_END}", re.I)),
+    ("losses", re.compile(rf"loss(?:es)?[ \t]+([0-9]+)[ \t]+points?{_END}", re.I)),
     ("concedes", re.compile(rf"(?:concedes|resigns?){_END}", re.I)),   # Studio, XG; gnubg "Resigns"
     ("unplayed", re.compile(rf"\?{{3,4}}{_END}")),            # XG: a turn never played, no dice
 ]

@@ -49,7 +49,7 @@ def write_ogid(position, state: MatchState | None = None, *, move_id: int = 0, c
 
 
 def sniff_ogid(data: bytes) -> bool:
-    return bool(re.match(rb"^\s*(?:OGID=)?[0-9a-p]*:[0-9a-p]*:[NWBD?]\d+[NOTP]:", data[:80], re.I))
+    return bool(re.match(rb"^\s*(?:OGID=)?[0-9a-p]*:[0-9a-p]*:[NWBD?][0-9]+[NOTP]:", data[:80], re.I))
 
 
 FORMAT = Format("ogid", (), "position", read_ogid, write_ogid, InvalidOgidError, sniff=sniff_ogid,

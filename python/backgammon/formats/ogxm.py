@@ -35,6 +35,7 @@ from __future__ import annotations
 import importlib
 from typing import Callable, cast
 
+from .._validate import data_bytes
 from ..game import Event, Phase
 from ..match import Match
 from ..play import written_steps
@@ -103,6 +104,7 @@ def available() -> bool:
 
 def ogxm_document(data: bytes) -> dict:
     """The JSON projection of an OGXM file's bytes."""
+    data = data_bytes("data", data)
     if data[:4] != b"OGXM":
         raise OgxmFileError("not an OGXM file: it does not start with 'OGXM'")
     name, decode, _ = _codec()

@@ -44,12 +44,12 @@ class OldmovesFileError(MatchFileError):
     """A FIBS oldmoves file that is malformed or against the rules."""
 
 
-_SCORE = re.compile(r"Score is (\d+)-(\d+)(?: in a (\d+) point match| in a money game)?", re.I)
+_SCORE = re.compile(r"Score is ([0-9]+)-([0-9]+)(?: in a ([0-9]+) point match| in a money game)?", re.I)
 _NAMES = re.compile(r"^\s*(\S+)\s+is\s+X\s*-\s*(\S+)\s+is\s+O\s*$", re.I)
 _ACTION = re.compile(r"^\s*([XO])\s*:\s*(.*?)\s*$")
 _ROLL = re.compile(r"^\(\s*([1-6])\s+([1-6])\s*\)\s*(.*)$")
-_STEP = re.compile(r"^(bar|off|\d{1,2})[-/](bar|off|\d{1,2})(\*?)$", re.I)
-_WINS = re.compile(r"^wins\s+(\d+)\s+points?", re.I)
+_STEP = re.compile(r"^(bar|off|[0-9]{1,2})[-/](bar|off|[0-9]{1,2})(\*?)$", re.I)
+_WINS = re.compile(r"^wins\s+([0-9]+)\s+points?", re.I)
 
 
 def _point(word: str, bar: int) -> int:
@@ -204,7 +204,7 @@ def _action(builder: RecordBuilder, text: str, x: int, number: int, at: int) -> 
 
 def sniff_oldmoves(data: bytes) -> bool:
     head = data[:2000]
-    return bool(re.search(rb"Score is \d+-\d+", head)) and bool(re.search(rb"is X\s*-\s*\S+ is O", head))
+    return bool(re.search(rb"Score is [0-9]+-[0-9]+", head)) and bool(re.search(rb"is X\s*-\s*\S+ is O", head))
 
 
 FORMAT = Format("oldmoves", (".fibs", ".oldmoves"), "match", read_oldmoves, None, OldmovesFileError,

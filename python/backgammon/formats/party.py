@@ -37,7 +37,7 @@ class PartyFileError(MatchFileError):
 
 
 _KEY = re.compile(r"^\s*([A-Za-z0-9_]+)\s*=(.*)$")
-_GAMEKEY = re.compile(r"^GAME_(\d+)_(.*)$", re.I)
+_GAMEKEY = re.compile(r"^GAME_([0-9]+)_(.*)$", re.I)
 _CUBE = {"double": " Doubles", "doubles": " Doubles", "take": " Takes", "takes": " Takes", "accept": " Takes",
          "drop": " Drops", "drops": " Drops", "pass": " Drops", "reject": " Drops"}
 
@@ -67,7 +67,7 @@ def _mat_lines(lines: list[str]) -> list:
             continue
         key, value = m.group(1).upper(), m.group(2).strip()
         if key == "MATCHLENGTH":
-            if not re.fullmatch(r"\d{1,3}", value):
+            if not re.fullmatch(r"[0-9]{1,3}", value):
                 raise PartyFileError(f"MATCHLENGTH={value[:12]!r} is not a number", None, at)
             length = int(value)
             continue
@@ -83,7 +83,7 @@ def _mat_lines(lines: list[str]) -> list:
         elif field == "GAMEPLAY":
             game["play"], game["play_at"] = value, at
         elif field in ("SCORE1", "SCORE2"):
-            if not re.fullmatch(r"-?\d{1,6}", value):
+            if not re.fullmatch(r"-?[0-9]{1,6}", value):
                 raise PartyFileError(f"{key}={value[:12]!r} is not a number", k, at)
             game[field] = int(value)
             game["score_at"] = at
@@ -125,7 +125,7 @@ def _rows(play: str, at: int, number: int) -> list:
             raise PartyFileError(f"an action starts with its side, 1 or 2, not {token[:20]!r}", number, at)
         side = int(words[0]) - 1
         rest = words[1:]
-        if rest and rest[0].isdigit():
+        if rest and rest[0].isascii() and rest[0].isdigit():
             if len(rest) < 3 or not re.fullmatch(r"[1-6][1-6]", rest[2]):
                 raise PartyFileError(f"a roll is '<side> <n> <n> <dice> <moves>', not {token[:30]!r}", number, at)
             cell = f"{rest[2]}: {' '.join(rest[3:])}".rstrip()

@@ -54,6 +54,9 @@ class GameItems:
 def play_steps(play) -> list:
     """The single-die steps ``(from, to, hit)`` of a Play; the first step
     landing on a point where the play hit is the hitter."""
+    from ..play import Play
+    if type(play) is not Play:
+        _validate.instance("play", play, Play, "backgammon.Play")
     hits = set(play.hits)
     out = []
     for frm, to in play.moves:
@@ -75,6 +78,12 @@ def replay_games(record, error_cls=MatchFileError, items: bool = False):
     ``Match``/``Game`` (every event by ``Game.apply``): the Match, and with
     ``items`` the file items of each game (:class:`GameItems`); refusals
     raise ``error_cls`` naming the game and the line or event."""
+    # By what the replay reads (record.py imports this module: no import back).
+    if not all(hasattr(record, a) for a in ("length", "rules", "games")) or isinstance(record, type):
+        raise TypeError(f"record must be a backgammon.mat.MatchRecord, not {type(record).__name__}")
+    if not (isinstance(error_cls, type) and issubclass(error_cls, MatchFileError)):
+        raise TypeError(f"error_cls must be a subclass of MatchFileError, not {error_cls!r:.40}")
+    items = _validate.flag("items", items)
     start, cube_used = (0, 0), False
     if record.games and isinstance(record.games[0], RecordedGame):
         first = record.games[0]

@@ -201,7 +201,7 @@ def _parse(text: str) -> list:
 # -- reading ----------------------------------------------------------------------------------
 
 _MOVE_VALUE = re.compile(r"^([1-6])([1-6])([a-z]*)$")
-_RESULT = re.compile(r"^([WB])\+(\d+)(R?)$")
+_RESULT = re.compile(r"^([WB])\+([0-9]+)(R?)$")
 _SETUP = {"AE", "AB", "AW", "CV", "CP"}
 _HEADER_PROPS = (("DT", "EventDate"), ("EV", "Event"), ("RO", "Round"), ("PC", "Site"), ("AN", "Transcriber"))
 
@@ -365,7 +365,7 @@ def _root(root: _Node, number: int) -> _RootInfo:
     for value in root.props.get("MI", []):
         key, _, rest = value.partition(":")
         if key in mi:
-            if not rest.strip().isdigit():
+            if not (rest.strip().isascii() and rest.strip().isdigit()):
                 fail(f"MI[{value}]: {key} must be a whole number")
             mi[key] = int(rest)
     rules: set[str] = set()
@@ -546,7 +546,7 @@ def _evaluation(words: list, start: int):
             eq = float(words[i + 5])
         except (ValueError, IndexError):
             return None
-        digits = re.match(r"\d*", words[i + 6] if i + 6 < len(words) else "")
+        digits = re.match(r"[0-9]*", words[i + 6] if i + 6 < len(words) else "")
         return tuple(probs), eq, int(digits.group(0) or 0) if digits else 0, i + 6
     if tag == "X":      # a rollout: "X ver 3 Score eq eq2 Trials n Output p1..p5 ..."
         try:

@@ -37,11 +37,11 @@ class SggFileError(MatchFileError):
 
 
 _VS = re.compile(r"^\s*(.*?\S)\s+vs\.\s+(.*?\S)\s*$")
-_GAME = re.compile(r"^Game\s+(\d+)\.\s*(\d+)(\*?)-(\d+)(\*?)(?:/(\d+))?")
-_ROW = re.compile(r"^(\d+)\t(\t?)(.*)$")
-_WINS = re.compile(r"^(\S+)\s\s+wins\s+(\d+)\s+points?", re.I)
+_GAME = re.compile(r"^Game\s+([0-9]+)\.\s*([0-9]+)(\*?)-([0-9]+)(\*?)(?:/([0-9]+))?")
+_ROW = re.compile(r"^([0-9]+)\t(\t?)(.*)$")
+_WINS = re.compile(r"^(\S+)\s\s+wins\s+([0-9]+)\s+points?", re.I)
 _DICE = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
-_STEP = re.compile(r"^(bar|off|\d{1,2})/(bar|off|\d{1,2})\*?$", re.I)
+_STEP = re.compile(r"^(bar|off|[0-9]{1,2})/(bar|off|[0-9]{1,2})\*?$", re.I)
 
 
 def _steps(text: str, number: int, at: int) -> str:
@@ -140,7 +140,7 @@ def _read_game(builder: RecordBuilder, rows: list, number: int, players: tuple, 
             return at
         r = _ROW.match(text)
         if not r:
-            if re.match(r"^\d+:\s*Automatic double", text):
+            if re.match(r"^[0-9]+:\s*Automatic double", text):
                 raise SggFileError("an automatic double (RULES 7.5 option) cannot be replayed from a match file",
                                    number, at)
             continue                                   # a comment

@@ -75,7 +75,7 @@ class SnowiePosition:
 
 def _int(fields: list, k: int, what: str, low: int, high: int) -> int:
     text = fields[k].strip()
-    if not re.fullmatch(r"[+-]?\d{1,9}", text):
+    if not re.fullmatch(r"[+-]?[0-9]{1,9}", text):
         raise SnowieTxtError(f"field {k} ({what}) must be a number, not {text[:20]!r}")
     value = int(text)
     if not low <= value <= high:
@@ -173,7 +173,7 @@ def write_snowie_txt(position, state: MatchState | None = None, *, players=("Pla
 
 def sniff_snowie_txt(data: bytes) -> bool:
     """gnubg's test: the text starts ``N;N;``."""
-    return bool(re.match(rb"^\s*\d+;\d+;", data[:64]))
+    return bool(re.match(rb"^\s*[0-9]+;[0-9]+;", data[:64]))
 
 
 FORMAT = Format("snowietxt", (".txt",), "position", read_snowie_txt, write_snowie_txt, SnowieTxtError,

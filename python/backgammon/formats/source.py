@@ -104,7 +104,12 @@ def read_path(path: str) -> bytes:
 
 def decode(data: bytes) -> str:
     """A text file's bytes as text: UTF-8 (a byte-order mark allowed),
-    else Latin-1, which any byte sequence is."""
+    else Latin-1, which any byte sequence is.
+
+    >>> decode("é".encode()), decode(b"\\xe9")
+    ('é', 'é')
+    """
+    data = _validate.data_bytes("data", data)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -36,10 +36,10 @@ class TmgFileError(MatchFileError):
     """A TrueMoneyGames ``.tmg`` file that is malformed or against the rules."""
 
 
-_GAME = re.compile(r"^\s*Game\s+(\d+):\s*(\d+)-(\d+)")
-_RECORD = re.compile(r"^\s*(-?\d+)\s+(\d+)\s*(.*?)\s*$")
+_GAME = re.compile(r"^\s*Game\s+([0-9]+):\s*([0-9]+)-([0-9]+)")
+_RECORD = re.compile(r"^\s*(-?[0-9]+)\s+([0-9]+)\s*(.*?)\s*$")
 _OPTION = re.compile(r"^\s*([A-Za-z][A-Za-z0-9]*):\s*(.*?)\s*$")
-_STEP = re.compile(r"^(\d{1,2})/(\d{1,2})\*?$")
+_STEP = re.compile(r"^([0-9]{1,2})/([0-9]{1,2})\*?$")
 
 
 def read_tmg(source, rules: Rules | None = None, *, partial: bool = False, strict: bool = False) -> MatchRecord:
@@ -156,7 +156,7 @@ def _read_game(builder: RecordBuilder, records: list, number: int, last: int) ->
         elif kind == 10:
             builder.answer(player, "drop", at)
         elif kind in (14, 15, 16):
-            w = re.match(r"^(\d+)", rest)
+            w = re.match(r"^([0-9]+)", rest)
             if not w:
                 raise TmgFileError(f"a win gives its points first, not {rest[:20]!r}", number, at)
             builder.wins(player, int(w.group(1)), at, written=text.strip())
@@ -183,7 +183,7 @@ def sniff_tmg(data: bytes) -> bool:
         s = line.strip()
         if not s:
             continue
-        if re.match(rb"(?i)game\s+\d+:", s):
+        if re.match(rb"(?i)game\s+[0-9]+:", s):
             return True
         if not re.match(rb"^[A-Za-z0-9]+:", s):
             return False

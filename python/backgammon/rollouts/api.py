@@ -165,8 +165,15 @@ def _state_rules_cube(state, rules, cube):
 
 
 def as_player0(state: MatchState | None) -> MatchState:
-    """``state`` relabelled so that the side on roll is player 0."""
-    assert state is not None
+    """``state`` relabelled so that the side on roll is player 0.
+
+    >>> import backgammon as bg
+    >>> s = bg.MatchState(match_length=5, score=(1, 3), on_roll=1, turn=1)
+    >>> as_player0(s).score
+    (3, 1)
+    """
+    if type(state) is not MatchState:
+        instance("state", state, MatchState, "backgammon.MatchState")
     if state.on_roll == 0:
         return state
     owner = None if state.cube_owner is None else 1 - state.cube_owner

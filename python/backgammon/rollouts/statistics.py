@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validate import flag, floats, instance, integer, optional_integer, number
 from ..matchid import MatchState
 from ..scoring import MatchValues, equity
 
@@ -108,14 +109,40 @@ class RolloutResult:
 
 
 def standard_error(x: np.ndarray) -> float:
-    """The standard error of the mean of ``x`` (0 for fewer than two)."""
+    """The standard error of the mean of ``x`` (0 for fewer than two).
+
+    >>> round(standard_error(np.array([0.0, 1.0, 0.0, 1.0])), 6)
+    0.288675
+    """
+    if not (isinstance(x, np.ndarray) and x.ndim == 1 and x.dtype.kind == "f"):
+        x = floats("x", x, shape=(None,))
     return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
 
 
 def normalised(state: MatchState, mwc):
     """Player 0's match winning chances as normalised match equity: -1
     losing a single game at the cube, +1 winning one."""
+    instance("state", state, MatchState, "backgammon.MatchState")
+    if not state.match_length:
+        raise ValueError("state must be at a match score (match_length > 0): money play has no match equity")
+    if not isinstance(mwc, np.ndarray):
+        mwc = floats("mwc", mwc)
     return MatchValues.of_state(state, side=0).normalised(mwc, state.cube_value)
+
+
+def _part(name: str, part, cubeful: bool) -> None:
+    """A start's merged per-game arrays: results and luck (n, 5), with the
+    cube value and value_luck (n,)."""
+    instance(name, part, dict)
+    keys = ("value", "value_luck") if cubeful else ("results", "luck")
+    for key in keys:
+        if key not in part:
+            raise ValueError(f"{name} must hold {key!r} (per-game arrays), not only {sorted(map(str, part))}")
+        a = part[key]
+        if not (isinstance(a, np.ndarray) and a.dtype.kind == "f"):
+            raise TypeError(f"{name}[{key!r}] must be a float array, not {type(a).__name__}")
+        if a.shape[1:] != (() if cubeful else (5,)) or len(a) != len(part[keys[0]]):
+            raise ValueError(f"{name}[{key!r}] must have shape {'(n,)' if cubeful else '(n, 5)'}, not {a.shape}")
 
 
 def _corrected(part: dict, reduce: bool, cubeful: bool) -> np.ndarray:
@@ -132,6 +159,10 @@ def game_values(part: dict, reduce: bool, cubeful: bool, state: MatchState | Non
     rollout at a match score is valued by the match winning chances of its
     outcomes at the state's cube, normalised: gammons count as the score
     says (nothing at double match point), never by money equity."""
+    _part("part", part, flag("cubeful", cubeful))
+    flag("reduce", reduce)
+    if state is not None:
+        instance("state", state, MatchState, "backgammon.MatchState")
     if not cubeful:
         chances = _corrected(part, reduce, False)
         if state is not None and state.match_length:
@@ -144,6 +175,14 @@ def game_values(part: dict, reduce: bool, cubeful: bool, state: MatchState | Non
 def summary(part: dict, seconds: float, reduce: bool, truncate: int | None, state: MatchState | None):
     """The :class:`RolloutResult` of one start's games (``part``, merged),
     ``state`` the cube state of a cubeful rollout (player 0 is "us")."""
+    _part("part", part, False)
+    if "value" in part:
+        _part("part", part, True)
+    number("seconds", seconds, low=0)
+    flag("reduce", reduce)
+    optional_integer("truncate", truncate, low=0)
+    if state is not None:
+        instance("state", state, MatchState, "backgammon.MatchState")
     results = part["results"]
     games = len(results)
     corrected = _corrected(part, reduce, False)
@@ -174,5 +213,15 @@ def summary(part: dict, seconds: float, reduce: bool, truncate: int | None, stat
 
 def merge(parts: list[list[dict]], k: int) -> dict:
     """Start ``k``'s per-game arrays of every chunk, in chunk order."""
+    if not isinstance(parts, (list, tuple)) or not parts or \
+            not all(isinstance(p, (list, tuple)) and p and isinstance(p[0], dict) for p in parts):
+        raise TypeError(f"parts must be a non-empty list of chunks (lists of per-start dicts), not {parts!r:.40}")
+    k = integer("k", k, low=0, high=min(len(p) for p in parts) - 1)
     keys = parts[0][k].keys()
+    for p in parts:
+        if not isinstance(p[k], dict) or p[k].keys() != keys:
+            raise ValueError(f"parts: every chunk's start {k} must hold the same arrays {sorted(keys)}")
+        for name in keys:
+            if not isinstance(p[k][name], np.ndarray):
+                raise TypeError(f"parts: {name!r} must be a numpy array, not {type(p[k][name]).__name__}")
     return {name: np.concatenate([p[k][name] for p in parts]) for name in keys}
