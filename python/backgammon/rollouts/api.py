@@ -164,7 +164,7 @@ def _state_rules_cube(state, rules, cube):
     return checked_state(full if cube else state, cube), rules, cube
 
 
-def as_player0(state: MatchState | None) -> MatchState:
+def as_player0(state: MatchState) -> MatchState:
     """``state`` relabelled so that the side on roll is player 0.
 
     >>> import backgammon as bg
