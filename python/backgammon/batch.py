@@ -284,7 +284,9 @@ def _meeting(r: np.ndarray, capacity: int, fresh: bool):
     written downward from an anchor in the output, the second half upward
     from it (``_chain._run_meeting``), the room on each side in proportion
     to the children its pairs will likely have (doubles have more; a
-    sample of the rolls says how many there are)."""
+    sample of the rolls says how many there are).  Fresh output memory is
+    mapped by each thread a 2 MiB page at a time just before it writes
+    there, so the kernel's zeros are still in cache when overwritten."""
     n = len(r)
     split = n // 2
     sample = r[::8]
@@ -294,7 +296,7 @@ def _meeting(r: np.ndarray, capacity: int, fresh: bool):
     above = len(sample) - cut + (DOUBLES_WEIGHT - 1) * int(np.count_nonzero(doubles[cut:]))
     room = capacity - MAX_PLAYS        # the upward side needs MAX_PLAYS free before each pair
     anchor = room * below // max(1, below + above)
-    return _chain.Chain(n, MEET_PAIRS, split=split, anchor=anchor, populate=EXPECTED_PLAYS if fresh else 0)
+    return _chain.Chain(n, MEET_PAIRS, split=split, anchor=anchor, populate=fresh)
 
 
 def _raise_bad(results, r) -> None:

@@ -89,6 +89,14 @@ static BG_SYNC_INLINE void bg_stream_mask(signed char* row, int count, int width
 }
 #endif
 
+/* Ask for a cache line about to be written (no wait). */
+#if defined(_MSC_VER)
+#include <xmmintrin.h>
+static __inline void bg_prefetch_write(const void* p) { _mm_prefetch((const char*)p, _MM_HINT_T0); }
+#else
+static inline void bg_prefetch_write(const void* p) { __builtin_prefetch(p, 1, 3); }
+#endif
+
 /* Map the pages of a range for writing without changing what they hold
    (Linux 5.14+; elsewhere nothing: the first write maps them). */
 #if defined(__linux__)
