@@ -262,58 +262,6 @@ def test_threads_give_the_same_output(threads):
     assert np.array_equal(swapped[1], batch.legal_positions(boards, rolls, mover_view=True)[1])
 
 
-def test_two_threads_meet_with_halves_of_any_weight():
-    # Two threads write the first half of the pairs downward and the second
-    # upward from one place in the output, and take over rows from each
-    # other's far end when one is done first: the output is the same
-    # whatever the halves hold, moves included, and starts at offset 0.
-    boards, rolls = random_positions(12_000, seed=43)
-    doubles_first = np.argsort(rolls[:, 0] != rolls[:, 1], kind="stable")
-    for order in (doubles_first, doubles_first[::-1], np.arange(len(boards))):
-        b, r = boards[order], rolls[order]
-        one = batch.legal_positions(b, r, moves=True, threads=1)
-        for _ in range(3):
-            two = batch.legal_positions(b, r, moves=True, threads=2)
-            assert two[0][0] == 0 and len(two[1]) == two[0][-1]
-            assert all(np.array_equal(x, y) for x, y in zip(one, two))
-
-
-def _meeting_output(boards, rolls, chain, capacity, calls=1):
-    from backgammon import _movegen
-    offsets = np.zeros(len(boards) + 1, np.int64)
-    children = np.zeros((capacity, 2, 25), np.uint8)
-    statuses = [_movegen.generate_shared(boards, rolls, offsets, children, None, True, chain)[0]
-                for _ in range(calls)]
-    return statuses, offsets, children
-
-
-def test_a_meeting_run_finishes_when_the_other_thread_never_comes():
-    # One thread alone does both sides (the other's rows taken over from its
-    # far end); a thread coming after everything is done does nothing.
-    from backgammon import _chain
-    boards, rolls = random_positions(3_000, seed=44)
-    want_offsets, want = batch.legal_positions(boards, rolls, threads=1)
-    capacity = 24 * len(boards) + batch.MAX_PLAYS
-    for split, anchor in ((1500, (capacity - batch.MAX_PLAYS) // 2), (1, batch.MAX_PLAYS), (2999, capacity - batch.MAX_PLAYS - 100)):
-        chain = _chain.Chain(len(boards), 32, split=split, anchor=anchor)
-        statuses, offsets, children = _meeting_output(boards, rolls, chain, capacity, calls=2)
-        assert statuses == [0, 0] and chain.status == 0
-        assert np.array_equal(offsets, want_offsets)
-        assert np.array_equal(children[chain.start:chain.start + len(want)], want)
-
-
-def test_a_meeting_run_without_room_says_so():
-    # Too little room below the anchor for the first half: the run stops
-    # with status 1 (legal_positions then uses the chunked scheme).
-    from backgammon import _chain
-    boards, rolls = random_positions(3_000, seed=45)
-    chain = _chain.Chain(len(boards), 32, split=1500, anchor=1000)
-    statuses, _, _ = _meeting_output(boards, rolls, chain, 24 * len(boards) + batch.MAX_PLAYS)
-    assert statuses == [1] and chain.status == 1 and chain.start == -1
-    with pytest.raises(ValueError, match="split"):
-        _chain.Chain(10, 4, split=10, anchor=0)
-
-
 def test_threads_check_their_input():
     boards, rolls = random_positions(5000, seed=42)
     bad = boards.copy()

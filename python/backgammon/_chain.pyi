@@ -12,13 +12,7 @@ class Chain:
     def n(self) -> int: ...
     @property
     def chunk(self) -> int: ...
-    def __init__(self, n: int, chunk: int, *, split: int = ..., anchor: int = ..., populate: bool = ...) -> None: ...
-    @property
-    def start(self) -> int:
-        """The output's first child (0 unless two threads met at an anchor)."""
-    @property
-    def taken_over(self) -> int:
-        """Children a two-thread run copied in from a thread's scratch."""
+    def __init__(self, n: int, chunk: int) -> None: ...
     @property
     def status(self) -> int:
         """0, or why the run stopped: 1 the output was too small, 2 memory."""

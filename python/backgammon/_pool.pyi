@@ -15,8 +15,8 @@ class Block:
 
     def __buffer__(self, flags: int, /) -> memoryview: ...
     def __release_buffer__(self, buffer: memoryview, /) -> None: ...
-    def trim(self, used: int, start: int = ...) -> None:
-        """Give the pages outside bytes ``start`` to ``used`` back to the system."""
+    def trim(self, used: int) -> None:
+        """Give the pages past the first ``used`` bytes back to the system."""
 
 def block(size: int) -> Block:
     """A Block of at least ``size`` bytes (contents undefined), reusing kept
@@ -37,9 +37,5 @@ def populate(array: np.ndarray, rows: int, part: int, parts: int) -> None:
     """Map part ``part`` of ``parts`` of the first ``rows`` rows of an ``empty`` array when its block is new."""
 
 
-def trim(array: np.ndarray, rows: int, start: int = ...) -> np.ndarray:
-    """Rows ``start`` to ``start + rows`` of an ``empty`` array; the unused pages of its block go back."""
-
-
-def is_fresh(array: np.ndarray) -> bool:
-    """Whether an ``empty`` array is in new memory, never written."""
+def trim(array: np.ndarray, rows: int) -> np.ndarray:
+    """The first ``rows`` rows of an ``empty`` array; the unused pages of its block go back."""

@@ -114,13 +114,9 @@ def legal_positions(boards, rolls, *, moves=False, mover_view=False, validate=Tr
 
     Notes
     -----
-    Two threads write the two halves of the batch away from one place in
-    the output, the first half downward and the second upward, so nothing
-    is copied (the result is a view starting where the first half ended);
-    more threads, or an ``out=`` array, take small chunks of pairs in turn
-    and write each straight into the output when the chunks before it are
-    counted, else into a buffer in cache copied in as soon as they are.  A
-    call made while
+    Threads take small chunks of pairs in turn and write each straight
+    into the output when the chunks before it are counted, else into a
+    buffer in cache copied in as soon as they are.  A call made while
     another thread's threaded call runs works on one thread.  Batches of
     at most 64 pairs given as numpy arrays (boards uint8, rolls uint8 or
     int64) take a short path that holds the GIL (microseconds).
@@ -199,15 +195,14 @@ def _outputs(n: int, moves: bool, out, moves_out):
     return offsets, children, steps
 
 
-def _trimmed(offsets, children, steps, out, start=0):
-    """The result: views into the buffers from child ``start`` (a pooled
-    buffer gives the pages it does not use back to the system; nothing is
-    copied)."""
+def _trimmed(offsets, children, steps, out):
+    """The result: views into the buffers (a pooled buffer gives the pages
+    it does not use back to the system; nothing is copied)."""
     total = int(offsets[-1])
     own = children is not out
-    children = _pool.trim(children, total, start) if own else children[:total]
+    children = _pool.trim(children, total) if own else children[:total]
     if steps is not None:
-        steps = _pool.trim(steps, total, start) if own else steps[:total]
+        steps = _pool.trim(steps, total) if own else steps[:total]
         return offsets, children, steps
     return offsets, children
 
@@ -240,17 +235,6 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
     one-thread path)."""
     n = len(b)
     offsets, children, steps = _outputs(n, moves, out, moves_out)
-    if threads == 2 and children is not out:
-        chain = _meeting(r, len(children), _pool.is_fresh(children))
-        results = run_shared(lambda t: _movegen.generate_shared(b, r, offsets, children, steps, not mover_view,
-                                                                chain, validate), 2)
-        if results is None:
-            return None
-        if not any(status for status, _, _ in results):
-            _raise_bad(results, r)
-            return _trimmed(offsets, children, steps, out, chain.start)
-        # Too little room on one side (a batch whose halves differ a lot):
-        # the chunked scheme below has the whole buffer.
     chain = _chain.Chain(n, CHUNK_PAIRS)
     expected = min(len(children), EXPECTED_PLAYS * n)
 
@@ -267,42 +251,10 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
         return None
     if any(status for status, _, _ in results):
         return None         # incomplete: the one-thread path redoes it, checks included
-    _raise_bad(results, r)
-    return _trimmed(offsets, children, steps, out)
-
-
-#: Pairs a block when two threads meet (``_meeting``): the finer, the
-#: closer the two end; each block costs one atomic operation.
-MEET_PAIRS = 32
-#: Children a double has for one of another roll, about (the corpus: 65
-#: against 12-21): how the room on each side of the anchor is shared.
-DOUBLES_WEIGHT = 4
-
-
-def _meeting(r: np.ndarray, capacity: int, fresh: bool):
-    """A two-thread run that copies no rows: the first half of the pairs
-    written downward from an anchor in the output, the second half upward
-    from it (``_chain._run_meeting``), the room on each side in proportion
-    to the children its pairs will likely have (doubles have more; a
-    sample of the rolls says how many there are).  Fresh output memory is
-    mapped by each thread a 2 MiB page at a time just before it writes
-    there, so the kernel's zeros are still in cache when overwritten."""
-    n = len(r)
-    split = n // 2
-    sample = r[::8]
-    cut = (split + 7) // 8
-    doubles = sample[:, 0] == sample[:, 1]
-    below = cut + (DOUBLES_WEIGHT - 1) * int(np.count_nonzero(doubles[:cut]))
-    above = len(sample) - cut + (DOUBLES_WEIGHT - 1) * int(np.count_nonzero(doubles[cut:]))
-    room = capacity - MAX_PLAYS        # the upward side needs MAX_PLAYS free before each pair
-    anchor = room * below // max(1, below + above)
-    return _chain.Chain(n, MEET_PAIRS, split=split, anchor=anchor, populate=fresh)
-
-
-def _raise_bad(results, r) -> None:
     bad = [(index, problem) for _, index, problem in results if index >= 0]
     if bad:
         _raise_problem(*min(bad), r)      # the first bad pair, as one thread reports it
+    return _trimmed(offsets, children, steps, out)
 
 
 def best_per_pair(offsets: npt.ArrayLike, values: npt.ArrayLike, *, lowest: bool = False) -> np.ndarray:

@@ -49,6 +49,20 @@ cdef extern from *:
         return posix_memalign(&p, align, n) == 0 ? p : NULL;
     #endif
     }
+    /* Map the pages of a range for writing without changing what they hold
+       (Linux 5.14+; elsewhere nothing: the first write maps them). */
+    static void bg_populate(void* p, size_t n) {
+    #if defined(__linux__)
+    #ifndef MADV_POPULATE_WRITE
+    #define MADV_POPULATE_WRITE 23
+    #endif
+        uintptr_t start = (uintptr_t)p & ~(uintptr_t)4095;
+        uintptr_t end = ((uintptr_t)p + n + 4095) & ~(uintptr_t)4095;
+        if (end > start) madvise((void*)start, end - start, MADV_POPULATE_WRITE);
+    #else
+        (void)p; (void)n;
+    #endif
+    }
     static void bg_advise_huge(void* p, size_t n) {
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
         uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
@@ -62,8 +76,6 @@ cdef extern from *:
     void bg_advise_huge(void* p, size_t n)
     void* bg_alloc_aligned(size_t n, size_t align)
     void bg_discard(void* p, size_t n)
-
-cdef extern from "_sync.h":
     void bg_populate(void* p, size_t n) nogil
 
 cdef enum:
@@ -115,12 +127,10 @@ cdef class Block:
     def __dealloc__(self):
         _give_back(self.data, self.size)
 
-    def trim(self, Py_ssize_t used, Py_ssize_t start=0):
-        """Give the pages outside bytes ``start`` to ``used`` back to the
-        system (the block keeps its size; they read as zeros if written
-        again)."""
-        if self.size >= TRIM_FROM and 0 <= start <= used < self.size:
-            bg_discard(self.data, start)
+    def trim(self, Py_ssize_t used):
+        """Give the pages past the first ``used`` bytes back to the system
+        (the block keeps its size; they read as zeros if written again)."""
+        if self.size >= TRIM_FROM and 0 <= used < self.size:
             bg_discard(self.data + used, self.size - used)
 
 
@@ -218,22 +228,15 @@ def empty(shape, dtype):
     return np.frombuffer(b, dtype=dt, count=count).reshape(shape)
 
 
-def trim(array, Py_ssize_t rows, Py_ssize_t start=0):
-    """Rows ``start`` to ``start + rows`` of an array made by ``empty``, as
-    a view; when they fill less than half of its block the rest of the
-    block's pages go back to the system (see ``Block.trim``)."""
-    view = array[start:start + rows]
+def trim(array, Py_ssize_t rows):
+    """The first ``rows`` rows of an array made by ``empty``, as a view;
+    when they fill less than half of its block the rest of the block's
+    pages go back to the system (see ``Block.trim``)."""
+    view = array[:rows]
     base = _block_of(array)
     if base is not None and rows * 2 < len(array):
-        (<Block>base).trim(_used(array, start + rows, <Block>base), _used(array, start, <Block>base))
+        (<Block>base).trim(_used(array, rows, <Block>base))
     return view
-
-
-def is_fresh(array):
-    """Whether an array made by ``empty`` is in new memory, never written
-    (``populate`` maps only such memory)."""
-    base = _block_of(array)
-    return base is not None and (<Block>base).fresh
 
 
 def populate(array, Py_ssize_t rows, int part, int parts):

@@ -17,12 +17,6 @@ static __inline void bg_store_release(int64_t* p, int64_t v) {
 static __inline int64_t bg_fetch_add(int64_t* p, int64_t v) {
     return InterlockedExchangeAdd64((volatile LONG64*)p, v);
 }
-static __inline int bg_cas(int64_t* p, int64_t* expected, int64_t v) {
-    int64_t old = InterlockedCompareExchange64((volatile LONG64*)p, v, *expected);
-    if (old == *expected) return 1;
-    *expected = old;
-    return 0;
-}
 static __inline void bg_relax(int spins) { if (spins < 64) YieldProcessor(); else SwitchToThread(); }
 #else
 #define BG_SYNC_INLINE inline
@@ -30,10 +24,6 @@ static __inline void bg_relax(int spins) { if (spins < 64) YieldProcessor(); els
 static inline int64_t bg_load_acquire(const int64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static inline void bg_store_release(int64_t* p, int64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 static inline int64_t bg_fetch_add(int64_t* p, int64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
-/* Replace *p by v if it holds *expected; else load it into *expected. */
-static inline int bg_cas(int64_t* p, int64_t* expected, int64_t v) {
-    return __atomic_compare_exchange_n(p, expected, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-}
 static inline void bg_relax(int spins) {
 #if defined(__x86_64__) || defined(__i386__)
     if (spins < 64) { __builtin_ia32_pause(); return; }
@@ -88,30 +78,4 @@ static BG_SYNC_INLINE void bg_stream_mask(signed char* row, int count, int width
     memset(row, 1, (size_t)count); memset(row + count, 0, (size_t)(width - count));
 }
 #endif
-
-/* Ask for a cache line about to be written (no wait). */
-#if defined(_MSC_VER)
-#include <xmmintrin.h>
-static __inline void bg_prefetch_write(const void* p) { _mm_prefetch((const char*)p, _MM_HINT_T0); }
-#else
-static inline void bg_prefetch_write(const void* p) { __builtin_prefetch(p, 1, 3); }
-#endif
-
-/* Map the pages of a range for writing without changing what they hold
-   (Linux 5.14+; elsewhere nothing: the first write maps them). */
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-static BG_SYNC_INLINE void bg_populate(void* p, size_t n) {
-#if defined(__linux__)
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-    uintptr_t start = (uintptr_t)p & ~(uintptr_t)4095;
-    uintptr_t end = ((uintptr_t)p + n + 4095) & ~(uintptr_t)4095;
-    if (end > start) madvise((void*)start, end - start, MADV_POPULATE_WRITE);
-#else
-    (void)p; (void)n;
-#endif
-}
 #endif
