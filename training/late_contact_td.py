@@ -5,7 +5,7 @@ to the base networks elsewhere.
     nice -n 19 python training/late_contact_td.py --out training/late_contact_td.npz \\
         [--nets BASE.npz] [--stages 4] [--stage-games 20000] [--seed 1] [--parallel 512] \\
         [--explore 0.2] [--top 4] [--temperature 0.05] [--lam 0.0] [--lr 0.01] \\
-        [--anchor-ratio 1.0] [--networks crashed] [--closeout-share 0.5]
+        [--anchor-ratio 1.0] [--networks crashed] [--closeout-share 0.5] [--shots-share 0.0]
 
 Why: in the published bear-off against a checker on the bar and the
 one-roll shots our 0-ply play of the side bearing in loses the chances
@@ -65,7 +65,7 @@ from backgammon.train import fit_pruner
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from fit_blind_spots import raw_chances  # noqa: E402
-from late_contact import _held_out, closeout_start, draw, late_contact, random_start  # noqa: E402
+from late_contact import _held_out, _place, closeout_start, draw, late_contact, random_start  # noqa: E402
 
 CLASSES = {"race": 2, "contact": 3, "crashed": 4}
 BLOCK = 4096
@@ -81,9 +81,42 @@ def equity(p: np.ndarray) -> np.ndarray:
     return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
 
 
-def starts(rng: np.random.Generator, n: int, closeout_share: float, held: set) -> np.ndarray:
+def shots_start(rng: np.random.Generator) -> np.ndarray:
+    """A random board of the one-roll-shot kind (the side holding the
+    anchor, H, on roll 70% of the time): H holds an anchor on the other
+    side's 3-, 4- or 5-point, with 0-3 checkers on its midpoint or in its
+    outfield and the rest on its 1- to 8-points; the other side (B) bears
+    in with 1-3 blots on its 7- to 12-points, the rest home, 0-4 off."""
+    h = np.zeros(25, np.int64)
+    b = np.zeros(25, np.int64)
+    anchor = int(rng.choice([19, 20, 21], p=[0.5, 0.3, 0.2]))
+    h[anchor] = 2
+    for _ in range(int(rng.integers(0, 4))):
+        h[12 if rng.random() < 0.6 else int(rng.integers(8, 12))] += 1
+    left = 15 - int(h.sum())
+    _place(rng, h, left, np.arange(8), np.array([0.6, 1, 1.5, 1.5, 1.5, 1.5, 1.2, 1.0]), np.ones(25, bool))
+    free = np.ones(25, bool)
+    for i in range(24):
+        if h[i]:
+            free[23 - i] = False
+    blots = int(rng.integers(1, 4))
+    for _ in range(blots):
+        ok = [j for j in range(6, 12) if free[j] and b[j] == 0]
+        if ok:
+            b[int(rng.choice(ok))] = 1
+    off = int(rng.integers(0, 5))
+    _place(rng, b, 15 - int(b.sum()) - off, np.arange(6), np.array([2, 2.5, 2.5, 2, 2, 1.5]), free)
+    board = np.stack([b, h]).astype(np.uint8)
+    if rng.random() < 0.3:
+        board = board[::-1].copy()
+    return board
+
+
+def starts(rng: np.random.Generator, n: int, closeout_share: float, held: set, shots_share: float = 0.0) -> np.ndarray:
     k = int(round(n * closeout_share))
-    out = np.concatenate([draw(closeout_start, rng, k), draw(random_start, rng, n - k)])
+    s = int(round(n * shots_share))
+    out = np.concatenate([draw(make, rng, m) for make, m in ((closeout_start, k), (shots_start, s),
+                                                            (random_start, n - k - s)) if m])
     keep = np.array([b.tobytes() not in held for b in out])
     return np.ascontiguousarray(out[keep][rng.permutation(int(keep.sum()))])
 
@@ -141,10 +174,11 @@ class Learner:
 
 
 def play_stage(nets, learner: Learner, rng: np.random.Generator, games: int, parallel: int, explore: float,
-               top: int, temperature: float, lam: float, closeout_share: float, held: set) -> dict:
+               top: int, temperature: float, lam: float, closeout_share: float, held: set,
+               shots_share: float = 0.0) -> dict:
     """``games`` games from fresh late-contact starts, ``parallel`` at a time,
     learning as they go."""
-    pool = starts(rng, games, closeout_share, held)
+    pool = starts(rng, games, closeout_share, held, shots_share)
     games = len(pool)
     nxt = min(parallel, games)
     boards = pool[:nxt].copy()
@@ -220,6 +254,8 @@ def main(argv=None) -> int:
     ap.add_argument("--anchor-ratio", type=float, default=1.0)
     ap.add_argument("--networks", default="crashed")
     ap.add_argument("--closeout-share", type=float, default=0.5)
+    ap.add_argument("--shots-share", type=float, default=0.0,
+                    help="the share of starts of shots_start (the one-roll-shot kind)")
     args = ap.parse_args(argv)
     classes = [CLASSES[n] for n in args.networks.split(",")]
     base_nets = network.load(args.nets) if args.nets else network.default()
@@ -245,7 +281,7 @@ def main(argv=None) -> int:
         rng = np.random.default_rng(ss)
         learner = Learner(nets, classes, a_boards, a_targets, args.anchor_ratio, args.lr, rng)
         info = play_stage(nets, learner, rng, args.stage_games, args.parallel, args.explore, args.top,
-                          args.temperature, args.lam, args.closeout_share, held)
+                          args.temperature, args.lam, args.closeout_share, held, args.shots_share)
         stage += 1
         info.update(stage=stage, learnt=learner.learnt, mse=round(float(np.mean(learner.err)), 6) if learner.err else None,
                     cpu=round(time.process_time() - t0, 1))
