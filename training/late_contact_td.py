@@ -5,7 +5,13 @@ to the base networks elsewhere.
     nice -n 19 python training/late_contact_td.py --out training/late_contact_td.npz \\
         [--nets BASE.npz] [--stages 4] [--stage-games 20000] [--seed 1] [--parallel 512] \\
         [--explore 0.2] [--top 4] [--temperature 0.05] [--lam 0.0] [--lr 0.01] \\
-        [--anchor-ratio 1.0] [--networks crashed] [--closeout-share 0.5] [--shots-share 0.0]
+        [--anchor-ratio 1.0] [--anchor-games 2000] [--narrow-anchors] [--networks crashed] \\
+        [--closeout-share 0.5] [--shots-share 0.0]
+
+The kept candidate (``training/late_contact_td.candidate.npz``, training/README.md):
+
+    nice -n 19 python training/late_contact_td.py --out H.npz --stages 3 --stage-games 40000 --lam 0.9 --lr 0.02
+    # H.stage3.npz is the candidate
 
 Why: in the published bear-off against a checker on the bar and the
 one-roll shots our 0-ply play of the side bearing in loses the chances
@@ -35,11 +41,14 @@ first stage, but only from late-contact starts):
   learnt, by ``_net.train_supervised`` (stochastic gradient descent at
   ``--lr``), in blocks of about 4,096 positions as the games produce them;
 * anchors: each block is mixed with ``--anchor-ratio`` times as many
-  anchor positions, drawn from 2,000 games of the base networks' 0-ply
-  self-play from the opening and ``training/blind_spots.positions.npz``
-  (the rare types' training positions), those not of the late-contact
-  kind (``late_contact.late_contact``), whose targets are the base
-  networks' own outputs: elsewhere the networks stay put.
+  anchor positions, drawn from ``--anchor-games`` games of the base
+  networks' 0-ply self-play from the opening and
+  ``training/blind_spots.positions.npz`` (the rare types' training
+  positions), those of the learnt networks' classes not of the
+  late-contact kind (``late_contact.late_contact``; with
+  ``--narrow-anchors`` not of ``late_contact.decisions``' two kinds),
+  whose targets are the base networks' own outputs: elsewhere the
+  networks stay put.
 
 After each stage the weights with a fitted pruning network
 (``backgammon.train.fit_pruner``, seed 1) are written to ``OUT`` with the
@@ -65,7 +74,7 @@ from backgammon.train import fit_pruner
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from fit_blind_spots import raw_chances  # noqa: E402
-from late_contact import _held_out, _place, closeout_start, draw, late_contact, random_start  # noqa: E402
+from late_contact import _held_out, _place, closeout_start, decisions, draw, late_contact, random_start  # noqa: E402
 
 CLASSES = {"race": 2, "contact": 3, "crashed": 4}
 BLOCK = 4096
@@ -121,16 +130,23 @@ def starts(rng: np.random.Generator, n: int, closeout_share: float, held: set, s
     return np.ascontiguousarray(out[keep][rng.permutation(int(keep.sum()))])
 
 
-def anchors(base_nets, base_arrays: dict, seed: int, classes: list[int]) -> tuple[np.ndarray, np.ndarray]:
+def anchors(base_nets, base_arrays: dict, seed: int, classes: list[int], games: int = 2000,
+            narrow: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Anchor positions and their targets (the base networks' outputs):
+    ``games`` games of self-play and the rare types' training positions,
+    of the ``classes``, those not of the late-contact kind (``narrow``:
+    not of ``late_contact.decisions``' two narrow kinds, either side on
+    roll)."""
     rng = np.random.default_rng(seed)
-    a = _net.sample_positions(base_nets, 2000, rng, 0.0)
+    a = _net.sample_positions(base_nets, games, rng, 0.0)
     parts = [a]
     extra = HERE / "blind_spots.positions.npz"
     if extra.exists():
         with np.load(extra) as d:
             parts.append(d["boards"])
     a = np.ascontiguousarray(np.concatenate(parts))
-    a = a[np.isin(_net.position_classes(a), classes) & ~late_contact(a)]
+    kind = (decisions(a) | decisions(np.ascontiguousarray(a[:, ::-1]))) if narrow else late_contact(a)
+    a = a[np.isin(_net.position_classes(a), classes) & ~kind]
     return np.ascontiguousarray(a), raw_chances(base_arrays, a)
 
 
@@ -253,6 +269,10 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=0.01)
     ap.add_argument("--anchor-ratio", type=float, default=1.0)
     ap.add_argument("--networks", default="crashed")
+    ap.add_argument("--anchor-games", type=int, default=2000)
+    ap.add_argument("--narrow-anchors", action="store_true",
+                    help="exclude from the anchors only late_contact.decisions' two kinds, not the whole "
+                         "late-contact kind")
     ap.add_argument("--closeout-share", type=float, default=0.5)
     ap.add_argument("--shots-share", type=float, default=0.0,
                     help="the share of starts of shots_start (the one-roll-shot kind)")
@@ -271,7 +291,7 @@ def main(argv=None) -> int:
     else:
         arrays = {k: v.copy() for k, v in base.items()}
     nets = network.networks(arrays)
-    a_boards, a_targets = anchors(base_nets, base, args.seed, classes)
+    a_boards, a_targets = anchors(base_nets, base, args.seed, classes, args.anchor_games, args.narrow_anchors)
     held = _held_out()
     print(f"{len(a_boards):,} anchors", file=sys.stderr, flush=True)
     command = "python training/late_contact_td.py " + " ".join(argv if argv is not None else sys.argv[1:])
