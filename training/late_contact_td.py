@@ -1,0 +1,323 @@
+"""Policy improvement restricted to late contact (issue 40): TD self-play of
+the networks from random late-contact starts, with exploration, anchored
+to the base networks elsewhere.
+
+    nice -n 19 python training/late_contact_td.py --out training/late_contact_td.npz \\
+        [--nets BASE.npz] [--stages 4] [--stage-games 20000] [--seed 1] [--parallel 512] \\
+        [--explore 0.2] [--top 4] [--temperature 0.05] [--lam 0.0] [--lr 0.01] \\
+        [--anchor-ratio 1.0] [--anchor-games 2000] [--narrow-anchors] [--networks crashed] \\
+        [--closeout-share 0.5] [--shots-share 0.0]
+
+The kept candidate (``training/late_contact_td.candidate.npz``, training/README.md):
+
+    nice -n 19 python training/late_contact_td.py --out H.npz --stages 3 --stage-games 40000 --lam 0.9 --lr 0.02
+    # H.stage3.npz is the candidate
+
+Why: in the published bear-off against a checker on the bar and the
+one-roll shots our 0-ply play of the side bearing in loses the chances
+(``benchmarks/notes/late-contact-play.md``), and fitting our own rollouts
+of such positions taught our own level of play (training/README.md).
+Here the networks play these positions against themselves and learn from
+the games as they go, so each stage's play is the last stage's values'
+(policy iteration by temporal differences, as ``backgammon train``'s
+first stage, but only from late-contact starts):
+
+* the starts: random boards of ``training/late_contact.py``'s two makers
+  (``closeout_start``, a bear-in against a checker on the bar, for
+  ``--closeout-share`` of them; ``random_start``, one side bearing in or
+  crashed against 1-3 checkers back, the rest), nothing from outside
+  (no position, label or weight of gnubg or any other program), none of
+  the blind-spot benchmark's or the published rollouts' positions;
+* ``--parallel`` games run side by side, each played to the end (a side
+  off, or both sides home: the bear-off tables' exact values); at each
+  decision the greedy 0-ply play, or with chance ``--explore`` a play
+  drawn by softmax (``--temperature``, in equity) among the ``--top``
+  best, so that the plays the networks wrongly pass over get played and
+  their positions learnt;
+* each position on roll learns the flipped 0-ply chances of its greedy
+  play's position (TD(0)), or with ``--lam`` its TD(lambda) return over
+  the rest of the game (``_net.td_returns``: stopped at an explored play);
+  only positions answered by the ``--networks`` (contact, crashed) are
+  learnt, by ``_net.train_supervised`` (stochastic gradient descent at
+  ``--lr``), in blocks of about 4,096 positions as the games produce them;
+* anchors: each block is mixed with ``--anchor-ratio`` times as many
+  anchor positions, drawn from ``--anchor-games`` games of the base
+  networks' 0-ply self-play from the opening and
+  ``training/blind_spots.positions.npz`` (the rare types' training
+  positions), those of the learnt networks' classes not of the
+  late-contact kind (``late_contact.late_contact``; with
+  ``--narrow-anchors`` not of ``late_contact.decisions``' two kinds),
+  whose targets are the base networks' own outputs: elsewhere the
+  networks stay put.
+
+After each stage the weights with a fitted pruning network
+(``backgammon.train.fit_pruner``, seed 1) are written to ``OUT`` with the
+stage in its name (``OUT.stage1.npz``...) and as the checkpoint; run again,
+the command goes on after the last stage written (each stage's dice and
+starts come from ``SeedSequence(seed, spawn_key=(stage,))``, so the result
+is that of one run).  The last stage's file is also written as ``OUT``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from backgammon import _net, network
+from backgammon.batch import legal_positions
+from backgammon.train import fit_pruner
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from fit_blind_spots import raw_chances  # noqa: E402
+from late_contact import _held_out, _place, closeout_start, decisions, draw, late_contact, random_start  # noqa: E402
+
+CLASSES = {"race": 2, "contact": 3, "crashed": 4}
+BLOCK = 4096
+MAX_PLIES = 400
+
+
+def flip(p: np.ndarray) -> np.ndarray:
+    """Chances (n, 5) of the side on roll seen from the other side."""
+    return np.stack([1.0 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1).astype(np.float32)
+
+
+def equity(p: np.ndarray) -> np.ndarray:
+    return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+
+
+def shots_start(rng: np.random.Generator) -> np.ndarray:
+    """A random board of the one-roll-shot kind (the side holding the
+    anchor, H, on roll 70% of the time): H holds an anchor on the other
+    side's 3-, 4- or 5-point, with 0-3 checkers on its midpoint or in its
+    outfield and the rest on its 1- to 8-points; the other side (B) bears
+    in with 1-3 blots on its 7- to 12-points, the rest home, 0-4 off."""
+    h = np.zeros(25, np.int64)
+    b = np.zeros(25, np.int64)
+    anchor = int(rng.choice([19, 20, 21], p=[0.5, 0.3, 0.2]))
+    h[anchor] = 2
+    for _ in range(int(rng.integers(0, 4))):
+        h[12 if rng.random() < 0.6 else int(rng.integers(8, 12))] += 1
+    left = 15 - int(h.sum())
+    _place(rng, h, left, np.arange(8), np.array([0.6, 1, 1.5, 1.5, 1.5, 1.5, 1.2, 1.0]), np.ones(25, bool))
+    free = np.ones(25, bool)
+    for i in range(24):
+        if h[i]:
+            free[23 - i] = False
+    blots = int(rng.integers(1, 4))
+    for _ in range(blots):
+        ok = [j for j in range(6, 12) if free[j] and b[j] == 0]
+        if ok:
+            b[int(rng.choice(ok))] = 1
+    off = int(rng.integers(0, 5))
+    _place(rng, b, 15 - int(b.sum()) - off, np.arange(6), np.array([2, 2.5, 2.5, 2, 2, 1.5]), free)
+    board = np.stack([b, h]).astype(np.uint8)
+    if rng.random() < 0.3:
+        board = board[::-1].copy()
+    return board
+
+
+def starts(rng: np.random.Generator, n: int, closeout_share: float, held: set, shots_share: float = 0.0) -> np.ndarray:
+    k = int(round(n * closeout_share))
+    s = int(round(n * shots_share))
+    out = np.concatenate([draw(make, rng, m) for make, m in ((closeout_start, k), (shots_start, s),
+                                                            (random_start, n - k - s)) if m])
+    keep = np.array([b.tobytes() not in held for b in out])
+    return np.ascontiguousarray(out[keep][rng.permutation(int(keep.sum()))])
+
+
+def anchors(base_nets, base_arrays: dict, seed: int, classes: list[int], games: int = 2000,
+            narrow: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Anchor positions and their targets (the base networks' outputs):
+    ``games`` games of self-play and the rare types' training positions,
+    of the ``classes``, those not of the late-contact kind (``narrow``:
+    not of ``late_contact.decisions``' two narrow kinds, either side on
+    roll)."""
+    rng = np.random.default_rng(seed)
+    a = _net.sample_positions(base_nets, games, rng, 0.0)
+    parts = [a]
+    extra = HERE / "blind_spots.positions.npz"
+    if extra.exists():
+        with np.load(extra) as d:
+            parts.append(d["boards"])
+    a = np.ascontiguousarray(np.concatenate(parts))
+    kind = (decisions(a) | decisions(np.ascontiguousarray(a[:, ::-1]))) if narrow else late_contact(a)
+    a = a[np.isin(_net.position_classes(a), classes) & ~kind]
+    return np.ascontiguousarray(a), raw_chances(base_arrays, a)
+
+
+class Learner:
+    """Collects (board, target) pairs and learns them in blocks, each mixed
+    with anchors."""
+
+    def __init__(self, nets, classes, anchor_boards, anchor_targets, ratio, lr, rng):
+        self.nets, self.classes, self.lr, self.rng, self.ratio = nets, classes, lr, rng, ratio
+        self.ab, self.at = anchor_boards, anchor_targets
+        self.boards: list[np.ndarray] = []
+        self.targets: list[np.ndarray] = []
+        self.n = 0
+        self.learnt = 0
+        self.err = []
+
+    def add(self, boards: np.ndarray, targets: np.ndarray) -> None:
+        keep = np.isin(_net.position_classes(np.ascontiguousarray(boards)), self.classes)
+        if keep.any():
+            self.boards.append(boards[keep])
+            self.targets.append(targets[keep])
+            self.n += int(keep.sum())
+        if self.n >= BLOCK:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.n:
+            return
+        b = np.concatenate(self.boards)
+        t = np.concatenate(self.targets)
+        k = int(round(self.ratio * len(b)))
+        if k and len(self.ab):
+            pick = self.rng.integers(0, len(self.ab), k)
+            b = np.concatenate([b, self.ab[pick]])
+            t = np.concatenate([t, self.at[pick]])
+        b = np.ascontiguousarray(b, np.uint8)
+        t = np.ascontiguousarray(np.clip(t, 0.0, 1.0), np.float32)
+        self.err.append(_net.train_supervised(self.nets, b, t, self.rng.permutation(len(b)), self.lr, self.lr))
+        self.learnt += self.n
+        self.boards, self.targets, self.n = [], [], 0
+
+
+def play_stage(nets, learner: Learner, rng: np.random.Generator, games: int, parallel: int, explore: float,
+               top: int, temperature: float, lam: float, closeout_share: float, held: set,
+               shots_share: float = 0.0) -> dict:
+    """``games`` games from fresh late-contact starts, ``parallel`` at a time,
+    learning as they go."""
+    pool = starts(rng, games, closeout_share, held, shots_share)
+    games = len(pool)
+    nxt = min(parallel, games)
+    boards = pool[:nxt].copy()
+    trace = [[] for _ in range(len(boards))]     # per slot: (board, target, cut) of the game under way
+    plies = np.zeros(len(boards), np.int64)
+    live = np.ones(len(boards), bool)
+    finished = explored = decisions = 0
+    while live.any():
+        idx = np.flatnonzero(live)
+        rolls = rng.integers(1, 7, size=(len(idx), 2)).astype(np.uint8)
+        offsets, children = legal_positions(np.ascontiguousarray(boards[idx]), rolls, validate=False, threads=1)
+        values = _net.evaluate(nets, np.ascontiguousarray(children), 0)
+        mover = -equity(values)
+        cls = _net.position_classes(np.ascontiguousarray(children))
+        done_boards, done_targets = [], []
+        for j, g in enumerate(idx):
+            lo, hi = int(offsets[j]), int(offsets[j + 1])
+            seg = mover[lo:hi]
+            best = lo + int(np.argmax(seg))
+            played = best
+            if hi - lo > 1 and rng.random() < explore:
+                order = np.argsort(-seg, kind="stable")[:top]
+                w = np.exp((seg[order] - seg[order[0]]) / temperature)
+                played = lo + int(order[rng.choice(len(order), p=w / w.sum())])
+                explored += played != best
+            decisions += hi - lo > 1
+            target = flip(values[best:best + 1])[0]
+            trace[g].append((boards[g].copy(), target, played != best))
+            plies[g] += 1
+            c = cls[played]
+            if c <= 1 or plies[g] >= MAX_PLIES:
+                tb = np.stack([x[0] for x in trace[g]])
+                tt = np.stack([x[1] for x in trace[g]]).astype(np.float32)
+                cut = np.array([x[2] for x in trace[g]], np.uint8)
+                cut[-1] = 1
+                if lam > 0:
+                    tt = _net.td_returns(np.ascontiguousarray(tt), cut, lam)
+                done_boards.append(tb)
+                done_targets.append(tt)
+                finished += 1
+                trace[g] = []
+                plies[g] = 0
+                if nxt < games:
+                    boards[g] = pool[nxt]
+                    nxt += 1
+                else:
+                    live[g] = False
+            else:
+                boards[g] = children[played]
+                if lam == 0:                     # TD(0): learnt at once
+                    done_boards.append(trace[g][-1][0][None])
+                    done_targets.append(trace[g][-1][1][None])
+                    trace[g] = []
+        if done_boards:
+            learner.add(np.concatenate(done_boards), np.concatenate(done_targets))
+    learner.flush()
+    return dict(games=finished, decisions=decisions, explored=explored)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--nets", help="base weight file (default: the shipped networks)")
+    ap.add_argument("--stages", type=int, default=4)
+    ap.add_argument("--stage-games", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--parallel", type=int, default=512)
+    ap.add_argument("--explore", type=float, default=0.2)
+    ap.add_argument("--top", type=int, default=4)
+    ap.add_argument("--temperature", type=float, default=0.05)
+    ap.add_argument("--lam", type=float, default=0.0)
+    ap.add_argument("--lr", type=float, default=0.01)
+    ap.add_argument("--anchor-ratio", type=float, default=1.0)
+    ap.add_argument("--networks", default="crashed")
+    ap.add_argument("--anchor-games", type=int, default=2000)
+    ap.add_argument("--narrow-anchors", action="store_true",
+                    help="exclude from the anchors only late_contact.decisions' two kinds, not the whole "
+                         "late-contact kind")
+    ap.add_argument("--closeout-share", type=float, default=0.5)
+    ap.add_argument("--shots-share", type=float, default=0.0,
+                    help="the share of starts of shots_start (the one-roll-shot kind)")
+    args = ap.parse_args(argv)
+    classes = [CLASSES[n] for n in args.networks.split(",")]
+    base_nets = network.load(args.nets) if args.nets else network.default()
+    base = {k: v.copy() for k, v in base_nets.arrays.items() if not k.startswith("prune_")}
+    ckpt = args.out.with_name(args.out.name + ".ckpt")
+    stage = 0
+    history = []
+    if ckpt.exists():
+        arrays, meta = network.read(ckpt)
+        arrays = {k: v.copy() for k, v in arrays.items() if not k.startswith("prune_")}
+        stage, history = int(meta["stage"]), list(meta["history"])
+        print(f"resuming after stage {stage}", file=sys.stderr, flush=True)
+    else:
+        arrays = {k: v.copy() for k, v in base.items()}
+    nets = network.networks(arrays)
+    a_boards, a_targets = anchors(base_nets, base, args.seed, classes, args.anchor_games, args.narrow_anchors)
+    held = _held_out()
+    print(f"{len(a_boards):,} anchors", file=sys.stderr, flush=True)
+    command = "python training/late_contact_td.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    while stage < args.stages:
+        t0 = time.process_time()
+        ss = np.random.SeedSequence(args.seed, spawn_key=(stage,))
+        rng = np.random.default_rng(ss)
+        learner = Learner(nets, classes, a_boards, a_targets, args.anchor_ratio, args.lr, rng)
+        info = play_stage(nets, learner, rng, args.stage_games, args.parallel, args.explore, args.top,
+                          args.temperature, args.lam, args.closeout_share, held, args.shots_share)
+        stage += 1
+        info.update(stage=stage, learnt=learner.learnt, mse=round(float(np.mean(learner.err)), 6) if learner.err else None,
+                    cpu=round(time.process_time() - t0, 1))
+        history.append(info)
+        print(json.dumps(info), file=sys.stderr, flush=True)
+        meta = {"format": 2, "command": command, "stage": stage, "history": history,
+                "base": args.nets or "shipped", "seed": args.seed,
+                "method": "TD self-play from random late-contact starts with softmax exploration among the top "
+                          "plays, anchored to the base networks' outputs elsewhere (training/late_contact_td.py)"}
+        network.save(ckpt, arrays, meta)
+        full = fit_pruner(arrays, 1, threads=1)
+        network.save(args.out.with_name(f"{args.out.stem}.stage{stage}.npz"), full, meta)
+        if stage == args.stages:
+            network.save(args.out, full, meta)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
