@@ -209,34 +209,48 @@ static BG_INLINE int bg_last_two(uint8_t* out, const uint8_t* p, const uint8_t* 
 #endif
 
 /* Doubles from a position where every step is point to point (see
-   _quiet_doubles): the results of four steps, sources never increasing,
-   written from out in the search's order.  cur is the start (64 bytes, my
-   row at me_at), m0 the first step's sources; rows, plain and next as for
-   bg_last_two.  Returns how many: 0 when no play of four steps exists (the
-   caller then keeps the longest shorter ones), -1, after writing at most
-   limit boards, when more might not fit (the caller then checks each). */
+   _quiet_doubles): the results of the last three steps from board p (64
+   bytes, my row at me_at), sources never increasing, written from out in
+   the search's order.  m holds the first of these steps' sources, before
+   the source of the step before them (-1: none); rows, plain and next as
+   for bg_last_two.  Returns how many, or -1, having written at most limit
+   boards, when more might not fit (the caller then checks each). */
+static BG_INLINE int bg_last_three(uint8_t* out, const uint8_t* p, int me_at, uint32_t m, int before,
+                                   const uint8_t* const* rows, const uint8_t* plain, const uint32_t* next,
+                                   int limit) {
+    uint8_t q[64];
+    const uint8_t* c;
+    uint32_t m2;
+    int n = 0, s;
+    while (m) {
+        s = bg_msb(m);
+        m &= ~(1u << s);
+        c = s == before ? plain + 128 * s : rows[s];
+        bg_add64(q, p, c);
+        m2 = m | next[s] | ((uint32_t)(p[me_at + s] >= 2) << s);
+        if (n > limit - 24 * 25)    /* at most 24 third steps, each 1 + 24 fourth */
+            return -1;
+        n += bg_last_two(out + 50 * n, q, q + me_at, m2, s, rows, plain, next);
+    }
+    return n;
+}
+
+/* The same for four steps from the start cur (m0: the first step's sources). */
 static BG_INLINE int bg_quiet_four(uint8_t* out, const uint8_t* cur, int me_at, uint32_t m0,
                                    const uint8_t* const* rows, const uint8_t* plain, const uint32_t* next,
                                    int limit) {
-    uint8_t p1[64], p2[64];
-    const uint8_t* c;
-    uint32_t m1, m2;
-    int n = 0, s0, s1;
+    uint8_t p1[64];
+    uint32_t m1;
+    int n = 0, k, s0;
     while (m0) {
         s0 = bg_msb(m0);
         m0 &= ~(1u << s0);
         bg_add64(p1, cur, rows[s0]);
         m1 = m0 | next[s0] | ((uint32_t)(cur[me_at + s0] >= 2) << s0);
-        while (m1) {
-            s1 = bg_msb(m1);
-            m1 &= ~(1u << s1);
-            c = s1 == s0 ? plain + 128 * s1 : rows[s1];
-            bg_add64(p2, p1, c);
-            m2 = m1 | next[s1] | ((uint32_t)(p1[me_at + s1] >= 2) << s1);
-            if (n > limit - 24 * 25)    /* at most 24 third steps, each 1 + 24 fourth */
-                return -1;
-            n += bg_last_two(out + 50 * n, p2, p2 + me_at, m2, s1, rows, plain, next);
-        }
+        k = bg_last_three(out + 50 * n, p1, me_at, m1, s0, rows, plain, next, limit - n);
+        if (k < 0)
+            return -1;
+        n += k;
     }
     return n;
 }

@@ -36,6 +36,10 @@ cdef extern from "_bits.h":
     void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
     int bg_quiet_four(uint8_t* out, const uint8_t* cur, int me_at, uint32_t m0, const uint8_t* const* rows,
                       const uint8_t* plain, const uint32_t* next, int limit) nogil
+    int bg_last_three(uint8_t* out, const uint8_t* p, int me_at, uint32_t m, int before, const uint8_t* const* rows,
+                      const uint8_t* plain, const uint32_t* next, int limit) nogil
+    int bg_last_two(uint8_t* out, const uint8_t* p, const uint8_t* pme, uint32_t m, int before,
+                    const uint8_t* const* rows, const uint8_t* plain, const uint32_t* next) nogil
 
 
 cdef enum:
@@ -216,61 +220,95 @@ cdef inline void _quiet_path(Generator* g, int depth, int s, int d, const uint8_
 
 
 cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
-    """Doubles when nothing is on the bar and nothing can be borne off this
-    turn: _search_doubles with every step a point-to-point move, the boards
-    on the path kept whole and each result written as the last board plus
-    one step change.  False, writing nothing, when not so.
+    """Doubles when nothing can be borne off this turn: _search_doubles with
+    every step a point-to-point move, the boards on the path kept whole and
+    each result written as the last board plus one step change.  False,
+    writing nothing, when not so.
 
     With sources never increasing, the sources a step may use are those the
     step before could, less its own when it took the last checker there,
     plus where it landed: one shift and one byte read a step, no occupancy
     to keep.  Only steps from s land on s - d, and they come one after the
     other, so a step hits a blot there unless the step before came from s.
+
+    With checkers on the bar (results only): they enter first, all on one
+    point (RULES 4.1-4.3), then the steps left are searched in the same way
+    (a checker entered needs three more steps to come home: none is borne
+    off).  The general search takes the turns with no play of four steps.
     """
-    cdef int d = g.die, layout = io.me_at != 0, me_at = io.me_at, need = 0, i, s0, s1, s2, s3
-    cdef const uint8_t* me = g.cur + me_at
-    cdef uint32_t rest = io.occ & ~(<uint32_t>HOME_MASK)
+    cdef int d = g.die, layout = io.me_at != 0, me_at = io.me_at, need = 0, steps = 4, i, s0, s1, s2, s3
+    cdef uint32_t occ = io.occ
+    cdef uint32_t rest
     cdef uint32_t go = ~(g.blocked << d) & ~(((<uint32_t>1) << d) - 1) & 0xFFFFFF
     cdef uint32_t blots = g.blots, reach, bit, m0, m1, m2, m3
+    cdef uint8_t p0[64]
     cdef uint8_t p1[64]
     cdef uint8_t p2[64]
     cdef uint8_t p3[64]
     # plain + 128 * s: the change of a step from s without a hit (_change's layout).
     cdef const uint8_t* plain = &_change[layout][d][0][0][0]
+    cdef const uint8_t* start = g.cur
+    cdef const uint8_t* me
     cdef const uint8_t* row
     cdef const uint8_t* rows[25]
     cdef uint32_t nexts[25]
     cdef uint8_t* out
+    cdef bint fast = io.moves == NULL and io.children != NULL
     cdef Bits st = io[0]
-    if io.occ >> BAR:
-        return False
-    # Steps the checkers outside need to come home: with 4 or more none is
-    # borne off this turn.
-    while rest and need < 4:
+    if occ >> BAR:
+        if not fast or (g.blocked >> (BAR - d)) & 1:
+            return False
+        # Enter up to four: the first hits a blot on the entry point.
+        steps = g.cur[me_at + BAR]
+        bg_add64(p0, g.cur, plain + 128 * BAR + 64 * ((blots >> (BAR - d)) & 1))
+        for i in range(1, min(steps, 4)):
+            bg_add64(p0, p0, plain + 128 * BAR)
+        if steps >= 4:
+            bg_add50(st.children, p0, _no_change)
+            io.count = 1
+            io.best = 8
+            return True
+        steps = 4 - steps
+        occ = (occ & ~((<uint32_t>1) << BAR)) | ((<uint32_t>1) << (BAR - d))
+        start = p0
+    me = start + me_at
+    # Steps the checkers outside need to come home: with as many as the
+    # steps to play none is borne off this turn.
+    rest = occ & ~(<uint32_t>HOME_MASK)
+    while rest and need < steps:
         i = bg_msb(rest)
         rest &= ~((<uint32_t>1) << i)
         need += me[i] * ((i - 6) // d + 1)
-    if need < 4:
+    if need < steps:
         return False
-    m0 = st.occ & go
+    m0 = occ & go
     if not m0:
         return False
     # Where the sources of any step can be: a checker moved at most 3 times.
-    reach = go & (st.occ | (st.occ >> d) | (st.occ >> (2 * d)) | (st.occ >> (3 * d)))
+    reach = go & (occ | (occ >> d) | (occ >> (2 * d)) | (occ >> (3 * d)))
     # The first step from each source, with the hit when it lands on a blot.
     while reach:
         i = bg_msb(reach)
         reach &= ~((<uint32_t>1) << i)
         rows[i] = plain + 128 * i + 64 * ((blots >> (i - d)) & 1)
         nexts[i] = ((<uint32_t>1) << (i - d)) & go
-    if st.moves == NULL and st.children != NULL:
-        # The common case, results only: when a play of four steps exists,
-        # the shorter ones are not kept (RULES 3.4).
-        i = bg_quiet_four(st.children, g.cur, me_at, m0, rows, plain, nexts, MAX_PLAYS)
+    if fast:
+        # Results only: when a play of all the steps exists, the shorter
+        # ones are not kept (RULES 3.4).
+        if steps == 4:
+            i = bg_quiet_four(st.children, start, me_at, m0, rows, plain, nexts, MAX_PLAYS)
+        elif steps == 3:
+            i = bg_last_three(st.children, start, me_at, m0, BAR, rows, plain, nexts, MAX_PLAYS)
+        elif steps == 2:
+            i = bg_last_two(st.children, start, me, m0, BAR, rows, plain, nexts)
+        else:
+            i = bg_leaves(st.children, start, m0, rows)
         if i > 0:
             io.count = i
             io.best = 8
             return True
+    if steps < 4:
+        return False
     while m0:
         s0 = bg_msb(m0)
         bit = (<uint32_t>1) << s0
