@@ -16,8 +16,7 @@ static BG_INLINE int bg_popcount(unsigned int x) {   /* without the POPCNT instr
 }
 #else
 #define BG_INLINE inline
-/* 31 ^ clz rather than 31 - clz: GCC then emits a lone BSR in the search loops. */
-static BG_INLINE int bg_msb(unsigned int x) { return __builtin_clz(x) ^ 31; }
+static BG_INLINE int bg_msb(unsigned int x) { return 31 - __builtin_clz(x); }
 static BG_INLINE int bg_lsb(unsigned int x) { return __builtin_ctz(x); }
 static BG_INLINE int bg_popcount(unsigned int x) { return __builtin_popcount(x); }
 #endif
