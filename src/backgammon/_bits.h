@@ -257,6 +257,36 @@ static BG_INLINE int bg_quiet_four(uint8_t* out, const uint8_t* cur, int me_at, 
     return n;
 }
 
+/* The tables of bg_last_two for the sources in reach: rows[s] the first
+   step from s (with the hit when a blot is on s - d), next[s] the point it
+   lands on when open (go: the sources whose landing is open). */
+static BG_INLINE void bg_doubles_rows(const uint8_t** rows, uint32_t* next, uint32_t reach, const uint8_t* plain,
+                                      int d, uint32_t blots, uint32_t go) {
+    int s;
+    while (reach) {
+        s = bg_msb(reach);
+        reach &= ~(1u << s);
+        rows[s] = plain + 128 * s + 64 * ((blots >> (s - d)) & 1);
+        next[s] = (1u << (s - d)) & go;
+    }
+}
+
+/* The results of the last `steps` (0-4) steps from p, as bg_quiet_four. */
+static BG_INLINE int bg_quiet_steps(uint8_t* out, const uint8_t* p, int me_at, uint32_t m, int steps,
+                                    const uint8_t* const* rows, const uint8_t* plain, const uint32_t* next,
+                                    int limit) {
+    if (steps == 4)
+        return bg_quiet_four(out, p, me_at, m, rows, plain, next, limit);
+    if (steps == 3)
+        return bg_last_three(out, p, me_at, m, -1, rows, plain, next, limit);
+    if (steps == 2)
+        return bg_last_two(out, p, p + me_at, m, -1, rows, plain, next);
+    if (steps == 1)
+        return bg_leaves(out, p, m, rows);
+    memcpy(out, p, 50);
+    return 1;
+}
+
 /* Why input is not a position (or a roll): the one definition, which
    _board.pxd exposes to Cython and Python as BoardProblem. */
 enum BoardProblem {

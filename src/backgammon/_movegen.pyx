@@ -34,12 +34,10 @@ cdef extern from "_bits.h":
     int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* const* change) nogil
     void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
     void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
-    int bg_quiet_four(uint8_t* out, const uint8_t* cur, int me_at, uint32_t m0, const uint8_t* const* rows,
-                      const uint8_t* plain, const uint32_t* next, int limit) nogil
-    int bg_last_three(uint8_t* out, const uint8_t* p, int me_at, uint32_t m, int before, const uint8_t* const* rows,
-                      const uint8_t* plain, const uint32_t* next, int limit) nogil
-    int bg_last_two(uint8_t* out, const uint8_t* p, const uint8_t* pme, uint32_t m, int before,
-                    const uint8_t* const* rows, const uint8_t* plain, const uint32_t* next) nogil
+    void bg_doubles_rows(const uint8_t** rows, uint32_t* next, uint32_t reach, const uint8_t* plain, int d,
+                         uint32_t blots, uint32_t go) nogil
+    int bg_quiet_steps(uint8_t* out, const uint8_t* p, int me_at, uint32_t m, int steps, const uint8_t* const* rows,
+                       const uint8_t* plain, const uint32_t* next, int limit) nogil
 
 
 cdef enum:
@@ -231,16 +229,13 @@ cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
     to keep.  Only steps from s land on s - d, and they come one after the
     other, so a step hits a blot there unless the step before came from s.
 
-    With checkers on the bar (results only): they enter first, all on one
-    point (RULES 4.1-4.3), then the steps left are searched in the same way
-    (a checker entered needs three more steps to come home: none is borne
-    off).  The general search takes the turns with no play of four steps.
+    With checkers on the bar (results only): they enter first, all on one point (RULES 4.1-4.3),
+    then the steps left are searched in the same way (a checker entered needs three more steps
+    to come home: none is borne off).  The general search takes turns with no play of four steps.
     """
     cdef int d = g.die, layout = io.me_at != 0, me_at = io.me_at, need = 0, steps = 4, i, s0, s1, s2, s3
-    cdef uint32_t occ = io.occ
-    cdef uint32_t rest
     cdef uint32_t go = ~(g.blocked << d) & ~(((<uint32_t>1) << d) - 1) & 0xFFFFFF
-    cdef uint32_t blots = g.blots, reach, bit, m0, m1, m2, m3
+    cdef uint32_t occ = io.occ, blots = g.blots, rest, reach, bit, m0, m1, m2, m3
     cdef uint8_t p0[64]
     cdef uint8_t p1[64]
     cdef uint8_t p2[64]
@@ -263,12 +258,7 @@ cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
         bg_add64(p0, g.cur, plain + 128 * BAR + 64 * ((blots >> (BAR - d)) & 1))
         for i in range(1, min(steps, 4)):
             bg_add64(p0, p0, plain + 128 * BAR)
-        if steps >= 4:
-            bg_add50(st.children, p0, _no_change)
-            io.count = 1
-            io.best = 8
-            return True
-        steps = 4 - steps
+        steps = max(4 - steps, 0)    # 0: four entered, the one result
         occ = (occ & ~((<uint32_t>1) << BAR)) | ((<uint32_t>1) << (BAR - d))
         start = p0
     me = start + me_at
@@ -287,22 +277,11 @@ cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
     # Where the sources of any step can be: a checker moved at most 3 times.
     reach = go & (occ | (occ >> d) | (occ >> (2 * d)) | (occ >> (3 * d)))
     # The first step from each source, with the hit when it lands on a blot.
-    while reach:
-        i = bg_msb(reach)
-        reach &= ~((<uint32_t>1) << i)
-        rows[i] = plain + 128 * i + 64 * ((blots >> (i - d)) & 1)
-        nexts[i] = ((<uint32_t>1) << (i - d)) & go
+    bg_doubles_rows(rows, nexts, reach, plain, d, blots, go)
     if fast:
         # Results only: when a play of all the steps exists, the shorter
         # ones are not kept (RULES 3.4).
-        if steps == 4:
-            i = bg_quiet_four(st.children, start, me_at, m0, rows, plain, nexts, MAX_PLAYS)
-        elif steps == 3:
-            i = bg_last_three(st.children, start, me_at, m0, BAR, rows, plain, nexts, MAX_PLAYS)
-        elif steps == 2:
-            i = bg_last_two(st.children, start, me, m0, BAR, rows, plain, nexts)
-        else:
-            i = bg_leaves(st.children, start, m0, rows)
+        i = bg_quiet_steps(st.children, start, me_at, m0, steps, rows, plain, nexts, MAX_PLAYS)
         if i > 0:
             io.count = i
             io.best = 8
