@@ -112,6 +112,59 @@ static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const
     }
     return n;
 }
+/* Doubles, the last two steps (a bg_leaves for two levels): from board p,
+   for each third step's source s in m (highest first), the results
+   p + step(s) + step(s') for each fourth step's source s' <= s, written as
+   consecutive 50-byte boards from out.  step(s) is plain + 128 s (no hit)
+   when s == before or when s' == s (a step from the point the step before
+   left lands where it already hit), else rows[s] (with the hit of a blot
+   on s - d).  The sources after a step from s: those below s in m, s again
+   when pme[s] (its checkers) >= 2, and next[s] (s - d when open).  A
+   third step that allows no fourth gives nothing.  Returns how many. */
+static BG_INLINE int bg_last_two(uint8_t* out, const uint8_t* p, const uint8_t* pme, uint32_t m, int before,
+                                 const uint8_t* const* rows, const uint8_t* plain, const uint32_t* next) {
+    __m128i a0 = _mm_loadu_si128((const __m128i*)p), a1 = _mm_loadu_si128((const __m128i*)(p + 16));
+    __m128i a2 = _mm_loadu_si128((const __m128i*)(p + 32)), a3 = _mm_loadu_si128((const __m128i*)(p + 48));
+    __m128i b0, b1, b2, b3;
+    const uint8_t* c;
+    uint8_t* o = out;
+    uint32_t m3;
+    uint16_t tail;
+    int s, t, n = 0;
+    while (m) {
+        s = bg_msb(m);
+        m &= ~(1u << s);
+        c = s == before ? plain + 128 * s : rows[s];
+        b0 = _mm_add_epi8(a0, _mm_loadu_si128((const __m128i*)c));
+        b1 = _mm_add_epi8(a1, _mm_loadu_si128((const __m128i*)(c + 16)));
+        b2 = _mm_add_epi8(a2, _mm_loadu_si128((const __m128i*)(c + 32)));
+        b3 = _mm_add_epi8(a3, _mm_loadu_si128((const __m128i*)(c + 48)));
+        m3 = m | next[s];
+        if (pme[s] >= 2) {
+            c = plain + 128 * s;
+            _mm_storeu_si128((__m128i*)o, _mm_add_epi8(b0, _mm_loadu_si128((const __m128i*)c)));
+            _mm_storeu_si128((__m128i*)(o + 16), _mm_add_epi8(b1, _mm_loadu_si128((const __m128i*)(c + 16))));
+            _mm_storeu_si128((__m128i*)(o + 32), _mm_add_epi8(b2, _mm_loadu_si128((const __m128i*)(c + 32))));
+            tail = (uint16_t)_mm_cvtsi128_si32(_mm_add_epi8(b3, _mm_loadu_si128((const __m128i*)(c + 48))));
+            memcpy(o + 48, &tail, 2);
+            o += 50;
+            n++;
+        }
+        while (m3) {
+            t = bg_msb(m3);
+            m3 &= ~(1u << t);
+            c = rows[t];
+            _mm_storeu_si128((__m128i*)o, _mm_add_epi8(b0, _mm_loadu_si128((const __m128i*)c)));
+            _mm_storeu_si128((__m128i*)(o + 16), _mm_add_epi8(b1, _mm_loadu_si128((const __m128i*)(c + 16))));
+            _mm_storeu_si128((__m128i*)(o + 32), _mm_add_epi8(b2, _mm_loadu_si128((const __m128i*)(c + 32))));
+            tail = (uint16_t)_mm_cvtsi128_si32(_mm_add_epi8(b3, _mm_loadu_si128((const __m128i*)(c + 48))));
+            memcpy(o + 48, &tail, 2);
+            o += 50;
+            n++;
+        }
+    }
+    return n;
+}
 #else
 static BG_INLINE void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     int k;
@@ -132,7 +185,107 @@ static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const
     }
     return n;
 }
+static BG_INLINE int bg_last_two(uint8_t* out, const uint8_t* p, const uint8_t* pme, uint32_t m, int before,
+                                 const uint8_t* const* rows, const uint8_t* plain, const uint32_t* next) {
+    uint8_t b[64];
+    const uint8_t* c;
+    int n = 0, s, k;
+    uint32_t m3;
+    while (m) {
+        s = bg_msb(m);
+        m &= ~(1u << s);
+        c = s == before ? plain + 128 * s : rows[s];
+        for (k = 0; k < 64; k++) b[k] = (uint8_t)(p[k] + c[k]);
+        m3 = m | next[s];
+        if (pme[s] >= 2) {
+            c = plain + 128 * s;
+            for (k = 0; k < 50; k++) out[k] = (uint8_t)(b[k] + c[k]);
+            out += 50;
+            n++;
+        }
+        n += bg_leaves(out + 0, b, m3, rows);
+        out += 50 * bg_popcount(m3);
+    }
+    return n;
+}
 #endif
+
+/* Doubles from a position where every step is point to point (see
+   _quiet_doubles): the results of the last three steps from board p (64
+   bytes, my row at me_at), sources never increasing, written from out in
+   the search's order.  m holds the first of these steps' sources, before
+   the source of the step before them (-1: none); rows, plain and next as
+   for bg_last_two.  Returns how many, or -1, having written at most limit
+   boards, when more might not fit (the caller then checks each). */
+static BG_INLINE int bg_last_three(uint8_t* out, const uint8_t* p, int me_at, uint32_t m, int before,
+                                   const uint8_t* const* rows, const uint8_t* plain, const uint32_t* next,
+                                   int limit) {
+    uint8_t q[64];
+    const uint8_t* c;
+    uint32_t m2;
+    int n = 0, s;
+    while (m) {
+        s = bg_msb(m);
+        m &= ~(1u << s);
+        c = s == before ? plain + 128 * s : rows[s];
+        bg_add64(q, p, c);
+        m2 = m | next[s] | ((uint32_t)(p[me_at + s] >= 2) << s);
+        if (n > limit - 24 * 25)    /* at most 24 third steps, each 1 + 24 fourth */
+            return -1;
+        n += bg_last_two(out + 50 * n, q, q + me_at, m2, s, rows, plain, next);
+    }
+    return n;
+}
+
+/* The same for four steps from the start cur (m0: the first step's sources). */
+static BG_INLINE int bg_quiet_four(uint8_t* out, const uint8_t* cur, int me_at, uint32_t m0,
+                                   const uint8_t* const* rows, const uint8_t* plain, const uint32_t* next,
+                                   int limit) {
+    uint8_t p1[64];
+    uint32_t m1;
+    int n = 0, k, s0;
+    while (m0) {
+        s0 = bg_msb(m0);
+        m0 &= ~(1u << s0);
+        bg_add64(p1, cur, rows[s0]);
+        m1 = m0 | next[s0] | ((uint32_t)(cur[me_at + s0] >= 2) << s0);
+        k = bg_last_three(out + 50 * n, p1, me_at, m1, s0, rows, plain, next, limit - n);
+        if (k < 0)
+            return -1;
+        n += k;
+    }
+    return n;
+}
+
+/* The tables of bg_last_two for the sources in reach: rows[s] the first
+   step from s (with the hit when a blot is on s - d), next[s] the point it
+   lands on when open (go: the sources whose landing is open). */
+static BG_INLINE void bg_doubles_rows(const uint8_t** rows, uint32_t* next, uint32_t reach, const uint8_t* plain,
+                                      int d, uint32_t blots, uint32_t go) {
+    int s;
+    while (reach) {
+        s = bg_msb(reach);
+        reach &= ~(1u << s);
+        rows[s] = plain + 128 * s + 64 * ((blots >> (s - d)) & 1);
+        next[s] = (1u << (s - d)) & go;
+    }
+}
+
+/* The results of the last `steps` (0-4) steps from p, as bg_quiet_four. */
+static BG_INLINE int bg_quiet_steps(uint8_t* out, const uint8_t* p, int me_at, uint32_t m, int steps,
+                                    const uint8_t* const* rows, const uint8_t* plain, const uint32_t* next,
+                                    int limit) {
+    if (steps == 4)
+        return bg_quiet_four(out, p, me_at, m, rows, plain, next, limit);
+    if (steps == 3)
+        return bg_last_three(out, p, me_at, m, -1, rows, plain, next, limit);
+    if (steps == 2)
+        return bg_last_two(out, p, p + me_at, m, -1, rows, plain, next);
+    if (steps == 1)
+        return bg_leaves(out, p, m, rows);
+    memcpy(out, p, 50);
+    return 1;
+}
 
 /* Why input is not a position (or a roll): the one definition, which
    _board.pxd exposes to Cython and Python as BoardProblem. */

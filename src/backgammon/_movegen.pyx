@@ -34,6 +34,10 @@ cdef extern from "_bits.h":
     int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* const* change) nogil
     void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
     void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
+    void bg_doubles_rows(const uint8_t** rows, uint32_t* next, uint32_t reach, const uint8_t* plain, int d,
+                         uint32_t blots, uint32_t go) nogil
+    int bg_quiet_steps(uint8_t* out, const uint8_t* p, int me_at, uint32_t m, int steps, const uint8_t* const* rows,
+                       const uint8_t* plain, const uint32_t* next, int limit) nogil
 
 
 cdef enum:
@@ -198,106 +202,148 @@ cdef inline void _emit_board(Generator* g, Bits* st, const uint8_t* a, const uin
     st.count += 1
 
 
-cdef inline const uint8_t* _quiet_step(Generator* g, Bits* st, uint8_t* out, const uint8_t* board,
-                                       const uint8_t** rows, uint32_t* occ, uint32_t* hit, int depth,
-                                       int s) noexcept nogil:
-    # out = board after my checker on s steps g.die pips to t >= 0; rows[s]
-    # is that step's change with the hit of a blot on t (see _change).
-    cdef int t = s - g.die
-    cdef uint32_t h = ((g.blots & ~hit[0]) >> t) & 1
-    cdef const uint8_t* change = &_change[st.me_at != 0][g.die][s][0][0] if (hit[0] >> t) & 1 else rows[s]
-    if out != NULL:
-        bg_add64(out, board, change)
-        occ[0] = (occ[0] & ~((<uint32_t>(board[st.me_at + s] == 1)) << s)) | ((<uint32_t>1) << t)
-        hit[0] |= h << t
-    if st.moves != NULL:
-        g.path[depth][0] = <int8_t>(s + 1)
-        g.path[depth][1] = <int8_t>(t + 1)
-        g.path[depth][2] = <int8_t>h
-    return change
+cdef inline const uint8_t* _quiet_row(const uint8_t* const* rows, const uint8_t* plain, int s,
+                                      int before) noexcept nogil:
+    # The change of a step from s (see _quiet_doubles): the first step from
+    # s hits a blot on s - d (rows[s]); a step after one from the same point
+    # lands where that one already hit (plain: no hit).
+    return plain + 128 * s if s == before else rows[s]
+
+
+cdef inline void _quiet_path(Generator* g, int depth, int s, int d, const uint8_t* row,
+                             const uint8_t* plain) noexcept nogil:
+    g.path[depth][0] = <int8_t>(s + 1)
+    g.path[depth][1] = <int8_t>(s - d + 1)
+    g.path[depth][2] = <int8_t>(row != plain + 128 * s)
 
 
 cdef bint _quiet_doubles(Generator* g, Bits* io) noexcept nogil:
-    """Doubles when nothing is on the bar and nothing can be borne off this
-    turn: _search_doubles with every step a point-to-point move, the boards
-    on the path kept whole and each result written as the last board plus
-    one step change.  False, writing nothing, when not so."""
-    cdef int d = g.die, layout = io.me_at != 0, need = 0, i, s0, s1, s2, s3
-    cdef const uint8_t* me = g.cur + io.me_at
-    cdef uint32_t rest = io.occ & ~(<uint32_t>HOME_MASK)
+    """Doubles when nothing can be borne off this turn: _search_doubles with
+    every step a point-to-point move, the boards on the path kept whole and
+    each result written as the last board plus one step change.  False,
+    writing nothing, when not so.
+
+    With sources never increasing, the sources a step may use are those the
+    step before could, less its own when it took the last checker there,
+    plus where it landed: one shift and one byte read a step, no occupancy
+    to keep.  Only steps from s land on s - d, and they come one after the
+    other, so a step hits a blot there unless the step before came from s.
+
+    With checkers on the bar (results only): they enter first, all on one point (RULES 4.1-4.3),
+    then the steps left are searched in the same way (a checker entered needs three more steps
+    to come home: none is borne off).  The general search takes turns with no play of four steps.
+    """
+    cdef int d = g.die, layout = io.me_at != 0, me_at = io.me_at, need = 0, steps = 4, i, s0, s1, s2, s3
     cdef uint32_t go = ~(g.blocked << d) & ~(((<uint32_t>1) << d) - 1) & 0xFFFFFF
-    cdef uint32_t reach
-    cdef uint32_t m0, m1, m2, m3, occ1, occ2, occ3, hit1, hit2, hit3, no_hit = 0
+    cdef uint32_t occ = io.occ, blots = g.blots, rest, reach, bit, m0, m1, m2, m3
+    cdef uint8_t p0[64]
     cdef uint8_t p1[64]
     cdef uint8_t p2[64]
     cdef uint8_t p3[64]
-    cdef const uint8_t* change
+    # plain + 128 * s: the change of a step from s without a hit (_change's layout).
+    cdef const uint8_t* plain = &_change[layout][d][0][0][0]
+    cdef const uint8_t* start = g.cur
+    cdef const uint8_t* me
+    cdef const uint8_t* row
     cdef const uint8_t* rows[25]
+    cdef uint32_t nexts[25]
+    cdef uint8_t* out
+    cdef bint fast = io.moves == NULL and io.children != NULL
     cdef Bits st = io[0]
-    if io.occ >> BAR:
-        return False
-    # Steps the checkers outside need to come home: with 4 or more none is
-    # borne off this turn.
-    while rest and need < 4:
+    if occ >> BAR:
+        if not fast or (g.blocked >> (BAR - d)) & 1:
+            return False
+        # Enter up to four: the first hits a blot on the entry point.
+        steps = g.cur[me_at + BAR]
+        bg_add64(p0, g.cur, plain + 128 * BAR + 64 * ((blots >> (BAR - d)) & 1))
+        for i in range(1, min(steps, 4)):
+            bg_add64(p0, p0, plain + 128 * BAR)
+        steps = max(4 - steps, 0)    # 0: four entered, the one result
+        occ = (occ & ~((<uint32_t>1) << BAR)) | ((<uint32_t>1) << (BAR - d))
+        start = p0
+    me = start + me_at
+    # Steps the checkers outside need to come home: with as many as the
+    # steps to play none is borne off this turn.
+    rest = occ & ~(<uint32_t>HOME_MASK)
+    while rest and need < steps:
         i = bg_msb(rest)
         rest &= ~((<uint32_t>1) << i)
         need += me[i] * ((i - 6) // d + 1)
-    if need < 4:
+    if need < steps:
         return False
-    m0 = st.occ & go
+    m0 = occ & go
     if not m0:
         return False
     # Where the sources of any step can be: a checker moved at most 3 times.
-    reach = go & (st.occ | (st.occ >> d) | (st.occ >> (2 * d)) | (st.occ >> (3 * d)))
-    # Each step's change, with the hit when it lands on a blot (not yet hit).
-    while reach:
-        i = bg_msb(reach)
-        reach &= ~((<uint32_t>1) << i)
-        rows[i] = &_change[layout][d][i][(g.blots >> (i - d)) & 1][0]
+    reach = go & (occ | (occ >> d) | (occ >> (2 * d)) | (occ >> (3 * d)))
+    # The first step from each source, with the hit when it lands on a blot.
+    bg_doubles_rows(rows, nexts, reach, plain, d, blots, go)
+    if fast:
+        # Results only: when a play of all the steps exists, the shorter
+        # ones are not kept (RULES 3.4).
+        i = bg_quiet_steps(st.children, start, me_at, m0, steps, rows, plain, nexts, MAX_PLAYS)
+        if i > 0:
+            io.count = i
+            io.best = 8
+            return True
+    if steps < 4:
+        return False
     while m0:
         s0 = bg_msb(m0)
-        m0 &= ~((<uint32_t>1) << s0)
-        occ1 = st.occ
-        hit1 = 0
-        _quiet_step(g, &st, p1, g.cur, rows, &occ1, &hit1, 0, s0)
-        m1 = occ1 & go & ((<uint32_t>2 << s0) - 1)
+        bit = (<uint32_t>1) << s0
+        m0 &= ~bit
+        row = rows[s0]
+        bg_add64(p1, g.cur, row)
+        if st.moves != NULL:
+            _quiet_path(g, 0, s0, d, row, plain)
+        m1 = m0 | (<uint32_t>(me[s0] >= 2) << s0) | ((bit >> d) & go)
         if not m1:
             _emit_board(g, &st, p1, _no_change, 1, 2)
         while m1:
             s1 = bg_msb(m1)
-            m1 &= ~((<uint32_t>1) << s1)
-            occ2 = occ1
-            hit2 = hit1
-            _quiet_step(g, &st, p2, p1, rows, &occ2, &hit2, 1, s1)
-            m2 = occ2 & go & ((<uint32_t>2 << s1) - 1)
+            bit = (<uint32_t>1) << s1
+            m1 &= ~bit
+            row = _quiet_row(rows, plain, s1, s0)
+            bg_add64(p2, p1, row)
+            if st.moves != NULL:
+                _quiet_path(g, 1, s1, d, row, plain)
+            m2 = m1 | (<uint32_t>(p1[me_at + s1] >= 2) << s1) | ((bit >> d) & go)
             if not m2:
                 _emit_board(g, &st, p2, _no_change, 2, 4)
             while m2:
                 s2 = bg_msb(m2)
-                m2 &= ~((<uint32_t>1) << s2)
-                occ3 = occ2
-                hit3 = hit2
-                _quiet_step(g, &st, p3, p2, rows, &occ3, &hit3, 2, s2)
-                m3 = occ3 & go & ((<uint32_t>2 << s2) - 1)
+                bit = (<uint32_t>1) << s2
+                m2 &= ~bit
+                row = _quiet_row(rows, plain, s2, s1)
+                bg_add64(p3, p2, row)
+                m3 = m2 | (<uint32_t>(p2[me_at + s2] >= 2) << s2) | ((bit >> d) & go)
+                if st.moves != NULL:
+                    _quiet_path(g, 2, s2, d, row, plain)
                 if not m3:
                     _emit_board(g, &st, p3, _no_change, 3, 6)
-                elif st.moves == NULL and st.count <= MAX_PLAYS - 32 \
-                        and (st.children == NULL or not ((hit3 << d) & m3)):
-                    # The common case, results only (no blot hit twice):
-                    # one tight loop.
+                elif st.moves == NULL and st.count <= MAX_PLAYS - 32:
+                    # The common case, results only: one tight loop.
                     if st.best < 8:
                         st.count = 0
                         st.best = 8
                     if st.children == NULL:
                         st.count += bg_popcount(m3)
                     else:
-                        st.count += bg_leaves(st.children + <Py_ssize_t>st.count * BOARD_BYTES, p3, m3, rows)
+                        out = st.children + <Py_ssize_t>st.count * BOARD_BYTES
+                        if m3 & bit:
+                            # Another step from s2 lands on its blot, already hit.
+                            bg_add50(out, p3, plain + 128 * s2)
+                            st.count += 1
+                            out += BOARD_BYTES
+                        st.count += bg_leaves(out, p3, m3 & ~bit, rows)
                     m3 = 0
                 while m3:
                     s3 = bg_msb(m3)
                     m3 &= ~((<uint32_t>1) << s3)
-                    change = _quiet_step(g, &st, NULL, p3, rows, &occ3, &hit3, 3, s3)
-                    _emit_board(g, &st, p3, change, 4, 8)
+                    row = _quiet_row(rows, plain, s3, s2)
+                    if st.moves != NULL:
+                        _quiet_path(g, 3, s3, d, row, plain)
+                    _emit_board(g, &st, p3, row, 4, 8)
     io.count = st.count
     io.best = st.best
     return True
