@@ -44,6 +44,26 @@ def test_views_and_move_lists(corpus):
     assert (moves[moves[:, :, 0] < 0][:, 1] == -1).all() and (moves[moves[:, :, 0] < 0][:, 2] == 0).all()
 
 
+def test_one_checker_on_the_bar_results_only_match_the_search_with_moves():
+    # RULES 4.1, 3.4: non-doubles with one checker on the bar, results only,
+    # take their own path (bg_bar_one); with moves the general search runs.
+    # Same children in the same order, one to five or more a pair.
+    boards, rolls = random_positions(60_000, seed=43)
+    keep = (boards[:, 1, 24] == 1) & (rolls[:, 0] != rolls[:, 1])
+    boards, rolls = boards[keep], rolls[keep]
+    assert len(boards) > 5000
+    offsets, children = batch.legal_positions(boards, rolls, mover_view=True)
+    offsets2, children2, _ = batch.legal_positions(boards, rolls, mover_view=True, moves=True)
+    assert np.array_equal(offsets, offsets2) and np.array_equal(children, children2)
+    assert (children[:, 1, 24] == 0).sum() > len(boards)   # most plays enter
+    # bar/20/15 (6-5, nothing hit on the way) is one play, not two.
+    pos = np.zeros((1, 2, 25), np.uint8)
+    pos[0, 1, 24], pos[0, 1, 5], pos[0, 0, 0] = 1, 14, 15
+    offsets, children = batch.legal_positions(pos, np.array([[6, 5]], np.uint8), mover_view=True)
+    landed = [tuple(np.flatnonzero(c[1])) for c in children]
+    assert landed.count((5, 13)) == 1 and len(landed) == len(set(landed))
+
+
 def test_out_buffers_are_used_and_grown(corpus):
     boards, rolls = corpus
     expected_offsets, expected = batch.legal_positions(boards, rolls)

@@ -287,6 +287,38 @@ static BG_INLINE int bg_quiet_steps(uint8_t* out, const uint8_t* p, int me_at, u
     return 1;
 }
 
+/* Non-doubles with one checker of mine on the bar, results only (from
+   board p, change: _change[layout]): enter with one die, then any step of
+   the other (no bear-off: the checker entered is not home), big die first,
+   as the general search (_search_pair) writes them: the steps after the
+   small die entered, less the entered checker's 24 - small -> 24 - small -
+   big when it was met big die first (24 - big open, neither stop a blot).
+   Returns how many; 0 (no play of both dice) leaves it to that search. */
+static BG_INLINE int bg_bar_one(uint8_t* out, const uint8_t* p, const uint8_t* change, int big, int small,
+                                uint32_t occ, uint32_t blocked, uint32_t blots) {
+    uint8_t q[64];
+    const uint8_t* rows[25];
+    uint32_t m, mm, left, hit;
+    int n = 0, k, d1, d2, e, s;
+    for (k = 0; k < 2; k++) {
+        d1 = k ? small : big;
+        d2 = k ? big : small;
+        e = 24 - d1;
+        if ((blocked >> e) & 1) continue;
+        hit = (blots >> e) & 1;
+        bg_add64(q, p, change + (d1 * 25 + 24) * 128 + hit * 64);
+        m = ((occ & 0xFFFFFFu) | (1u << e)) & ~(blocked << d2) & ~((1u << d2) - 1);
+        if (k && !(((blocked | blots) >> (24 - big)) & 1) && !((blots >> e) & 1)) m &= ~(1u << e);
+        left = blots & ~(hit << e);
+        for (mm = m; mm; mm &= ~(1u << s)) {
+            s = bg_msb(mm);
+            rows[s] = change + (d2 * 25 + s) * 128 + ((left >> (s - d2)) & 1) * 64;
+        }
+        n += bg_leaves(out + n * 50, q, m, rows);
+    }
+    return n;
+}
+
 /* Why input is not a position (or a roll): the one definition, which
    _board.pxd exposes to Cython and Python as BoardProblem. */
 enum BoardProblem {

@@ -38,6 +38,8 @@ cdef extern from "_bits.h":
                          uint32_t blots, uint32_t go) nogil
     int bg_quiet_steps(uint8_t* out, const uint8_t* p, int me_at, uint32_t m, int steps, const uint8_t* const* rows,
                        const uint8_t* plain, const uint32_t* next, int limit) nogil
+    int bg_bar_one(uint8_t* out, const uint8_t* p, const uint8_t* change, int big, int small,
+                   uint32_t occ, uint32_t blocked, uint32_t blots) nogil
 
 
 cdef enum:
@@ -92,7 +94,6 @@ cdef inline void _write_moves(Generator* g, Bits* st, int depth) noexcept nogil:
             mv[3 * k + 1] = -1
             mv[3 * k + 2] = 0
 
-
 cdef inline void _emit(Generator* g, Bits* st, int depth, int score) noexcept nogil:
     # The current position is a result (no further step is possible).
     if not _better(st, score):
@@ -102,7 +103,6 @@ cdef inline void _emit(Generator* g, Bits* st, int depth, int score) noexcept no
     if st.moves != NULL:
         _write_moves(g, st, depth)
     st.count += 1
-
 
 cdef inline void _emit_step(Generator* g, Bits* st, int depth, int s, int d, int score) noexcept nogil:
     # The position after one more step (s by d pips) is a result: write it
@@ -129,7 +129,6 @@ cdef inline void _emit_step(Generator* g, Bits* st, int depth, int s, int d, int
         _write_moves(g, st, depth + 1)
     st.count += 1
 
-
 cdef inline void _step(Generator* g, Bits* st, int depth, int s, int d) noexcept nogil:
     # Move one checker from index s by d pips (off the board when s < d).
     # Mispredicted branches and stores are most of the cost here: updates
@@ -153,7 +152,6 @@ cdef inline void _step(Generator* g, Bits* st, int depth, int s, int d) noexcept
         g.path[depth][1] = <int8_t>(t + 1 if t >= 0 else 0)
         g.path[depth][2] = hit
 
-
 cdef inline void _unstep(Generator* g, Bits* st, int depth, int s, int d) noexcept nogil:
     cdef int t = s - d
     cdef uint8_t* me = g.cur + st.me_at
@@ -167,7 +165,6 @@ cdef inline void _unstep(Generator* g, Bits* st, int depth, int s, int d) noexce
         st.occ &= ~((<uint32_t>(me[t] == 0)) << t)
     me[s] += 1
     st.occ |= (<uint32_t>1) << s
-
 
 cdef inline uint32_t _movable(Generator* g, uint32_t occ, int d) noexcept nogil:
     """Indices a checker on ``occ`` can leave with a die of d pips (24 = bar)."""
@@ -189,7 +186,6 @@ cdef inline uint32_t _movable(Generator* g, uint32_t occ, int d) noexcept nogil:
                 m |= (<uint32_t>1) << h
     return m
 
-
 cdef inline void _emit_board(Generator* g, Bits* st, const uint8_t* a, const uint8_t* b,
                              int depth, int score) noexcept nogil:
     # The result a + b (bytewise), reached by the depth steps of g.path.
@@ -200,7 +196,6 @@ cdef inline void _emit_board(Generator* g, Bits* st, const uint8_t* a, const uin
     if st.moves != NULL:
         _write_moves(g, st, depth)
     st.count += 1
-
 
 cdef inline const uint8_t* _quiet_row(const uint8_t* const* rows, const uint8_t* plain, int s,
                                       int before) noexcept nogil:
@@ -473,9 +468,9 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
     """Non-doubles when nothing is on the bar and nothing can be borne off
     this turn: every step is then a point-to-point move with fixed rules, so
     each result is the start plus the change of the big step plus that of
-    the small one.  Returns False, writing nothing, when not so or when no
-    play uses both dice (the general search then keeps the best one-die
-    plays).
+    the small one (one checker on the bar: bg_bar_one).  Returns False,
+    writing nothing, when not so or when no play uses both dice (the
+    general search then keeps the best one-die plays).
 
     The step pairs (big from sa, small from sb) met big die first are all
     the two-dice plays but the chains x -> x - small -> x - small - big
@@ -494,7 +489,12 @@ cdef bint _quiet_pairs(Generator* g, Bits* st) noexcept nogil:
     cdef int sa, sb, t, hit, x, y
     cdef uint8_t p[64]
     cdef const uint8_t* rows[25]
-    if (occ >> BAR) or not rest:
+    if occ >> BAR:    # one checker on the bar, results only: bg_bar_one; else the general search
+        st.count = bg_bar_one(st.children, g.cur, &_change[layout][0][0][0][0], big, small, occ, blocked, blots) if (
+            me[BAR] == 1 and st.moves == NULL and st.children != NULL) else 0
+        st.best = 4 if st.count else -1
+        return st.count > 0
+    if not rest:
         return False
     # One checker outside that a single step may bring home: it could then
     # bear off with the other die.
