@@ -92,21 +92,25 @@ static BG_INLINE void bg_add50(uint8_t* out, const uint8_t* a, const uint8_t* b)
 /* The results p + change[s] for each bit s of m, highest first, written as
    consecutive 50-byte boards from out (change[s]: a row of 64 bytes).
    Returns how many. */
+/* Writes the 50-byte board (a0..a3) + row c at out. */
+static BG_INLINE void bg_put_sum(uint8_t* out, __m128i a0, __m128i a1, __m128i a2, __m128i a3, const uint8_t* c) {
+    uint16_t tail;
+    _mm_storeu_si128((__m128i*)out, _mm_add_epi8(a0, _mm_loadu_si128((const __m128i*)c)));
+    _mm_storeu_si128((__m128i*)(out + 16), _mm_add_epi8(a1, _mm_loadu_si128((const __m128i*)(c + 16))));
+    _mm_storeu_si128((__m128i*)(out + 32), _mm_add_epi8(a2, _mm_loadu_si128((const __m128i*)(c + 32))));
+    tail = (uint16_t)_mm_cvtsi128_si32(_mm_add_epi8(a3, _mm_loadu_si128((const __m128i*)(c + 48))));
+    memcpy(out + 48, &tail, 2);
+}
 static BG_INLINE int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* const* change) {
     __m128i a0 = _mm_loadu_si128((const __m128i*)p), a1 = _mm_loadu_si128((const __m128i*)(p + 16));
     __m128i a2 = _mm_loadu_si128((const __m128i*)(p + 32)), a3 = _mm_loadu_si128((const __m128i*)(p + 48));
     int n = 0, s;
     const uint8_t* c;
-    uint16_t tail;
     while (m) {
         s = bg_msb(m);
         m &= ~(1u << s);
         c = change[s];
-        _mm_storeu_si128((__m128i*)out, _mm_add_epi8(a0, _mm_loadu_si128((const __m128i*)c)));
-        _mm_storeu_si128((__m128i*)(out + 16), _mm_add_epi8(a1, _mm_loadu_si128((const __m128i*)(c + 16))));
-        _mm_storeu_si128((__m128i*)(out + 32), _mm_add_epi8(a2, _mm_loadu_si128((const __m128i*)(c + 32))));
-        tail = (uint16_t)_mm_cvtsi128_si32(_mm_add_epi8(a3, _mm_loadu_si128((const __m128i*)(c + 48))));
-        memcpy(out + 48, &tail, 2);
+        bg_put_sum(out, a0, a1, a2, a3, c);
         out += 50;
         n++;
     }
@@ -129,7 +133,6 @@ static BG_INLINE int bg_last_two(uint8_t* out, const uint8_t* p, const uint8_t* 
     const uint8_t* c;
     uint8_t* o = out;
     uint32_t m3;
-    uint16_t tail;
     int s, t, n = 0;
     while (m) {
         s = bg_msb(m);
@@ -142,11 +145,7 @@ static BG_INLINE int bg_last_two(uint8_t* out, const uint8_t* p, const uint8_t* 
         m3 = m | next[s];
         if (pme[s] >= 2) {
             c = plain + 128 * s;
-            _mm_storeu_si128((__m128i*)o, _mm_add_epi8(b0, _mm_loadu_si128((const __m128i*)c)));
-            _mm_storeu_si128((__m128i*)(o + 16), _mm_add_epi8(b1, _mm_loadu_si128((const __m128i*)(c + 16))));
-            _mm_storeu_si128((__m128i*)(o + 32), _mm_add_epi8(b2, _mm_loadu_si128((const __m128i*)(c + 32))));
-            tail = (uint16_t)_mm_cvtsi128_si32(_mm_add_epi8(b3, _mm_loadu_si128((const __m128i*)(c + 48))));
-            memcpy(o + 48, &tail, 2);
+            bg_put_sum(o, b0, b1, b2, b3, c);
             o += 50;
             n++;
         }
@@ -154,11 +153,7 @@ static BG_INLINE int bg_last_two(uint8_t* out, const uint8_t* p, const uint8_t* 
             t = bg_msb(m3);
             m3 &= ~(1u << t);
             c = rows[t];
-            _mm_storeu_si128((__m128i*)o, _mm_add_epi8(b0, _mm_loadu_si128((const __m128i*)c)));
-            _mm_storeu_si128((__m128i*)(o + 16), _mm_add_epi8(b1, _mm_loadu_si128((const __m128i*)(c + 16))));
-            _mm_storeu_si128((__m128i*)(o + 32), _mm_add_epi8(b2, _mm_loadu_si128((const __m128i*)(c + 32))));
-            tail = (uint16_t)_mm_cvtsi128_si32(_mm_add_epi8(b3, _mm_loadu_si128((const __m128i*)(c + 48))));
-            memcpy(o + 48, &tail, 2);
+            bg_put_sum(o, b0, b1, b2, b3, c);
             o += 50;
             n++;
         }
