@@ -70,6 +70,38 @@ static BG_INLINE uint32_t bg_reverse24(uint32_t x) {
     return ((uint32_t)bg_rev8[x & 255] << 16) | ((uint32_t)bg_rev8[(x >> 8) & 255] << 8) | bg_rev8[(x >> 16) & 255];
 }
 
+/* The opponent's row (p) as the mover sees it: bit i of *blocked (*blots)
+   when the opponent has two or more (exactly one) checkers on the mover's
+   index i, their 23 - i; *any nonzero when they have a checker on the row.
+   As bg_row_masks then bg_reverse24, but the bytes are reversed before the
+   masks are taken: fewer instructions than reversing the bits. */
+#if defined(__SSE2__) || defined(_M_X64)
+static BG_INLINE __m128i bg_rev16(__m128i v) {     /* byte k <- byte 15 - k */
+    v = _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3));
+    v = _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1)), _MM_SHUFFLE(2, 3, 0, 1));
+    return _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+}
+static BG_INLINE void bg_opp_masks(const uint8_t* p, uint32_t* any, uint32_t* blocked, uint32_t* blots) {
+    __m128i hi = bg_rev16(_mm_loadu_si128((const __m128i*)(p + 8)));                  /* byte k: p[23 - k] */
+    __m128i lo = bg_rev16(_mm_slli_si128(_mm_loadu_si128((const __m128i*)p), 8));     /* byte k < 8: p[7 - k] */
+    __m128i o = _mm_set1_epi8(1), t = _mm_set1_epi8(2);
+    uint32_t two = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(hi, t), hi))
+                 | ((uint32_t)(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(lo, t), lo)) & 0xFF) << 16);
+    uint32_t one = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, o))
+                 | ((uint32_t)(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, o)) & 0xFF) << 16);
+    *blocked = two;
+    *blots = one;
+    *any = two | one | p[24];
+}
+#else
+static BG_INLINE void bg_opp_masks(const uint8_t* p, uint32_t* any, uint32_t* blocked, uint32_t* blots) {
+    uint32_t two, one;
+    bg_row_masks(p, any, &two, &one);
+    *blocked = bg_reverse24(two);
+    *blots = bg_reverse24(one);
+}
+#endif
+
 /* Byte-wise sums of 64-byte boards (the search keeps results as the start
    plus per-chain changes; uint8 wraparound makes -1 a byte of 255).
    bg_add64 writes 64 bytes, bg_add50 exactly one 50-byte board. */
@@ -312,6 +344,90 @@ static BG_INLINE int bg_bar_one(uint8_t* out, const uint8_t* p, const uint8_t* c
         n += bg_leaves(out + n * 50, q, m, rows);
     }
     return n;
+}
+
+/* bg_unit + 64 - k: a 64-byte row with 255 at byte k only (k < 64), the
+   change of a checker borne off from byte k. */
+static const uint8_t bg_unit[128] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255};
+
+/* Indices a checker on occ (no bar) can leave with a die of d pips, as
+   _movable (RULES 3.1, 3.2, 5.1-5.3). */
+static BG_INLINE uint32_t bg_movable(uint32_t occ, uint32_t blocked, int d) {
+    uint32_t m = occ & ~(blocked << d) & ~((1u << d) - 1);
+    int h;
+    if (occ && !(occ & ~0x3Fu)) {
+        if ((occ >> (d - 1)) & 1)
+            m |= 1u << (d - 1);
+        else if ((h = bg_msb(occ)) < d - 1)
+            m |= 1u << h;
+    }
+    return m;
+}
+
+/* One order of the dice for bg_home_pair (k = 1: small die first), with
+   _repeats over the pairs met (pairs[sa] bit sb: big from sa, small from
+   sb; by_small the same by sb): the chains of one checker (no blot on a
+   stop), and two checkers borne off by either die. */
+static BG_INLINE int bg_home_order(uint8_t* out, const uint8_t* p, const uint8_t* change, int me_at, int big,
+                                   int small, uint32_t occ, uint32_t blocked, uint32_t blots, uint32_t* pairs,
+                                   uint32_t* by_small, const int k) {
+    uint8_t q[64];
+    const uint8_t* me = p + me_at;
+    uint32_t m1, m2, land, left;
+    int n = 0, a = k ? small : big, b = k ? big : small, s1, s2, t, sa, sb, x, chain_big, chain_small;
+    for (m1 = bg_movable(occ, blocked, a); m1; m1 &= ~(1u << s1)) {
+        s1 = bg_msb(m1);
+        t = s1 - a;
+        land = (1u << (t & 31)) & -(uint32_t)(t >= 0);
+        m2 = bg_movable((occ & ~((uint32_t)(me[s1] == 1) << s1)) | land, blocked, b);
+        if (k)
+            m2 &= ~by_small[s1];         /* pairs the first order found */
+        if (!m2)
+            continue;
+        bg_add64(q, p, t >= 0 ? change + (a * 25 + s1) * 128 + ((blots & land) != 0) * 64 : bg_unit + 64 - me_at - s1);
+        left = blots & ~land;
+        for (; m2; m2 &= ~(1u << s2)) {
+            s2 = bg_msb(m2);
+            sa = k ? s2 : s1;
+            sb = k ? s1 : s2;
+            pairs[sa] |= 1u << sb;
+            if (!k)
+                by_small[sb] |= 1u << sa;
+            chain_big = sb == sa - big;
+            chain_small = (sa == sb - small) & (sb >= big);
+            if (chain_big | chain_small) {
+                x = chain_big ? sa : sb;
+                if (!(((blots >> (x - big)) | (blots >> (x - small))) & 1)
+                        && (chain_big ? (pairs[x - small] >> x) & 1 : (pairs[x] >> (x - big)) & 1))
+                    continue;
+            } else if ((sa < small) & (sb < small) & (sa != sb) && ((pairs[sb] >> sa) & 1)) {
+                continue;
+            }
+            t = s2 - b;
+            bg_add50(out + 50 * n, q, t >= 0 ? change + (b * 25 + s2) * 128 + ((left >> t) & 1) * 64
+                                             : bg_unit + 64 - me_at - s2);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Non-doubles with nothing on the bar and at most one checker outside,
+   results only (from board p, my row at me_at, change: _change[layout]):
+   _search_pair's two orders of the dice and its repeat rule, so the plays
+   of both dice come out in its order, with no step undone and no check a
+   result.  At most one checker outside: the sources are below 12.  Returns
+   how many; 0 (no play of both dice) leaves it to that search. */
+#if defined(__GNUC__)
+__attribute__((noinline))   /* kept out of generate, the hot path of every pair */
+#endif
+static int bg_home_pair(uint8_t* out, const uint8_t* p, const uint8_t* change, int me_at, int big,
+                                  int small, uint32_t occ, uint32_t blocked, uint32_t blots) {
+    uint32_t pairs[16] = {0}, by_small[16] = {0};
+    int n = bg_home_order(out, p, change, me_at, big, small, occ, blocked, blots, pairs, by_small, 0);
+    return n + bg_home_order(out + 50 * n, p, change, me_at, big, small, occ, blocked, blots, pairs, by_small, 1);
 }
 
 /* Why input is not a position (or a roll): the one definition, which

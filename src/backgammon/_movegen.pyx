@@ -29,7 +29,7 @@ from backgammon._chain cimport Chain, run_chained
 cdef extern from "_bits.h":
     int bg_msb(unsigned int x) nogil
     void bg_row_masks(const uint8_t* p, uint32_t* nonzero, uint32_t* two, uint32_t* one) nogil
-    uint32_t bg_reverse24(uint32_t x) nogil
+    void bg_opp_masks(const uint8_t* p, uint32_t* any, uint32_t* blocked, uint32_t* blots) nogil
     int bg_popcount(unsigned int x) nogil
     int bg_leaves(uint8_t* out, const uint8_t* p, uint32_t m, const uint8_t* const* change) nogil
     void bg_add64(uint8_t* out, const uint8_t* a, const uint8_t* b) nogil
@@ -40,6 +40,8 @@ cdef extern from "_bits.h":
                        const uint8_t* plain, const uint32_t* next, int limit) nogil
     int bg_bar_one(uint8_t* out, const uint8_t* p, const uint8_t* change, int big, int small,
                    uint32_t occ, uint32_t blocked, uint32_t blots) nogil
+    int bg_home_pair(uint8_t* out, const uint8_t* p, const uint8_t* change, int me_at, int big, int small,
+                     uint32_t occ, uint32_t blocked, uint32_t blots) nogil
 
 
 cdef enum:
@@ -69,7 +71,6 @@ cdef Generator* new_generator() noexcept nogil:
     """A zeroed generator (free() it); NULL when out of memory."""
     return <Generator*>calloc(1, sizeof(Generator))
 
-
 cdef inline bint _better(Bits* st, int score) noexcept nogil:
     # RULES 3.4: keep only results of the best score seen; a better one
     # discards what was kept.
@@ -79,7 +80,6 @@ cdef inline bint _better(Bits* st, int score) noexcept nogil:
         st.count = 0
         st.best = score
     return st.count < MAX_PLAYS   # always true for valid boards
-
 
 cdef inline void _write_moves(Generator* g, Bits* st, int depth) noexcept nogil:
     cdef int8_t* mv = st.moves + <Py_ssize_t>st.count * MOVE_BYTES
@@ -203,7 +203,6 @@ cdef inline const uint8_t* _quiet_row(const uint8_t* const* rows, const uint8_t*
     # s hits a blot on s - d (rows[s]); a step after one from the same point
     # lands where that one already hit (plain: no hit).
     return plain + 128 * s if s == before else rows[s]
-
 
 cdef inline void _quiet_path(Generator* g, int depth, int s, int d, const uint8_t* row,
                              const uint8_t* plain) noexcept nogil:
@@ -389,10 +388,8 @@ cdef void _search_doubles(Generator* g, Bits* io) noexcept nogil:
     io.count = st.count
     io.best = st.best
 
-
 cdef inline bint _seen(Generator* g, int sa, int sb) noexcept nogil:
     return (g.pairs[sa] >> sb) & 1
-
 
 cdef inline bint _repeats(Generator* g, int sa, int sb) noexcept nogil:
     """Whether the two-dice play with the big die from sa and the small die
@@ -570,17 +567,15 @@ cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
     A roll with no legal step gives one play, the unchanged position; a
     finished game (a side with no checkers) or dice outside 1..6 give none.
     """
-    cdef uint32_t opp_any, opp_two, opp_one, unused_two, unused_one
+    cdef uint32_t opp_any, unused_two, unused_one
     cdef Bits st
     cdef const uint8_t* mine = board + SLOTS
     if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
         return 0
     bg_row_masks(mine, &g.occupied, &unused_two, &unused_one)
-    bg_row_masks(board, &opp_any, &opp_two, &opp_one)
+    bg_opp_masks(board, &opp_any, &g.blocked, &g.blots)
     if g.occupied == 0 or opp_any == 0:
         return 0
-    g.blocked = bg_reverse24(opp_two)
-    g.blots = bg_reverse24(opp_one)
     # The result is written from the next mover's view when swapping.
     st.me_at = 0 if swap else SLOTS
     st.them_at = SLOTS if swap else 0
@@ -602,6 +597,13 @@ cdef int generate(Generator* g, const uint8_t* board, int d1, int d2,
         if _quiet_pairs(g, &st):
             g.best = st.best
             return st.count
+        if g.occupied < 1 << 12 and st.moves == NULL and st.children != NULL:
+            # All home, or one checker outside (bearing off, results only): bg_home_pair.
+            st.count = bg_home_pair(children, g.cur, &_change[st.me_at != 0][0][0][0][0], st.me_at, g.big, g.small,
+                                    g.occupied, g.blocked, g.blots)
+            if st.count:
+                g.best = 4
+                return st.count
         memset(g.pairs, 0, sizeof(g.pairs))
         memset(g.pairs_by_small, 0, sizeof(g.pairs_by_small))
         # The bar, bearing off, or no play with both dice: the general search.
@@ -635,7 +637,7 @@ def step(bytes board, int src, int dst, int die):
     board and whether it hit, or None.
     """
     cdef Bits st
-    cdef uint32_t opp_any, opp_two, opp_one, unused_two, unused_one
+    cdef uint32_t opp_any, unused_two, unused_one
     cdef const uint8_t* b
     cdef int s = src - 1
     b = board_bytes("board", board)
@@ -645,9 +647,7 @@ def step(bytes board, int src, int dst, int die):
     if (s >= die and dst != s - die + 1) or (s < die and dst != 0):
         return None                      # the step is not of die pips
     bg_row_masks(b + SLOTS, &_single.occupied, &unused_two, &unused_one)
-    bg_row_masks(b, &opp_any, &opp_two, &opp_one)
-    _single.blocked = bg_reverse24(opp_two)
-    _single.blots = bg_reverse24(opp_one)
+    bg_opp_masks(b, &opp_any, &_single.blocked, &_single.blots)
     st.occ = _single.occupied
     st.hit = 0
     st.hit_steps = 0
