@@ -64,3 +64,47 @@ def test_a_stage_changes_only_the_chosen_network_and_is_reproducible(td):
     for k in base:
         if not k.startswith("crashed_"):
             assert np.array_equal(arrays[k], base[k]), k
+
+
+def test_ordinary_starts_are_crashed_positions_of_ordinary_self_play(td):
+    nets = network.default()
+    a = td.ordinary_crashed(nets, np.random.default_rng(7), 60, games=50)
+    assert a.shape == (60, 2, 25) and np.array_equal(a, td.ordinary_crashed(nets, np.random.default_rng(7), 60, games=50))
+    assert (_net.position_classes(a) == 4).all()
+    assert len({x.tobytes() for x in a}) > 1
+    for board in a[:20]:
+        Position.from_array(board)               # RULES 1: legal boards
+    # positions the base networks' 0-ply self-play meets (the same 50 games replayed)
+    seen = {x.tobytes() for x in _net.sample_positions(nets, 50, np.random.default_rng(7), 0.0)}
+    assert all(x.tobytes() in seen for x in a)
+    # as the whole share of the starts: those positions, in a random order, less the held-out ones
+    pool = td.ordinary_crashed(nets, np.random.default_rng(8), 40)
+    held = {pool[0].tobytes()}
+    s = td.starts(np.random.default_rng(8), 40, 0.0, held, 0.0, 1.0, nets)
+    assert sorted(x.tobytes() for x in s) == sorted(x.tobytes() for x in pool if x.tobytes() not in held)
+    mixed = td.starts(np.random.default_rng(9), 40, 0.25, set(), 0.0, 0.5, nets)
+    assert len(mixed) == 40 and (_net.position_classes(mixed) >= 3).all()
+    with pytest.raises(ValueError, match="ordinary_share"):
+        td.starts(np.random.default_rng(9), 40, 0.5, set(), 0.2, 0.5, nets)
+
+
+def test_polyak_average_moves_its_share_of_the_way_after_each_block(td):
+    base = {k: v.copy() for k, v in network.default().arrays.items() if not k.startswith("prune_")}
+    arrays = {k: v.copy() for k, v in base.items()}
+    nets = network.networks(arrays)
+    average = {k: (arrays[k], base[k].copy()) for k in arrays if k.startswith("crashed_")}
+    a = np.ascontiguousarray(td.draw(td.closeout_start, np.random.default_rng(3), 40))
+    a = a[_net.position_classes(a) == 4]
+    learner = td.Learner(nets, [4], a, _net.evaluate(nets, a, 0), 0.0, 0.05, np.random.default_rng(4), average, 0.25)
+    targets = np.tile(np.array([[0.9, 0.3, 0.01, 0.05, 0.0]], np.float32), (len(a), 1))
+    learner.add(a, targets)
+    learner.flush()
+    for k, (live, avg) in average.items():
+        assert not np.array_equal(live, base[k])
+        assert np.allclose(avg, base[k] + 0.25 * (live - base[k]), atol=1e-6), k
+    first = {k: avg.copy() for k, (_, avg) in average.items()}
+    learner.add(a, targets)
+    learner.flush()
+    for k, (live, avg) in average.items():
+        assert np.allclose(avg, first[k] + 0.25 * (live - first[k]), atol=1e-6), k
+    assert np.array_equal(arrays["contact_w1"], base["contact_w1"])

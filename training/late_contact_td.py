@@ -6,7 +6,7 @@ to the base networks elsewhere.
         [--nets BASE.npz] [--stages 4] [--stage-games 20000] [--seed 1] [--parallel 512] \\
         [--explore 0.2] [--top 4] [--temperature 0.05] [--lam 0.0] [--lr 0.01] \\
         [--anchor-ratio 1.0] [--anchor-games 2000] [--narrow-anchors] [--networks crashed] \\
-        [--closeout-share 0.5] [--shots-share 0.0]
+        [--closeout-share 0.5] [--shots-share 0.0] [--ordinary-share 0.0] [--polyak 0.0]
 
 The kept candidate (``training/late_contact_td.candidate.npz``, training/README.md):
 
@@ -24,8 +24,13 @@ first stage, but only from late-contact starts):
 
 * the starts: random boards of ``training/late_contact.py``'s two makers
   (``closeout_start``, a bear-in against a checker on the bar, for
-  ``--closeout-share`` of them; ``random_start``, one side bearing in or
-  crashed against 1-3 checkers back, the rest), nothing from outside
+  ``--closeout-share`` of them; ``shots_start`` for ``--shots-share``;
+  with ``--ordinary-share``, that share drawn from the crashed-class
+  positions of the base networks' 0-ply self-play from the opening,
+  ``ordinary_crashed``, so that the loop learns the crashed positions
+  ordinary games reach by the same self-play instead of only being
+  anchored there; ``random_start``, one side bearing in or crashed
+  against 1-3 checkers back, the rest), nothing from outside
   (no position, label or weight of gnubg or any other program), none of
   the blind-spot benchmark's or the published rollouts' positions;
 * ``--parallel`` games run side by side, each played to the end (a side
@@ -56,6 +61,11 @@ stage in its name (``OUT.stage1.npz``...) and as the checkpoint; run again,
 the command goes on after the last stage written (each stage's dice and
 starts come from ``SeedSequence(seed, spawn_key=(stage,))``, so the result
 is that of one run).  The last stage's file is also written as ``OUT``.
+With ``--polyak RATE`` a running average of the learnt networks' weights
+(from the base weights, moved ``RATE`` of the way to the live weights
+after each block) is kept beside them and written as
+``OUT.stageN.avg.npz`` (checkpoint ``OUT.avg.ckpt``); the games are
+played by the live weights.
 """
 from __future__ import annotations
 
@@ -121,11 +131,36 @@ def shots_start(rng: np.random.Generator) -> np.ndarray:
     return board
 
 
-def starts(rng: np.random.Generator, n: int, closeout_share: float, held: set, shots_share: float = 0.0) -> np.ndarray:
+def ordinary_crashed(base_nets, rng: np.random.Generator, n: int, games: int = 2000) -> np.ndarray:
+    """``n`` crashed-class positions (side on roll) met in the base
+    networks' 0-ply self-play from the opening, drawn at random (each a
+    position an ordinary game reaches; batches of ``games`` games are
+    played until there are ``n``)."""
+    pool: list[np.ndarray] = []
+    have = 0
+    while have < n:
+        a = _net.sample_positions(base_nets, games, rng, 0.0)
+        a = a[_net.position_classes(a) == CLASSES["crashed"]]
+        pool.append(a)
+        have += len(a)
+    a = np.concatenate(pool)
+    return np.ascontiguousarray(a[rng.choice(len(a), n, replace=False)])
+
+
+def starts(rng: np.random.Generator, n: int, closeout_share: float, held: set, shots_share: float = 0.0,
+           ordinary_share: float = 0.0, base_nets=None) -> np.ndarray:
+    """``n`` starts: ``closeout_share`` of ``closeout_start``, ``shots_share``
+    of ``shots_start``, ``ordinary_share`` of :func:`ordinary_crashed`
+    (``base_nets``' self-play), the rest ``random_start``; none in ``held``,
+    in a random order."""
     k = int(round(n * closeout_share))
     s = int(round(n * shots_share))
+    o = int(round(n * ordinary_share))
+    if k + s + o > n:
+        raise ValueError(f"closeout_share + shots_share + ordinary_share must be at most 1, got {k + s + o} of {n}")
     out = np.concatenate([draw(make, rng, m) for make, m in ((closeout_start, k), (shots_start, s),
-                                                            (random_start, n - k - s)) if m])
+                                                            (random_start, n - k - s - o)) if m]
+                         + ([ordinary_crashed(base_nets, rng, o)] if o else []))
     keep = np.array([b.tobytes() not in held for b in out])
     return np.ascontiguousarray(out[keep][rng.permutation(int(keep.sum()))])
 
@@ -154,8 +189,12 @@ class Learner:
     """Collects (board, target) pairs and learns them in blocks, each mixed
     with anchors."""
 
-    def __init__(self, nets, classes, anchor_boards, anchor_targets, ratio, lr, rng):
+    def __init__(self, nets, classes, anchor_boards, anchor_targets, ratio, lr, rng, average=None, polyak=0.0):
         self.nets, self.classes, self.lr, self.rng, self.ratio = nets, classes, lr, rng, ratio
+        # Polyak averaging: ``average`` maps each learnt array's name to (the
+        # live array, its running average); after each block the average moves
+        # ``polyak`` of the way to the live weights (the averages are written out)
+        self.average, self.polyak = average, polyak
         self.ab, self.at = anchor_boards, anchor_targets
         self.boards: list[np.ndarray] = []
         self.targets: list[np.ndarray] = []
@@ -185,16 +224,19 @@ class Learner:
         b = np.ascontiguousarray(b, np.uint8)
         t = np.ascontiguousarray(np.clip(t, 0.0, 1.0), np.float32)
         self.err.append(_net.train_supervised(self.nets, b, t, self.rng.permutation(len(b)), self.lr, self.lr))
+        if self.average is not None and self.polyak > 0:
+            for live, avg in self.average.values():
+                avg += np.float32(self.polyak) * (live - avg)
         self.learnt += self.n
         self.boards, self.targets, self.n = [], [], 0
 
 
 def play_stage(nets, learner: Learner, rng: np.random.Generator, games: int, parallel: int, explore: float,
                top: int, temperature: float, lam: float, closeout_share: float, held: set,
-               shots_share: float = 0.0) -> dict:
-    """``games`` games from fresh late-contact starts, ``parallel`` at a time,
-    learning as they go."""
-    pool = starts(rng, games, closeout_share, held, shots_share)
+               shots_share: float = 0.0, ordinary_share: float = 0.0, base_nets=None) -> dict:
+    """``games`` games from fresh starts (:func:`starts`), ``parallel`` at a
+    time, learning as they go."""
+    pool = starts(rng, games, closeout_share, held, shots_share, ordinary_share, base_nets)
     games = len(pool)
     nxt = min(parallel, games)
     boards = pool[:nxt].copy()
@@ -276,7 +318,15 @@ def main(argv=None) -> int:
     ap.add_argument("--closeout-share", type=float, default=0.5)
     ap.add_argument("--shots-share", type=float, default=0.0,
                     help="the share of starts of shots_start (the one-roll-shot kind)")
+    ap.add_argument("--ordinary-share", type=float, default=0.0,
+                    help="the share of starts taken from the crashed-class positions of the base networks' "
+                         "0-ply self-play from the opening (ordinary_crashed)")
+    ap.add_argument("--polyak", type=float, default=0.0,
+                    help="also keep a running average of the learnt networks' weights, moved this share of "
+                         "the way to the live weights after each block; written as OUT.stageN.avg.npz")
     args = ap.parse_args(argv)
+    if not 0.0 <= args.polyak <= 1.0:
+        raise ValueError(f"--polyak must be in [0, 1], got {args.polyak}")
     classes = [CLASSES[n] for n in args.networks.split(",")]
     base_nets = network.load(args.nets) if args.nets else network.default()
     base = {k: v.copy() for k, v in base_nets.arrays.items() if not k.startswith("prune_")}
@@ -291,6 +341,12 @@ def main(argv=None) -> int:
     else:
         arrays = {k: v.copy() for k, v in base.items()}
     nets = network.networks(arrays)
+    learnt = [k for k in arrays if k.split("_")[0] in args.networks.split(",")]
+    avg_ckpt = args.out.with_name(args.out.name + ".avg.ckpt")
+    average = None
+    if args.polyak > 0:
+        start = network.read(avg_ckpt)[0] if stage and avg_ckpt.exists() else base
+        average = {k: (arrays[k], np.array(start[k], np.float32, copy=True)) for k in learnt}
     a_boards, a_targets = anchors(base_nets, base, args.seed, classes, args.anchor_games, args.narrow_anchors)
     held = _held_out()
     print(f"{len(a_boards):,} anchors", file=sys.stderr, flush=True)
@@ -299,11 +355,12 @@ def main(argv=None) -> int:
         t0 = time.process_time()
         ss = np.random.SeedSequence(args.seed, spawn_key=(stage,))
         rng = np.random.default_rng(ss)
-        learner = Learner(nets, classes, a_boards, a_targets, args.anchor_ratio, args.lr, rng)
+        learner = Learner(nets, classes, a_boards, a_targets, args.anchor_ratio, args.lr, rng, average, args.polyak)
         info = play_stage(nets, learner, rng, args.stage_games, args.parallel, args.explore, args.top,
-                          args.temperature, args.lam, args.closeout_share, held, args.shots_share)
+                          args.temperature, args.lam, args.closeout_share, held, args.shots_share,
+                          args.ordinary_share, base_nets)
         stage += 1
-        info.update(stage=stage, learnt=learner.learnt, mse=round(float(np.mean(learner.err)), 6) if learner.err else None,
+        info.update(stage=stage, learnt=learner.learnt, blocks=len(learner.err), mse=round(float(np.mean(learner.err)), 6) if learner.err else None,
                     cpu=round(time.process_time() - t0, 1))
         history.append(info)
         print(json.dumps(info), file=sys.stderr, flush=True)
@@ -311,7 +368,13 @@ def main(argv=None) -> int:
                 "base": args.nets or "shipped", "seed": args.seed,
                 "method": "TD self-play from random late-contact starts with softmax exploration among the top "
                           "plays, anchored to the base networks' outputs elsewhere (training/late_contact_td.py)"}
+        if average is not None:                  # the average's checkpoint first: ckpt says which stage is done
+            averaged = dict(arrays, **{k: avg for k, (_, avg) in average.items()})
+            network.save(avg_ckpt, averaged, meta)
         network.save(ckpt, arrays, meta)
+        if average is not None:
+            network.save(args.out.with_name(f"{args.out.stem}.stage{stage}.avg.npz"), fit_pruner(averaged, 1, threads=1),
+                         dict(meta, polyak=args.polyak))
         full = fit_pruner(arrays, 1, threads=1)
         network.save(args.out.with_name(f"{args.out.stem}.stage{stage}.npz"), full, meta)
         if stage == args.stages:
