@@ -9,14 +9,17 @@ environment's step (``_env.env_answer``) run on it; docs/design.md
 """
 from libc.stdint cimport uint8_t, int8_t, int64_t
 from libc.stdlib cimport calloc, malloc, free
+from libc.string cimport memset
 
 from backgammon._movegen cimport MAX_PLAYS, BOARD_BYTES, MOVE_BYTES
 
 # Rows are taken in chunks, a chunk at a time from a shared counter.  A chunk
 # whose start in the output is already known (every earlier chunk counted)
 # writes there directly; otherwise it writes into this thread's scratch, which
-# stays in cache, and is copied in once the chunk before it publishes its end.
-# So the output is the one-thread output for any number of threads.
+# stays in cache, and is copied in once the chunk before it publishes its end
+# (or, when that happens while the chunk is being made, what is in scratch is
+# copied in and the rest written in place).  So the output is the one-thread
+# output for any number of threads.
 
 cdef extern from "_sync.h":
     int64_t bg_load_acquire(const int64_t* p) nogil
@@ -44,11 +47,14 @@ cdef enum:
     SPARES = 4         # scratch blocks kept between runs (one a thread)
     HEADER = 64        # a scratch block's size is kept in its first bytes
     # Where run_chained's shared numbers live in Chain.sync, each on its own
-    # cache line: the next chunk to take, the failure flag, then one more
-    # than where each chunk starts in the output (0 while unknown).
+    # cache line: the next chunk to take, the failure flag, what went through
+    # scratch (children copied, chunks switched to writing in place), then
+    # one more than where each chunk starts in the output (0 while unknown).
     SYNC_NEXT = 0
     SYNC_FAIL = 8
-    SYNC_STARTS = 16
+    SYNC_COPIED = 16
+    SYNC_SWITCHED = 17
+    SYNC_STARTS = 24
 
 
 ctypedef struct _Chunk:
@@ -111,6 +117,7 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
     if p.stop == hi:
         # Counted: the next chunk may place itself while this one copies.
         bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], base + p.count + 1)
+    bg_fetch_add(&c.sync[SYNC_COPIED], p.count)
     bg_stream_copy(c.children + base * BOARD_BYTES, p.kids, p.count * BOARD_BYTES)
     if c.moves != NULL:
         bg_stream_copy(c.moves + base * MOVE_BYTES, p.moves, p.count * MOVE_BYTES)
@@ -123,6 +130,28 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
             return _fail(c, 1)
         bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
     return 1
+
+
+cdef int _switch(_Chain* c, _Chunk* p, int64_t at) noexcept nogil:
+    # The chunk p's rows p.lo..p.stop-1 are in scratch and its start is
+    # known (at): copy them in, write the rest of the chunk in place and
+    # publish its end.  0, or -1 when the output is full.
+    cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
+    cdef int64_t count = c.offsets[p.stop] if p.stop > p.lo else 0
+    if c.capacity - at < count:
+        return _fail(c, 1)
+    bg_stream_copy(c.children + at * BOARD_BYTES, p.kids, count * BOARD_BYTES)
+    if c.moves != NULL:
+        bg_stream_copy(c.moves + at * MOVE_BYTES, p.moves, count * MOVE_BYTES)
+    for j in range(p.lo + 1, p.stop + 1):
+        c.offsets[j] += at
+    bg_fetch_add(&c.sync[SYNC_COPIED], count)
+    bg_fetch_add(&c.sync[SYNC_SWITCHED], 1)
+    at += count
+    if not _direct(c, p.stop, hi, &at):
+        return _fail(c, 1)
+    bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
+    return 0
 
 
 cdef int _place_all(_Chain* c, _Chunk* held, int* first, int* pending) noexcept nogil:
@@ -166,6 +195,18 @@ cdef void _give_scratch(char* b) noexcept nogil:
             return
         b = <char*>bg_swap_ptr(&_spare[i], b)
     free(b)
+
+
+# Whether a chunk may switch from scratch to writing in place (as above);
+# off only to measure what the switch saves (benchmarks/chain_cpu.py).
+cdef bint _switching = True
+
+
+def set_switching(bint on):
+    """Let chunks begun in scratch finish in place (the default) or not;
+    for measuring the scheme, the output is the same either way."""
+    global _switching
+    _switching = on
 
 
 def kept_scratch():
@@ -252,6 +293,8 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             continue
         p = &held[(first + pending) % PENDING]
         pending += 1
+        at = -1
+        r = 0
         p.k = k
         p.lo = lo
         local = 0
@@ -262,7 +305,32 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             local += m
             offsets[i + 1] = local
             i += 1
+            if i < hi and _switching:
+                # Once the chunk before is counted, what is in scratch goes in
+                # and the rest is written in place (two threads keep about
+                # half a chunk apart, so this copies about half of what
+                # placing the whole chunk would); older chunks held are
+                # placed as soon as they can be, for this one to switch.
+                while pending > 1:
+                    r = _place(&c, &held[first], False)
+                    if r != 1:
+                        break
+                    first = (first + 1) % PENDING
+                    pending -= 1
+                if r < 0:
+                    status = -1
+                    break
+                if pending == 1:
+                    at = bg_load_acquire(&sync[SYNC_STARTS + k]) - 1
+                    if at >= 0:
+                        break
+        if status:
+            break
         p.stop = i
+        if at >= 0:
+            status = _switch(&c, p, at)
+            pending = 0
+            continue
         p.count = local
         if i < hi:
             # Only this chunk's place lets it go on: place everything held.
@@ -294,6 +362,67 @@ cdef class Chain:
         free(self.sync)
 
     @property
+    def copied(self):
+        """Children of the run that went through a thread's scratch (and
+        were copied into the output); the rest were written in place."""
+        return bg_load_acquire(&self.sync[SYNC_COPIED])
+
+    @property
+    def switched(self):
+        """Chunks of the run begun in scratch and finished in place (the
+        chunk before them was counted while they were being made)."""
+        return bg_load_acquire(&self.sync[SYNC_SWITCHED])
+
+    @property
     def status(self):
         """0, or why the run stopped: 1 the output was too small, 2 memory."""
         return bg_load_acquire(&self.sync[SYNC_FAIL])
+
+
+# A row writer for tests of the scheduling itself: row i writes 1 + 7i % 5
+# children, child j of it all bytes (i + j) % 251; ``gate`` holds threads at
+# chosen rows so a test can make a given interleaving happen (see
+# tests/test_chain.py).
+ctypedef struct _TestRows:
+    int64_t* gate       # wait_row, release_row, released, hold_row, timed_out
+    int64_t* sync
+
+
+cdef bint _wait_until(int64_t* p, int64_t* timed_out) noexcept nogil:
+    # Until *p is set, or (some seconds of yielding) timed_out is.
+    cdef int64_t tries
+    for tries in range(20000000):
+        if bg_load_acquire(p) != 0:
+            return True
+        bg_relax(<int>min(tries, 64))
+    bg_store_release(timed_out, 1)
+    return False
+
+
+cdef int _test_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) noexcept nogil:
+    cdef _TestRows* t = <_TestRows*>ctx
+    cdef int j, m = 1 + (7 * i) % 5
+    if i == t.gate[0]:
+        _wait_until(&t.gate[2], &t.gate[4])
+    if i == t.gate[3]:
+        _wait_until(&t.sync[SYNC_STARTS + 1], &t.gate[4])
+    for j in range(m):
+        memset(children + j * BOARD_BYTES, (i + j) % 251, BOARD_BYTES)
+    if i == t.gate[1]:
+        bg_store_release(&t.gate[2], 1)
+    return m
+
+
+def _run_test_rows(Chain chain, int64_t[::1] offsets, uint8_t[:, :, ::1] children, int64_t[::1] gate):
+    """One thread's share of ``chain``'s rows written by the test writer
+    above; returns run_chained's status.  For tests only."""
+    cdef _TestRows t
+    cdef int status
+    if gate.shape[0] != 5 or offsets.shape[0] != chain.n + 1 or children.shape[1] * children.shape[2] != BOARD_BYTES:
+        raise ValueError("gate must have 5 numbers, offsets n + 1, children rows of 50 bytes")
+    t.gate = &gate[0]
+    t.sync = chain.sync
+    with nogil:
+        status = run_chained(_test_row, &t, chain.n, chain.chunk, &offsets[0], &children[0, 0, 0], NULL,
+                             children.shape[0], chain.sync)
+    return status

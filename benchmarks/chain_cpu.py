@@ -1,0 +1,97 @@
+"""What two threads cost over one on the same batch, by CPU time (for a busy
+machine: other jobs do not add to a process's CPU time), with chunks allowed
+to switch from scratch to writing in place (``on``) or not (``off``).
+
+    python benchmarks/chain_cpu.py [--sizes 100000 300000] [--rounds 3] [--calls 5]
+
+Round by round, a fresh process per setting (``on`` and ``off`` alternate)
+makes ``batch.legal_positions`` calls on random-game pairs (seed 11, as
+benchmarks/scaling.py), one thread and two threads in turn, and prints the
+fastest CPU time (``getrusage``, user + system, all threads) of each, their
+ratio, the wall time of the fastest two-thread call, and the share of the
+children that went through a thread's scratch and were copied in
+(``Chain.copied``; median over the calls) with the chunks that switched
+(``Chain.switched``).  The output is the same either way
+(benchmarks/movegen_digest.py).
+
+The script also runs as the timed process itself:
+``chain_cpu.py --run SIZE on|off CALLS``.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+
+def _run(size: int, switching: bool, calls: int) -> None:
+    import resource
+    import statistics
+    import time
+
+    import numpy as np
+
+    from backgammon import _chain, batch
+    from backgammon.sample import random_positions
+
+    _chain.set_switching(switching)
+    chains = []
+    make = _chain.Chain
+
+    def keep(n, chunk):
+        chain = make(n, chunk)
+        chains.append(chain)
+        return chain
+
+    _chain.Chain = keep          # batch.py makes one per threaded call
+    b, r = random_positions(size, seed=11)
+    b, r = np.ascontiguousarray(b), np.ascontiguousarray(r)
+
+    def cpu() -> float:
+        u = resource.getrusage(resource.RUSAGE_SELF)
+        return u.ru_utime + u.ru_stime
+
+    for t in (1, 2):
+        batch.legal_positions(b, r, validate=False, threads=t)
+    chains.clear()
+    best = {1: float("inf"), 2: float("inf")}
+    wall2 = float("inf")
+    copied, switched = [], []
+    for _ in range(calls):
+        for t in (1, 2):
+            c, w = cpu(), time.perf_counter()
+            offsets, _kids = batch.legal_positions(b, r, validate=False, threads=t)
+            c, w = cpu() - c, time.perf_counter() - w
+            if c < best[t]:
+                best[t] = c
+                if t == 2:
+                    wall2 = w
+            if t == 2 and chains:
+                copied.append(chains[-1].copied / int(offsets[-1]))
+                switched.append(chains[-1].switched)
+            del offsets, _kids
+    print(f"{size:>9,} pairs  switch {'on ' if switching else 'off'}  cpu 1 thread {best[1] * 1e3:6.1f} ms"
+          f"  2 threads {best[2] * 1e3:6.1f} ms  ratio {best[2] / best[1]:.3f}  wall 2 threads {wall2 * 1e3:6.1f} ms"
+          f"  copied {statistics.median(copied) if copied else float('nan'):.0%}"
+          f"  switched {statistics.median(switched) if switched else 0:.0f}", flush=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 300_000])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--calls", type=int, default=5)
+    ap.add_argument("--run", nargs=3, metavar=("SIZE", "ON_OFF", "CALLS"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.run:
+        _run(int(args.run[0]), args.run[1] == "on", int(args.run[2]))
+        return 0
+    for _ in range(args.rounds):
+        for size in args.sizes:
+            for setting in ("off", "on"):
+                subprocess.run([sys.executable, __file__, "--run", str(size), setting, str(args.calls)], check=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
