@@ -2,7 +2,7 @@
 machine: other jobs do not add to a process's CPU time), with chunks allowed
 to switch from scratch to writing in place (``on``) or not (``off``).
 
-    python benchmarks/chain_cpu.py [--sizes 100000 300000] [--rounds 3] [--calls 5]
+    python benchmarks/chain_cpu.py [--sizes 100000 300000] [--rounds 3] [--calls 5] [--chunk 256]
 
 Round by round, a fresh process per setting (``on`` and ``off`` alternate)
 makes ``batch.legal_positions`` calls on random-game pairs (seed 11, as
@@ -14,8 +14,14 @@ children that went through a thread's scratch and were copied in
 (``Chain.switched``).  The output is the same either way
 (benchmarks/movegen_digest.py).
 
+The CPU time of two threads includes what a thread spends waiting for the
+other when the machine has descheduled it (a few milliseconds a call at a
+load average of 6-8); benchmarks/notes/experiments/chain_wait_cpu.patch adds
+a column with that taken out (each wait's thread CPU time, by
+``CLOCK_THREAD_CPUTIME_ID``; Linux only, so not in the code).
+
 The script also runs as the timed process itself:
-``chain_cpu.py --run SIZE on|off CALLS``.
+``chain_cpu.py --run SIZE on|off CALLS CHUNK``.
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ import subprocess
 import sys
 
 
-def _run(size: int, switching: bool, calls: int) -> None:
+def _run(size: int, switching: bool, calls: int, chunk: int) -> None:
     import resource
     import statistics
     import time
@@ -35,6 +41,7 @@ def _run(size: int, switching: bool, calls: int) -> None:
     from backgammon.sample import random_positions
 
     _chain.set_switching(switching)
+    batch.CHUNK_PAIRS = chunk
     chains = []
     make = _chain.Chain
 
@@ -70,7 +77,7 @@ def _run(size: int, switching: bool, calls: int) -> None:
                 copied.append(chains[-1].copied / int(offsets[-1]))
                 switched.append(chains[-1].switched)
             del offsets, _kids
-    print(f"{size:>9,} pairs  switch {'on ' if switching else 'off'}  cpu 1 thread {best[1] * 1e3:6.1f} ms"
+    print(f"{size:>9,} pairs  chunk {chunk}  switch {'on ' if switching else 'off'}  cpu 1 thread {best[1] * 1e3:6.1f} ms"
           f"  2 threads {best[2] * 1e3:6.1f} ms  ratio {best[2] / best[1]:.3f}  wall 2 threads {wall2 * 1e3:6.1f} ms"
           f"  copied {statistics.median(copied) if copied else float('nan'):.0%}"
           f"  switched {statistics.median(switched) if switched else 0:.0f}", flush=True)
@@ -81,15 +88,17 @@ def main() -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 300_000])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--calls", type=int, default=5)
-    ap.add_argument("--run", nargs=3, metavar=("SIZE", "ON_OFF", "CALLS"), help=argparse.SUPPRESS)
+    ap.add_argument("--chunk", type=int, default=256, help="pairs a chunk (batch.CHUNK_PAIRS)")
+    ap.add_argument("--run", nargs=4, metavar=("SIZE", "ON_OFF", "CALLS", "CHUNK"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.run:
-        _run(int(args.run[0]), args.run[1] == "on", int(args.run[2]))
+        _run(int(args.run[0]), args.run[1] == "on", int(args.run[2]), int(args.run[3]))
         return 0
     for _ in range(args.rounds):
         for size in args.sizes:
             for setting in ("off", "on"):
-                subprocess.run([sys.executable, __file__, "--run", str(size), setting, str(args.calls)], check=True)
+                subprocess.run([sys.executable, __file__, "--run", str(size), setting, str(args.calls), str(args.chunk)],
+                               check=True)
     return 0
 
 
