@@ -1,17 +1,21 @@
 """What two threads cost over one on the same batch, by CPU time (for a busy
-machine: other jobs do not add to a process's CPU time), with chunks allowed
-to switch from scratch to writing in place (``on``) or not (``off``).
+machine: other jobs do not add to a process's CPU time), under three
+settings of the chunk scheduler (``_chain.run_chained``): ``plain`` (a chunk
+begun in scratch is copied in whole once placed), ``switch`` (it switches
+to writing in place once the chunk before is counted) and ``take`` (as
+``switch``, and a thread that waits on a chunk whose thread is away takes
+that chunk over: what ``batch`` does).
 
     python benchmarks/chain_cpu.py [--sizes 100000 300000] [--rounds 3] [--calls 5] [--chunk 256]
 
-Round by round, a fresh process per setting (``on`` and ``off`` alternate)
+Round by round, a fresh process per setting (the three alternate)
 makes ``batch.legal_positions`` calls on random-game pairs (seed 11, as
 benchmarks/scaling.py), one thread and two threads in turn, and prints the
 fastest CPU time (``getrusage``, user + system, all threads) of each, their
 ratio, the wall time of the fastest two-thread call, and the share of the
 children that went through a thread's scratch and were copied in
 (``Chain.copied``; median over the calls) with the chunks that switched
-(``Chain.switched``).  The output is the same either way
+(``Chain.switched``) and were taken over (``Chain.taken``).  The output is the same either way
 (benchmarks/movegen_digest.py).
 
 The CPU time of two threads includes what a thread spends waiting for the
@@ -21,7 +25,7 @@ a column with that taken out (each wait's thread CPU time, by
 ``CLOCK_THREAD_CPUTIME_ID``; Linux only, so not in the code).
 
 The script also runs as the timed process itself:
-``chain_cpu.py --run SIZE on|off CALLS CHUNK``.
+``chain_cpu.py --run SIZE plain|switch|take CALLS CHUNK``.
 """
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ import subprocess
 import sys
 
 
-def _run(size: int, switching: bool, calls: int, chunk: int) -> None:
+def _run(size: int, setting: str, calls: int, chunk: int) -> None:
     import resource
     import statistics
     import time
@@ -40,13 +44,13 @@ def _run(size: int, switching: bool, calls: int, chunk: int) -> None:
     from backgammon import _chain, batch
     from backgammon.sample import random_positions
 
-    _chain.set_switching(switching)
+    _chain.set_switching(setting != "plain")
     batch.CHUNK_PAIRS = chunk
     chains = []
     make = _chain.Chain
 
-    def keep(n, chunk):
-        chain = make(n, chunk)
+    def keep(n, chunk, repeatable=False):
+        chain = make(n, chunk, repeatable=repeatable and setting == "take")
         chains.append(chain)
         return chain
 
@@ -63,7 +67,7 @@ def _run(size: int, switching: bool, calls: int, chunk: int) -> None:
     chains.clear()
     best = {1: float("inf"), 2: float("inf")}
     wall2 = float("inf")
-    copied, switched = [], []
+    copied, switched, taken = [], [], []
     for _ in range(calls):
         for t in (1, 2):
             c, w = cpu(), time.perf_counter()
@@ -76,11 +80,13 @@ def _run(size: int, switching: bool, calls: int, chunk: int) -> None:
             if t == 2 and chains:
                 copied.append(chains[-1].copied / int(offsets[-1]))
                 switched.append(chains[-1].switched)
+                taken.append(chains[-1].taken)
             del offsets, _kids
-    print(f"{size:>9,} pairs  chunk {chunk}  switch {'on ' if switching else 'off'}  cpu 1 thread {best[1] * 1e3:6.1f} ms"
+    print(f"{size:>9,} pairs  chunk {chunk}  {setting:6}  cpu 1 thread {best[1] * 1e3:6.1f} ms"
           f"  2 threads {best[2] * 1e3:6.1f} ms  ratio {best[2] / best[1]:.3f}  wall 2 threads {wall2 * 1e3:6.1f} ms"
           f"  copied {statistics.median(copied) if copied else float('nan'):.0%}"
-          f"  switched {statistics.median(switched) if switched else 0:.0f}", flush=True)
+          f"  switched {statistics.median(switched) if switched else 0:.0f}"
+          f"  taken {statistics.median(taken) if taken else 0:.0f}", flush=True)
 
 
 def main() -> int:
@@ -92,11 +98,11 @@ def main() -> int:
     ap.add_argument("--run", nargs=4, metavar=("SIZE", "ON_OFF", "CALLS", "CHUNK"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.run:
-        _run(int(args.run[0]), args.run[1] == "on", int(args.run[2]), int(args.run[3]))
+        _run(int(args.run[0]), args.run[1], int(args.run[2]), int(args.run[3]))
         return 0
     for _ in range(args.rounds):
         for size in args.sizes:
-            for setting in ("off", "on"):
+            for setting in ("plain", "switch", "take"):
                 subprocess.run([sys.executable, __file__, "--run", str(size), setting, str(args.calls), str(args.chunk)],
                                check=True)
     return 0

@@ -48,13 +48,17 @@ cdef enum:
     HEADER = 64        # a scratch block's size is kept in its first bytes
     # Where run_chained's shared numbers live in Chain.sync, each on its own
     # cache line: the next chunk to take, the failure flag, what went through
-    # scratch (children copied, chunks switched to writing in place), then
-    # one more than where each chunk starts in the output (0 while unknown).
+    # scratch (children copied, chunks switched to writing in place, chunks
+    # taken over), whether rows may be written twice, then one more than
+    # where each chunk starts in the output (0 while unknown).
     SYNC_NEXT = 0
     SYNC_FAIL = 8
     SYNC_COPIED = 16
     SYNC_SWITCHED = 17
+    SYNC_TAKEN = 18
+    SYNC_REPEATABLE = 19
     SYNC_STARTS = 24
+    TAKE_AFTER = 64    # spins a thread waits before it takes over a chunk
 
 
 ctypedef struct _Chunk:
@@ -63,6 +67,8 @@ ctypedef struct _Chunk:
     int8_t* moves
     Py_ssize_t k, lo, stop     # rows lo..stop-1 are in scratch
     int64_t count
+    int64_t* offs              # their ends in scratch (the output's offsets
+                               # are written once the chunk's start is known)
 
 
 ctypedef struct _Chain:
@@ -73,20 +79,7 @@ ctypedef struct _Chain:
     uint8_t* children
     int8_t* moves
     int64_t* sync
-
-
-cdef inline bint _direct(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t* at) noexcept nogil:
-    # Rows i..hi-1 straight into the output from at; False when it is full.
-    cdef int k
-    while i < hi:
-        if c.capacity - at[0] < MAX_PLAYS:
-            return False
-        k = c.write_row(c.ctx, i, c.children + at[0] * BOARD_BYTES,
-                        c.moves + at[0] * MOVE_BYTES if c.moves != NULL else NULL)
-        at[0] += k
-        c.offsets[i + 1] = at[0]
-        i += 1
-    return True
+    bint repeatable
 
 
 cdef inline int _fail(_Chain* c, int why) noexcept nogil:
@@ -95,11 +88,51 @@ cdef inline int _fail(_Chain* c, int why) noexcept nogil:
     return -1
 
 
+cdef inline int _direct(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t* at, Py_ssize_t k) noexcept nogil:
+    # Rows i..hi-1 of chunk k straight into the output from at: 1 when done
+    # (the caller publishes the end), 0 when the output is full, 2 when
+    # another thread took the chunk over and has published its end.
+    cdef int m
+    while i < hi:
+        if c.capacity - at[0] < MAX_PLAYS:
+            return 0
+        if c.repeatable and bg_load_acquire(&c.sync[SYNC_STARTS + 1 + k]):
+            return 2
+        m = c.write_row(c.ctx, i, c.children + at[0] * BOARD_BYTES,
+                        c.moves + at[0] * MOVE_BYTES if c.moves != NULL else NULL)
+        at[0] += m
+        c.offsets[i + 1] = at[0]
+        i += 1
+    return 1
+
+
+cdef int _take_over(_Chain* c, Py_ssize_t k) noexcept nogil:
+    # Chunk k waits for a chunk before it whose thread has not ended it
+    # (descheduled, most likely): write that chunk in place here.  Its rows
+    # are written the same by any thread, and its owner drops its own copy
+    # once it sees the end published.  -1 when the output is full.
+    cdef Py_ssize_t j = k - 1
+    cdef int64_t at
+    cdef int r
+    while j > 0 and bg_load_acquire(&c.sync[SYNC_STARTS + j]) == 0:
+        j -= 1
+    at = bg_load_acquire(&c.sync[SYNC_STARTS + j]) - 1
+    if at < 0 or bg_load_acquire(&c.sync[SYNC_STARTS + 1 + j]):
+        return 0
+    r = _direct(c, j * c.chunk, min(c.n, (j + 1) * c.chunk), &at, j)
+    if r == 0:
+        return _fail(c, 1)
+    if r == 1:
+        bg_store_release(&c.sync[SYNC_STARTS + 1 + j], at + 1)
+        bg_fetch_add(&c.sync[SYNC_TAKEN], 1)
+    return 0
+
+
 cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
     """Copy a scratch chunk to its place once the chunks before it are
     counted: 1 when placed, 0 when not yet (without ``wait``), -1 when the
     run failed."""
-    cdef int spins = 0
+    cdef int spins = 0, r
     cdef int64_t base, at
     cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
     while True:
@@ -110,8 +143,15 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
             return -1
         if not wait:
             return 0
+        if c.repeatable and spins >= TAKE_AFTER:
+            if _take_over(c, p.k) < 0:
+                return -1
+            spins = 0
+            continue
         bg_relax(spins)
         spins += 1
+    if c.repeatable and bg_load_acquire(&c.sync[SYNC_STARTS + 1 + p.k]):
+        return 1        # taken over: already in place
     if c.capacity - base < p.count:
         return _fail(c, 1)
     if p.stop == hi:
@@ -122,13 +162,15 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
     if c.moves != NULL:
         bg_stream_copy(c.moves + base * MOVE_BYTES, p.moves, p.count * MOVE_BYTES)
     for j in range(p.lo + 1, p.stop + 1):
-        c.offsets[j] += base
+        c.offsets[j] = p.offs[j - p.lo - 1] + base
     if p.stop < hi:
         # The scratch filled up: the rest of the chunk goes straight in.
         at = base + p.count
-        if not _direct(c, p.stop, hi, &at):
+        r = _direct(c, p.stop, hi, &at, p.k)
+        if r == 0:
             return _fail(c, 1)
-        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
+        if r == 1:
+            bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
     return 1
 
 
@@ -137,20 +179,23 @@ cdef int _switch(_Chain* c, _Chunk* p, int64_t at) noexcept nogil:
     # known (at): copy them in, write the rest of the chunk in place and
     # publish its end.  0, or -1 when the output is full.
     cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
-    cdef int64_t count = c.offsets[p.stop] if p.stop > p.lo else 0
+    cdef int64_t count = p.offs[p.stop - p.lo - 1] if p.stop > p.lo else 0
+    cdef int r
     if c.capacity - at < count:
         return _fail(c, 1)
     bg_stream_copy(c.children + at * BOARD_BYTES, p.kids, count * BOARD_BYTES)
     if c.moves != NULL:
         bg_stream_copy(c.moves + at * MOVE_BYTES, p.moves, count * MOVE_BYTES)
     for j in range(p.lo + 1, p.stop + 1):
-        c.offsets[j] += at
+        c.offsets[j] = p.offs[j - p.lo - 1] + at
     bg_fetch_add(&c.sync[SYNC_COPIED], count)
     bg_fetch_add(&c.sync[SYNC_SWITCHED], 1)
     at += count
-    if not _direct(c, p.stop, hi, &at):
+    r = _direct(c, p.stop, hi, &at, p.k)
+    if r == 0:
         return _fail(c, 1)
-    bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
+    if r == 1:
+        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
     return 0
 
 
@@ -249,9 +294,12 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     cdef int64_t at, local
     cdef int first = 0, pending = 0, m, r, status = 0
     cdef size_t kid_bytes = PENDING * rows * BOARD_BYTES
-    cdef char* block = _take_scratch(kid_bytes + (PENDING * rows * MOVE_BYTES if moves != NULL else 0))
+    cdef size_t move_bytes = PENDING * rows * MOVE_BYTES if moves != NULL else 0
+    cdef char* block = _take_scratch(kid_bytes + move_bytes + PENDING * chunk * sizeof(int64_t))
     cdef uint8_t* scratch = <uint8_t*>(block + HEADER) if block != NULL else NULL
     cdef int8_t* scratch_moves = <int8_t*>(block + HEADER + kid_bytes) if block != NULL and moves != NULL else NULL
+    cdef int64_t* scratch_offs = <int64_t*>(block + HEADER + kid_bytes + move_bytes) if block != NULL else NULL
+    cdef bint dropped
     c.write_row = write_row
     c.ctx = ctx
     c.n = n
@@ -261,12 +309,14 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     c.children = children
     c.moves = moves
     c.sync = sync
+    c.repeatable = bg_load_acquire(&sync[SYNC_REPEATABLE]) != 0
     if block == NULL:
         _fail(&c, 2)
         return 2
     for q in range(PENDING):
         held[q].kids = scratch + q * rows * BOARD_BYTES
         held[q].moves = scratch_moves + q * rows * MOVE_BYTES if moves != NULL else NULL
+        held[q].offs = scratch_offs + q * chunk
     while status == 0:
         # Place what can be placed; wait for the oldest when all are held.
         while pending:
@@ -286,15 +336,18 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
         hi = min(n, lo + chunk)
         at = bg_load_acquire(&sync[SYNC_STARTS + k]) - 1
         if at >= 0:
-            if not _direct(&c, lo, hi, &at):
+            r = _direct(&c, lo, hi, &at, k)
+            if r == 0:
                 status = _fail(&c, 1)
                 break
-            bg_store_release(&sync[SYNC_STARTS + 1 + k], at + 1)
+            if r == 1:
+                bg_store_release(&sync[SYNC_STARTS + 1 + k], at + 1)
             continue
         p = &held[(first + pending) % PENDING]
         pending += 1
         at = -1
         r = 0
+        dropped = False
         p.k = k
         p.lo = lo
         local = 0
@@ -303,8 +356,11 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             m = write_row(ctx, i, p.kids + local * BOARD_BYTES,
                           p.moves + local * MOVE_BYTES if moves != NULL else NULL)
             local += m
-            offsets[i + 1] = local
+            p.offs[i - lo] = local
             i += 1
+            if c.repeatable and bg_load_acquire(&sync[SYNC_STARTS + 1 + k]):
+                dropped = True      # taken over while this thread was away
+                break
             if i < hi and _switching:
                 # Once the chunk before is counted, what is in scratch goes in
                 # and the rest is written in place (two threads keep about
@@ -326,6 +382,9 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
                         break
         if status:
             break
+        if dropped:
+            pending -= 1            # the newest held: its slot is free again
+            continue
         p.stop = i
         if at >= 0:
             status = _switch(&c, p, at)
@@ -347,7 +406,7 @@ cdef class Chain:
     """The shared state of one ``run_chained`` run over ``n`` rows in chunks
     of ``chunk``: made fresh for each run, given to every thread."""
 
-    def __cinit__(self, Py_ssize_t n, Py_ssize_t chunk):
+    def __cinit__(self, Py_ssize_t n, Py_ssize_t chunk, bint repeatable=False):
         if n < 0 or chunk < 1 or n > (1 << 48):
             raise ValueError("n must be 0 to 2**48 and chunk >= 1")
         self.n = n
@@ -357,6 +416,10 @@ cdef class Chain:
         if self.sync == NULL:
             raise MemoryError()
         self.sync[SYNC_STARTS] = 1
+        # Rows that write the same wherever and however often they are
+        # written (nothing but their children) let a waiting thread take
+        # over the chunk of a thread that is away.
+        self.sync[SYNC_REPEATABLE] = repeatable
 
     def __dealloc__(self):
         free(self.sync)
@@ -374,6 +437,13 @@ cdef class Chain:
         return bg_load_acquire(&self.sync[SYNC_SWITCHED])
 
     @property
+    def taken(self):
+        """Chunks of the run that a waiting thread wrote itself because
+        the thread that had taken them had not ended them (``repeatable``
+        runs only)."""
+        return bg_load_acquire(&self.sync[SYNC_TAKEN])
+
+    @property
     def status(self):
         """0, or why the run stopped: 1 the output was too small, 2 memory."""
         return bg_load_acquire(&self.sync[SYNC_FAIL])
@@ -382,9 +452,12 @@ cdef class Chain:
 # A row writer for tests of the scheduling itself: row i writes 1 + 7i % 5
 # children, child j of it all bytes (i + j) % 251; ``gate`` holds threads at
 # chosen rows so a test can make a given interleaving happen (see
-# tests/test_chain.py).
+# tests/test_chain.py): the first thread to write row gate[0] waits until
+# row gate[1] is written (gate[2] set), the first to write row gate[3] until
+# chunk gate[5] - 1 is counted (its end published); gate[4] is set if a
+# wait timed out; gate[6] and gate[7] count the writes of those two rows.
 ctypedef struct _TestRows:
-    int64_t* gate       # wait_row, release_row, released, hold_row, timed_out
+    int64_t* gate
     int64_t* sync
 
 
@@ -402,10 +475,10 @@ cdef bint _wait_until(int64_t* p, int64_t* timed_out) noexcept nogil:
 cdef int _test_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) noexcept nogil:
     cdef _TestRows* t = <_TestRows*>ctx
     cdef int j, m = 1 + (7 * i) % 5
-    if i == t.gate[0]:
+    if i == t.gate[0] and bg_fetch_add(&t.gate[6], 1) == 0:
         _wait_until(&t.gate[2], &t.gate[4])
-    if i == t.gate[3]:
-        _wait_until(&t.sync[SYNC_STARTS + 1], &t.gate[4])
+    if i == t.gate[3] and bg_fetch_add(&t.gate[7], 1) == 0:
+        _wait_until(&t.sync[SYNC_STARTS + t.gate[5]], &t.gate[4])
     for j in range(m):
         memset(children + j * BOARD_BYTES, (i + j) % 251, BOARD_BYTES)
     if i == t.gate[1]:
@@ -418,8 +491,10 @@ def _run_test_rows(Chain chain, int64_t[::1] offsets, uint8_t[:, :, ::1] childre
     above; returns run_chained's status.  For tests only."""
     cdef _TestRows t
     cdef int status
-    if gate.shape[0] != 5 or offsets.shape[0] != chain.n + 1 or children.shape[1] * children.shape[2] != BOARD_BYTES:
-        raise ValueError("gate must have 5 numbers, offsets n + 1, children rows of 50 bytes")
+    if gate.shape[0] != 8 or offsets.shape[0] != chain.n + 1 or children.shape[1] * children.shape[2] != BOARD_BYTES:
+        raise ValueError("gate must have 8 numbers, offsets n + 1, children rows of 50 bytes")
+    if not 0 < gate[5] <= chain.n // chain.chunk + 1:
+        raise ValueError("gate[5] must be a chunk end's index")
     t.gate = &gate[0]
     t.sync = chain.sync
     with nogil:
