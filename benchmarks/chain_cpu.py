@@ -6,7 +6,7 @@ to writing in place once the chunk before is counted) and ``take`` (as
 ``switch``, and a thread that waits on a chunk whose thread is away takes
 that chunk over: what ``batch`` does).
 
-    python benchmarks/chain_cpu.py [--sizes 100000 300000] [--rounds 3] [--calls 5] [--chunk 256]
+    python benchmarks/chain_cpu.py [--sizes 100000 300000] [--rounds 3] [--calls 5] [--chunk 256] [--wall]
 
 Round by round, a fresh process per setting (the three alternate)
 makes ``batch.legal_positions`` calls on random-game pairs (seed 11, as
@@ -24,8 +24,14 @@ load average of 6-8); benchmarks/notes/experiments/chain_wait_cpu.patch adds
 a column with that taken out (each wait's thread CPU time, by
 ``CLOCK_THREAD_CPUTIME_ID``; Linux only, so not in the code).
 
+With ``--wall`` (for a quiet machine) each process instead times, by wall
+clock, ``threads=2`` against two processes each making the one-thread
+call, alternately, ``--calls`` rounds (as
+``benchmarks/test_movegen.py::test_batch_threads_vs_processes``), and
+prints the fastest of each and threads' rate over the processes'.
+
 The script also runs as the timed process itself:
-``chain_cpu.py --run SIZE plain|switch|take CALLS CHUNK``.
+``chain_cpu.py --run SIZE plain|switch|take CALLS CHUNK [wall]``.
 """
 from __future__ import annotations
 
@@ -34,19 +40,10 @@ import subprocess
 import sys
 
 
-def _run(size: int, setting: str, calls: int, chunk: int) -> None:
-    import resource
-    import statistics
-    import time
-
-    import numpy as np
-
+def _settings(setting: str, chunk: int, chains: list) -> None:
     from backgammon import _chain, batch
-    from backgammon.sample import random_positions
-
     _chain.set_switching(setting != "plain")
     batch.CHUNK_PAIRS = chunk
-    chains = []
     make = _chain.Chain
 
     def keep(n, chunk, repeatable=False):
@@ -55,8 +52,58 @@ def _run(size: int, setting: str, calls: int, chunk: int) -> None:
         return chain
 
     _chain.Chain = keep          # batch.py makes one per threaded call
-    b, r = random_positions(size, seed=11)
-    b, r = np.ascontiguousarray(b), np.ascontiguousarray(r)
+
+
+def _pairs(size: int):
+    import numpy as np
+
+    from backgammon.sample import random_positions
+    b, r = random_positions(size, seed=11)      # the first pairs of scaling.py's 1,000,000
+    return np.ascontiguousarray(b[:size]), np.ascontiguousarray(r[:size])
+
+
+_shared: dict = {}
+
+
+def _one_thread(_) -> None:
+    from backgammon import batch
+    batch.legal_positions(*_shared["pairs"], validate=False, threads=1)
+
+
+def _run_wall(size: int, setting: str, calls: int, chunk: int) -> None:
+    import multiprocessing
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from backgammon import batch
+    _settings(setting, chunk, [])
+    b, r = _shared["pairs"] = _pairs(size)
+    best = {"threads": float("inf"), "processes": float("inf")}
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        list(pool.map(_one_thread, range(2)))
+        batch.legal_positions(b, r, validate=False, threads=2)
+        for _ in range(calls):
+            t = time.perf_counter()
+            batch.legal_positions(b, r, validate=False, threads=2)
+            best["threads"] = min(best["threads"], time.perf_counter() - t)
+            t = time.perf_counter()
+            list(pool.map(_one_thread, range(2)))
+            best["processes"] = min(best["processes"], (time.perf_counter() - t) / 2)
+    print(f"{size:>9,} pairs  chunk {chunk}  {setting:6}  wall: threads=2 {best['threads'] * 1e3:6.1f} ms"
+          f"  two processes {best['processes'] * 1e3:6.1f} ms a batch"
+          f"  threads/processes {best['processes'] / best['threads']:.0%}", flush=True)
+
+
+def _run(size: int, setting: str, calls: int, chunk: int) -> None:
+    import resource
+    import statistics
+    import time
+
+    from backgammon import batch
+
+    chains: list = []
+    _settings(setting, chunk, chains)
+    b, r = _pairs(size)
 
     def cpu() -> float:
         u = resource.getrusage(resource.RUSAGE_SELF)
@@ -95,16 +142,18 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--calls", type=int, default=5)
     ap.add_argument("--chunk", type=int, default=256, help="pairs a chunk (batch.CHUNK_PAIRS)")
-    ap.add_argument("--run", nargs=4, metavar=("SIZE", "ON_OFF", "CALLS", "CHUNK"), help=argparse.SUPPRESS)
+    ap.add_argument("--wall", action="store_true", help="threads=2 against two processes by wall clock")
+    ap.add_argument("--run", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.run:
-        _run(int(args.run[0]), args.run[1], int(args.run[2]), int(args.run[3]))
+        run = _run_wall if args.run[4:] == ["wall"] else _run
+        run(int(args.run[0]), args.run[1], int(args.run[2]), int(args.run[3]))
         return 0
     for _ in range(args.rounds):
         for size in args.sizes:
             for setting in ("plain", "switch", "take"):
-                subprocess.run([sys.executable, __file__, "--run", str(size), setting, str(args.calls), str(args.chunk)],
-                               check=True)
+                subprocess.run([sys.executable, __file__, "--run", str(size), setting, str(args.calls), str(args.chunk)]
+                               + (["wall"] if args.wall else []), check=True)
     return 0
 
 
