@@ -56,7 +56,6 @@ def _settings(setting: str, chunk: int, chains: list) -> None:
 
 def _pairs(size: int):
     import numpy as np
-
     from backgammon.sample import random_positions
     b, r = random_positions(size, seed=11)      # the first pairs of scaling.py's 1,000,000
     return np.ascontiguousarray(b[:size]), np.ascontiguousarray(r[:size])

@@ -7,9 +7,9 @@ import threading
 
 import numpy as np
 import pytest
+from backgammon.sample import random_positions
 
 from backgammon import _chain, batch
-from backgammon.sample import random_positions
 
 MAX_PLAYS = 3072
 
