@@ -58,7 +58,11 @@ cdef enum:
     SYNC_TAKEN = 18
     SYNC_REPEATABLE = 19
     SYNC_STARTS = 24
-    TAKE_AFTER = 64    # spins a thread waits before it takes over a chunk
+    # Pauses a thread waits before it takes a chunk over (about 50 us, the
+    # time a chunk takes: a thread that is running ends its chunk first, so
+    # only one that is away is taken over, and two threads seldom write the
+    # same lines).
+    TAKE_AFTER = 1024
 
 
 ctypedef struct _Chunk:
@@ -143,10 +147,14 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
             return -1
         if not wait:
             return 0
-        if c.repeatable and spins >= TAKE_AFTER:
-            if _take_over(c, p.k) < 0:
-                return -1
-            spins = 0
+        if c.repeatable:
+            if spins >= TAKE_AFTER:
+                if _take_over(c, p.k) < 0:
+                    return -1
+                spins = 0
+                continue
+            bg_relax(0)         # a pause, no yield: the chunk is taken over soon
+            spins += 1
             continue
         bg_relax(spins)
         spins += 1
