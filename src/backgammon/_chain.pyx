@@ -114,7 +114,8 @@ cdef int _take_over(_Chain* c, Py_ssize_t k) noexcept nogil:
     # Chunk k waits for a chunk before it whose thread has not ended it
     # (descheduled, most likely): write that chunk in place here.  Its rows
     # are written the same by any thread, and its owner drops its own copy
-    # once it sees the end published.  -1 when the output is full.
+    # once it sees the end published.  1 when this thread wrote it, 0 when
+    # there was nothing to take, -1 when the output is full.
     cdef Py_ssize_t j = k - 1
     cdef int64_t at
     cdef int r
@@ -129,6 +130,7 @@ cdef int _take_over(_Chain* c, Py_ssize_t k) noexcept nogil:
     if r == 1:
         bg_store_release(&c.sync[SYNC_STARTS + 1 + j], at + 1)
         bg_fetch_add(&c.sync[SYNC_TAKEN], 1)
+        return 1
     return 0
 
 
@@ -149,9 +151,12 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
             return 0
         if c.repeatable:
             if spins >= TAKE_AFTER:
-                if _take_over(c, p.k) < 0:
+                r = _take_over(c, p.k)
+                if r < 0:
                     return -1
-                spins = 0
+                # The owner of the chunk just taken is away: take the next
+                # one it holds (if any) at once.
+                spins = TAKE_AFTER if r == 1 else 0
                 continue
             bg_relax(0)         # a pause, no yield: the chunk is taken over soon
             spins += 1
