@@ -2,6 +2,8 @@
 
 Type stub for the Cython extension module built from src/backgammon/_chain.pyx.
 """
+import numpy as np
+import numpy.typing as npt
 
 
 class Chain:
@@ -12,7 +14,16 @@ class Chain:
     def n(self) -> int: ...
     @property
     def chunk(self) -> int: ...
-    def __init__(self, n: int, chunk: int) -> None: ...
+    def __init__(self, n: int, chunk: int, repeatable: bool = False) -> None: ...
+    @property
+    def copied(self) -> int:
+        """Children of the run that went through a thread's scratch."""
+    @property
+    def switched(self) -> int:
+        """Chunks begun in scratch and finished in place."""
+    @property
+    def taken(self) -> int:
+        """Chunks written by a waiting thread in place of the one that took them."""
     @property
     def status(self) -> int:
         """0, or why the run stopped: 1 the output was too small, 2 memory."""
@@ -24,3 +35,12 @@ def kept_scratch() -> int:
 
 def release_scratch() -> None:
     """Free the scratch blocks kept between runs."""
+
+
+def set_switching(on: bool) -> None:
+    """Let chunks begun in scratch finish in place (the default) or not."""
+
+
+def _run_test_rows(chain: Chain, offsets: npt.NDArray[np.int64], children: npt.NDArray[np.uint8],
+                   gate: npt.NDArray[np.int64]) -> int:
+    """One thread's share of ``chain``'s rows written by a test row writer."""

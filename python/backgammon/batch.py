@@ -235,7 +235,9 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
     one-thread path)."""
     n = len(b)
     offsets, children, steps = _outputs(n, moves, out, moves_out)
-    chain = _chain.Chain(n, CHUNK_PAIRS)
+    # Rows only write their children: a waiting thread may take over the
+    # chunk of one the machine has descheduled (_chain.run_chained).
+    chain = _chain.Chain(n, CHUNK_PAIRS, repeatable=True)
     expected = min(len(children), EXPECTED_PLAYS * n)
 
     def share(t):

@@ -9,14 +9,17 @@ environment's step (``_env.env_answer``) run on it; docs/design.md
 """
 from libc.stdint cimport uint8_t, int8_t, int64_t
 from libc.stdlib cimport calloc, malloc, free
+from libc.string cimport memset
 
 from backgammon._movegen cimport MAX_PLAYS, BOARD_BYTES, MOVE_BYTES
 
 # Rows are taken in chunks, a chunk at a time from a shared counter.  A chunk
 # whose start in the output is already known (every earlier chunk counted)
 # writes there directly; otherwise it writes into this thread's scratch, which
-# stays in cache, and is copied in once the chunk before it publishes its end.
-# So the output is the one-thread output for any number of threads.
+# stays in cache, and is copied in once the chunk before it publishes its end
+# (or, when that happens while the chunk is being made, what is in scratch is
+# copied in and the rest written in place).  So the output is the one-thread
+# output for any number of threads.
 
 cdef extern from "_sync.h":
     int64_t bg_load_acquire(const int64_t* p) nogil
@@ -44,11 +47,22 @@ cdef enum:
     SPARES = 4         # scratch blocks kept between runs (one a thread)
     HEADER = 64        # a scratch block's size is kept in its first bytes
     # Where run_chained's shared numbers live in Chain.sync, each on its own
-    # cache line: the next chunk to take, the failure flag, then one more
-    # than where each chunk starts in the output (0 while unknown).
+    # cache line: the next chunk to take, the failure flag, what went through
+    # scratch (children copied, chunks switched to writing in place, chunks
+    # taken over), whether rows may be written twice, then one more than
+    # where each chunk starts in the output (0 while unknown).
     SYNC_NEXT = 0
     SYNC_FAIL = 8
-    SYNC_STARTS = 16
+    SYNC_COPIED = 16
+    SYNC_SWITCHED = 17
+    SYNC_TAKEN = 18
+    SYNC_REPEATABLE = 19
+    SYNC_STARTS = 24
+    # Pauses a thread waits before it takes a chunk over (about 50 us, the
+    # time a chunk takes: a thread that is running ends its chunk first, so
+    # only one that is away is taken over, and two threads seldom write the
+    # same lines).
+    TAKE_AFTER = 1024
 
 
 ctypedef struct _Chunk:
@@ -57,6 +71,8 @@ ctypedef struct _Chunk:
     int8_t* moves
     Py_ssize_t k, lo, stop     # rows lo..stop-1 are in scratch
     int64_t count
+    int64_t* offs              # their ends in scratch (the output's offsets
+                               # are written once the chunk's start is known)
 
 
 ctypedef struct _Chain:
@@ -67,20 +83,7 @@ ctypedef struct _Chain:
     uint8_t* children
     int8_t* moves
     int64_t* sync
-
-
-cdef inline bint _direct(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t* at) noexcept nogil:
-    # Rows i..hi-1 straight into the output from at; False when it is full.
-    cdef int k
-    while i < hi:
-        if c.capacity - at[0] < MAX_PLAYS:
-            return False
-        k = c.write_row(c.ctx, i, c.children + at[0] * BOARD_BYTES,
-                        c.moves + at[0] * MOVE_BYTES if c.moves != NULL else NULL)
-        at[0] += k
-        c.offsets[i + 1] = at[0]
-        i += 1
-    return True
+    bint repeatable
 
 
 cdef inline int _fail(_Chain* c, int why) noexcept nogil:
@@ -89,11 +92,53 @@ cdef inline int _fail(_Chain* c, int why) noexcept nogil:
     return -1
 
 
+cdef inline int _direct(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t* at, Py_ssize_t k) noexcept nogil:
+    # Rows i..hi-1 of chunk k straight into the output from at: 1 when done
+    # (the caller publishes the end), 0 when the output is full, 2 when
+    # another thread took the chunk over and has published its end.
+    cdef int m
+    while i < hi:
+        if c.capacity - at[0] < MAX_PLAYS:
+            return 0
+        if c.repeatable and bg_load_acquire(&c.sync[SYNC_STARTS + 1 + k]):
+            return 2
+        m = c.write_row(c.ctx, i, c.children + at[0] * BOARD_BYTES,
+                        c.moves + at[0] * MOVE_BYTES if c.moves != NULL else NULL)
+        at[0] += m
+        c.offsets[i + 1] = at[0]
+        i += 1
+    return 1
+
+
+cdef int _take_over(_Chain* c, Py_ssize_t k) noexcept nogil:
+    # Chunk k waits for a chunk before it whose thread has not ended it
+    # (descheduled, most likely): write that chunk in place here.  Its rows
+    # are written the same by any thread, and its owner drops its own copy
+    # once it sees the end published.  1 when this thread wrote it, 0 when
+    # there was nothing to take, -1 when the output is full.
+    cdef Py_ssize_t j = k - 1
+    cdef int64_t at
+    cdef int r
+    while j > 0 and bg_load_acquire(&c.sync[SYNC_STARTS + j]) == 0:
+        j -= 1
+    at = bg_load_acquire(&c.sync[SYNC_STARTS + j]) - 1
+    if at < 0 or bg_load_acquire(&c.sync[SYNC_STARTS + 1 + j]):
+        return 0
+    r = _direct(c, j * c.chunk, min(c.n, (j + 1) * c.chunk), &at, j)
+    if r == 0:
+        return _fail(c, 1)
+    if r == 1:
+        bg_store_release(&c.sync[SYNC_STARTS + 1 + j], at + 1)
+        bg_fetch_add(&c.sync[SYNC_TAKEN], 1)
+        return 1
+    return 0
+
+
 cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
     """Copy a scratch chunk to its place once the chunks before it are
     counted: 1 when placed, 0 when not yet (without ``wait``), -1 when the
     run failed."""
-    cdef int spins = 0
+    cdef int spins = 0, r
     cdef int64_t base, at
     cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
     while True:
@@ -104,25 +149,67 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
             return -1
         if not wait:
             return 0
+        if c.repeatable:
+            if spins >= TAKE_AFTER:
+                r = _take_over(c, p.k)
+                if r < 0:
+                    return -1
+                # The owner of the chunk just taken is away: take the next
+                # one it holds (if any) at once.
+                spins = TAKE_AFTER if r == 1 else 0
+                continue
+            bg_relax(0)         # a pause, no yield: the chunk is taken over soon
+            spins += 1
+            continue
         bg_relax(spins)
         spins += 1
+    if c.repeatable and bg_load_acquire(&c.sync[SYNC_STARTS + 1 + p.k]):
+        return 1        # taken over: already in place
     if c.capacity - base < p.count:
         return _fail(c, 1)
     if p.stop == hi:
         # Counted: the next chunk may place itself while this one copies.
         bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], base + p.count + 1)
+    bg_fetch_add(&c.sync[SYNC_COPIED], p.count)
     bg_stream_copy(c.children + base * BOARD_BYTES, p.kids, p.count * BOARD_BYTES)
     if c.moves != NULL:
         bg_stream_copy(c.moves + base * MOVE_BYTES, p.moves, p.count * MOVE_BYTES)
     for j in range(p.lo + 1, p.stop + 1):
-        c.offsets[j] += base
+        c.offsets[j] = p.offs[j - p.lo - 1] + base
     if p.stop < hi:
         # The scratch filled up: the rest of the chunk goes straight in.
         at = base + p.count
-        if not _direct(c, p.stop, hi, &at):
+        r = _direct(c, p.stop, hi, &at, p.k)
+        if r == 0:
             return _fail(c, 1)
-        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
+        if r == 1:
+            bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
     return 1
+
+
+cdef int _switch(_Chain* c, _Chunk* p, int64_t at) noexcept nogil:
+    # The chunk p's rows p.lo..p.stop-1 are in scratch and its start is
+    # known (at): copy them in, write the rest of the chunk in place and
+    # publish its end.  0, or -1 when the output is full.
+    cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
+    cdef int64_t count = p.offs[p.stop - p.lo - 1] if p.stop > p.lo else 0
+    cdef int r
+    if c.capacity - at < count:
+        return _fail(c, 1)
+    bg_stream_copy(c.children + at * BOARD_BYTES, p.kids, count * BOARD_BYTES)
+    if c.moves != NULL:
+        bg_stream_copy(c.moves + at * MOVE_BYTES, p.moves, count * MOVE_BYTES)
+    for j in range(p.lo + 1, p.stop + 1):
+        c.offsets[j] = p.offs[j - p.lo - 1] + at
+    bg_fetch_add(&c.sync[SYNC_COPIED], count)
+    bg_fetch_add(&c.sync[SYNC_SWITCHED], 1)
+    at += count
+    r = _direct(c, p.stop, hi, &at, p.k)
+    if r == 0:
+        return _fail(c, 1)
+    if r == 1:
+        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
+    return 0
 
 
 cdef int _place_all(_Chain* c, _Chunk* held, int* first, int* pending) noexcept nogil:
@@ -168,6 +255,18 @@ cdef void _give_scratch(char* b) noexcept nogil:
     free(b)
 
 
+# Whether a chunk may switch from scratch to writing in place (as above);
+# off only to measure what the switch saves (benchmarks/chain_cpu.py).
+cdef bint _switching = True
+
+
+def set_switching(bint on):
+    """Let chunks begun in scratch finish in place (the default) or not;
+    for measuring the scheme, the output is the same either way."""
+    global _switching
+    _switching = on
+
+
 def kept_scratch():
     """How many scratch blocks are kept between runs."""
     cdef int i, n = 0
@@ -197,8 +296,10 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
 
     A chunk whose start is known when it is taken is written in place;
     otherwise into scratch (in cache), copied in once the chunks before it
-    are counted.  A thread holds up to PENDING such chunks before it waits,
-    so threads rarely wait for one another.
+    are counted (and when that happens while it is being made, the rest is
+    written in place).  A thread holds up to PENDING such chunks before it
+    waits, so threads rarely wait for one another; in a ``repeatable`` run
+    (see Chain) a waiting thread writes the chunk it waits on itself.
     """
     cdef _Chain c
     cdef _Chunk held[PENDING]
@@ -208,9 +309,12 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     cdef int64_t at, local
     cdef int first = 0, pending = 0, m, r, status = 0
     cdef size_t kid_bytes = PENDING * rows * BOARD_BYTES
-    cdef char* block = _take_scratch(kid_bytes + (PENDING * rows * MOVE_BYTES if moves != NULL else 0))
+    cdef size_t move_bytes = PENDING * rows * MOVE_BYTES if moves != NULL else 0
+    cdef char* block = _take_scratch(kid_bytes + move_bytes + PENDING * chunk * sizeof(int64_t))
     cdef uint8_t* scratch = <uint8_t*>(block + HEADER) if block != NULL else NULL
     cdef int8_t* scratch_moves = <int8_t*>(block + HEADER + kid_bytes) if block != NULL and moves != NULL else NULL
+    cdef int64_t* scratch_offs = <int64_t*>(block + HEADER + kid_bytes + move_bytes) if block != NULL else NULL
+    cdef bint dropped
     c.write_row = write_row
     c.ctx = ctx
     c.n = n
@@ -220,12 +324,14 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     c.children = children
     c.moves = moves
     c.sync = sync
+    c.repeatable = bg_load_acquire(&sync[SYNC_REPEATABLE]) != 0
     if block == NULL:
         _fail(&c, 2)
         return 2
     for q in range(PENDING):
         held[q].kids = scratch + q * rows * BOARD_BYTES
         held[q].moves = scratch_moves + q * rows * MOVE_BYTES if moves != NULL else NULL
+        held[q].offs = scratch_offs + q * chunk
     while status == 0:
         # Place what can be placed; wait for the oldest when all are held.
         while pending:
@@ -245,13 +351,18 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
         hi = min(n, lo + chunk)
         at = bg_load_acquire(&sync[SYNC_STARTS + k]) - 1
         if at >= 0:
-            if not _direct(&c, lo, hi, &at):
+            r = _direct(&c, lo, hi, &at, k)
+            if r == 0:
                 status = _fail(&c, 1)
                 break
-            bg_store_release(&sync[SYNC_STARTS + 1 + k], at + 1)
+            if r == 1:
+                bg_store_release(&sync[SYNC_STARTS + 1 + k], at + 1)
             continue
         p = &held[(first + pending) % PENDING]
         pending += 1
+        at = -1
+        r = 0
+        dropped = False
         p.k = k
         p.lo = lo
         local = 0
@@ -260,9 +371,40 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             m = write_row(ctx, i, p.kids + local * BOARD_BYTES,
                           p.moves + local * MOVE_BYTES if moves != NULL else NULL)
             local += m
-            offsets[i + 1] = local
+            p.offs[i - lo] = local
             i += 1
+            if c.repeatable and bg_load_acquire(&sync[SYNC_STARTS + 1 + k]):
+                dropped = True      # taken over while this thread was away
+                break
+            if i < hi and _switching:
+                # Once the chunk before is counted, what is in scratch goes in
+                # and the rest is written in place (two threads keep about
+                # half a chunk apart, so this copies about half of what
+                # placing the whole chunk would); older chunks held are
+                # placed as soon as they can be, for this one to switch.
+                while pending > 1:
+                    r = _place(&c, &held[first], False)
+                    if r != 1:
+                        break
+                    first = (first + 1) % PENDING
+                    pending -= 1
+                if r < 0:
+                    status = -1
+                    break
+                if pending == 1:
+                    at = bg_load_acquire(&sync[SYNC_STARTS + k]) - 1
+                    if at >= 0:
+                        break
+        if status:
+            break
+        if dropped:
+            pending -= 1            # the newest held: its slot is free again
+            continue
         p.stop = i
+        if at >= 0:
+            status = _switch(&c, p, at)
+            pending = 0
+            continue
         p.count = local
         if i < hi:
             # Only this chunk's place lets it go on: place everything held.
@@ -277,9 +419,17 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
 
 cdef class Chain:
     """The shared state of one ``run_chained`` run over ``n`` rows in chunks
-    of ``chunk``: made fresh for each run, given to every thread."""
+    of ``chunk``: made fresh for each run, given to every thread.
 
-    def __cinit__(self, Py_ssize_t n, Py_ssize_t chunk):
+    ``repeatable``: the row writer writes nothing but the row's children
+    (the same bytes whichever thread writes them, however often), so a
+    thread that waits on a chunk whose thread is away may write it itself.
+
+    >>> Chain(1000, 256, repeatable=True).taken
+    0
+    """
+
+    def __cinit__(self, Py_ssize_t n, Py_ssize_t chunk, bint repeatable=False):
         if n < 0 or chunk < 1 or n > (1 << 48):
             raise ValueError("n must be 0 to 2**48 and chunk >= 1")
         self.n = n
@@ -289,11 +439,88 @@ cdef class Chain:
         if self.sync == NULL:
             raise MemoryError()
         self.sync[SYNC_STARTS] = 1
+        # Rows that write the same wherever and however often they are
+        # written (nothing but their children) let a waiting thread take
+        # over the chunk of a thread that is away.
+        self.sync[SYNC_REPEATABLE] = repeatable
 
     def __dealloc__(self):
         free(self.sync)
 
     @property
+    def copied(self):
+        """Children of the run that went through a thread's scratch (and
+        were copied into the output); the rest were written in place."""
+        return bg_load_acquire(&self.sync[SYNC_COPIED])
+
+    @property
+    def switched(self):
+        """Chunks of the run begun in scratch and finished in place (the
+        chunk before them was counted while they were being made)."""
+        return bg_load_acquire(&self.sync[SYNC_SWITCHED])
+
+    @property
+    def taken(self):
+        """Chunks of the run that a waiting thread wrote itself because
+        the thread that had taken them had not ended them (``repeatable``
+        runs only)."""
+        return bg_load_acquire(&self.sync[SYNC_TAKEN])
+
+    @property
     def status(self):
         """0, or why the run stopped: 1 the output was too small, 2 memory."""
         return bg_load_acquire(&self.sync[SYNC_FAIL])
+
+
+# A row writer for tests of the scheduling itself: row i writes 1 + 7i % 5
+# children, child j of it all bytes (i + j) % 251; ``gate`` holds threads at
+# chosen rows so a test can make a given interleaving happen (see
+# tests/test_chain.py): the first thread to write row gate[0] waits until
+# row gate[1] is written (gate[2] set), the first to write row gate[3] until
+# chunk gate[5] - 1 is counted (its end published); gate[4] is set if a
+# wait timed out; gate[6] and gate[7] count the writes of those two rows.
+ctypedef struct _TestRows:
+    int64_t* gate
+    int64_t* sync
+
+
+cdef bint _wait_until(int64_t* p, int64_t* timed_out) noexcept nogil:
+    # Until *p is set, or (some seconds of yielding) timed_out is.
+    cdef int64_t tries
+    for tries in range(20000000):
+        if bg_load_acquire(p) != 0:
+            return True
+        bg_relax(<int>min(tries, 64))
+    bg_store_release(timed_out, 1)
+    return False
+
+
+cdef int _test_row(void* ctx, Py_ssize_t i, uint8_t* children, int8_t* moves) noexcept nogil:
+    cdef _TestRows* t = <_TestRows*>ctx
+    cdef int j, m = 1 + (7 * i) % 5
+    if i == t.gate[0] and bg_fetch_add(&t.gate[6], 1) == 0:
+        _wait_until(&t.gate[2], &t.gate[4])
+    if i == t.gate[3] and bg_fetch_add(&t.gate[7], 1) == 0:
+        _wait_until(&t.sync[SYNC_STARTS + t.gate[5]], &t.gate[4])
+    for j in range(m):
+        memset(children + j * BOARD_BYTES, (i + j) % 251, BOARD_BYTES)
+    if i == t.gate[1]:
+        bg_store_release(&t.gate[2], 1)
+    return m
+
+
+def _run_test_rows(Chain chain, int64_t[::1] offsets, uint8_t[:, :, ::1] children, int64_t[::1] gate):
+    """One thread's share of ``chain``'s rows written by the test writer
+    above; returns run_chained's status.  For tests only."""
+    cdef _TestRows t
+    cdef int status
+    if gate.shape[0] != 8 or offsets.shape[0] != chain.n + 1 or children.shape[1] * children.shape[2] != BOARD_BYTES:
+        raise ValueError("gate must have 8 numbers, offsets n + 1, children rows of 50 bytes")
+    if not 0 < gate[5] <= chain.n // chain.chunk + 1:
+        raise ValueError("gate[5] must be a chunk end's index")
+    t.gate = &gate[0]
+    t.sync = chain.sync
+    with nogil:
+        status = run_chained(_test_row, &t, chain.n, chain.chunk, &offsets[0], &children[0, 0, 0], NULL,
+                             children.shape[0], chain.sync)
+    return status
