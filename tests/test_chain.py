@@ -24,6 +24,14 @@ def expected_rows(n):
     return offsets, kids
 
 
+def assert_one_thread_output(n, offsets, children):
+    # The test writer's rows exactly as one thread writes them; their offsets.
+    want_offsets, want_kids = expected_rows(n)
+    np.testing.assert_array_equal(offsets, want_offsets)
+    np.testing.assert_array_equal(children[:want_offsets[-1]], want_kids)
+    return want_offsets
+
+
 def run_two(n, chunk, gate, repeatable=False):
     chain = _chain.Chain(n, chunk, repeatable=repeatable)
     offsets = np.zeros(n + 1, np.int64)
@@ -48,9 +56,7 @@ def test_chunk_begun_in_scratch_switches_to_writing_in_place():
     chain, status, offsets, children = run_two(n, chunk, gate)
     assert gate[4] == 0, "a thread timed out at a gate"
     assert status == [0, 0]
-    want_offsets, want_kids = expected_rows(n)
-    np.testing.assert_array_equal(offsets, want_offsets)
-    np.testing.assert_array_equal(children[:want_offsets[-1]], want_kids)
+    want_offsets = assert_one_thread_output(n, offsets, children)
     assert chain.switched >= 1
     # At least chunk 1's three rows went through scratch; never more than all.
     assert int(want_offsets[chunk + 3] - want_offsets[chunk]) <= chain.copied <= want_offsets[-1]
@@ -65,9 +71,7 @@ def test_switching_off_places_whole_chunks():
     finally:
         _chain.set_switching(True)
     assert gate[4] == 0 and status == [0, 0]
-    want_offsets, want_kids = expected_rows(n)
-    np.testing.assert_array_equal(offsets, want_offsets)
-    np.testing.assert_array_equal(children[:want_offsets[-1]], want_kids)
+    want_offsets = assert_one_thread_output(n, offsets, children)
     assert chain.switched == 0
     # Chunk 1 was made while chunk 0 waited: all of it went through scratch.
     assert chain.copied >= want_offsets[2 * chunk] - want_offsets[chunk]
@@ -79,9 +83,7 @@ def test_one_thread_writes_everything_in_place():
     offsets = np.zeros(n + 1, np.int64)
     children = np.zeros((3 * n + MAX_PLAYS, 2, 25), np.uint8)
     assert _chain._run_test_rows(chain, offsets, children, np.array([-1, -1, 0, -1, 0, 1, 0, 0], np.int64)) == 0
-    want_offsets, want_kids = expected_rows(n)
-    np.testing.assert_array_equal(offsets, want_offsets)
-    np.testing.assert_array_equal(children[:want_offsets[-1]], want_kids)
+    assert_one_thread_output(n, offsets, children)
     assert chain.copied == 0 and chain.switched == 0
 
 
@@ -105,9 +107,7 @@ def test_waiting_thread_takes_over_a_chunk_whose_thread_is_away():
     chain, status, offsets, children = run_two(n, chunk, gate, repeatable=True)
     assert gate[4] == 0, "a thread timed out at a gate"
     assert status == [0, 0]
-    want_offsets, want_kids = expected_rows(n)
-    np.testing.assert_array_equal(offsets, want_offsets)
-    np.testing.assert_array_equal(children[:want_offsets[-1]], want_kids)
+    assert_one_thread_output(n, offsets, children)
     assert chain.taken >= 1
 
 

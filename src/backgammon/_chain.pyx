@@ -110,6 +110,18 @@ cdef inline int _direct(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t* at, Py_
     return 1
 
 
+cdef int _finish(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t at, Py_ssize_t k) noexcept nogil:
+    # Rows i..hi-1 of chunk k in place from at, then its end published: 1
+    # when this thread ended it, 2 when another thread had, -1 when the
+    # output is full.
+    cdef int r = _direct(c, i, hi, &at, k)
+    if r == 0:
+        return _fail(c, 1)
+    if r == 1:
+        bg_store_release(&c.sync[SYNC_STARTS + 1 + k], at + 1)
+    return r
+
+
 cdef int _take_over(_Chain* c, Py_ssize_t k) noexcept nogil:
     # Chunk k waits for a chunk before it whose thread has not ended it
     # (descheduled, most likely): write that chunk in place here.  Its rows
@@ -124,14 +136,25 @@ cdef int _take_over(_Chain* c, Py_ssize_t k) noexcept nogil:
     at = bg_load_acquire(&c.sync[SYNC_STARTS + j]) - 1
     if at < 0 or bg_load_acquire(&c.sync[SYNC_STARTS + 1 + j]):
         return 0
-    r = _direct(c, j * c.chunk, min(c.n, (j + 1) * c.chunk), &at, j)
-    if r == 0:
-        return _fail(c, 1)
+    r = _finish(c, j * c.chunk, min(c.n, (j + 1) * c.chunk), at, j)
+    if r < 0:
+        return r
     if r == 1:
-        bg_store_release(&c.sync[SYNC_STARTS + 1 + j], at + 1)
         bg_fetch_add(&c.sync[SYNC_TAKEN], 1)
         return 1
     return 0
+
+
+cdef inline void _copy_in(_Chain* c, _Chunk* p, int64_t at, int64_t count) noexcept nogil:
+    # The first count children of the chunk p's scratch (rows p.lo..p.stop-1)
+    # into the output from at, their row ends with them.
+    cdef Py_ssize_t j
+    bg_fetch_add(&c.sync[SYNC_COPIED], count)
+    bg_stream_copy(c.children + at * BOARD_BYTES, p.kids, count * BOARD_BYTES)
+    if c.moves != NULL:
+        bg_stream_copy(c.moves + at * MOVE_BYTES, p.moves, count * MOVE_BYTES)
+    for j in range(p.lo + 1, p.stop + 1):
+        c.offsets[j] = p.offs[j - p.lo - 1] + at
 
 
 cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
@@ -139,8 +162,8 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
     counted: 1 when placed, 0 when not yet (without ``wait``), -1 when the
     run failed."""
     cdef int spins = 0, r
-    cdef int64_t base, at
-    cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
+    cdef int64_t base
+    cdef Py_ssize_t hi = min(c.n, p.lo + c.chunk)
     while True:
         base = bg_load_acquire(&c.sync[SYNC_STARTS + p.k]) - 1
         if base >= 0:
@@ -170,20 +193,11 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
     if p.stop == hi:
         # Counted: the next chunk may place itself while this one copies.
         bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], base + p.count + 1)
-    bg_fetch_add(&c.sync[SYNC_COPIED], p.count)
-    bg_stream_copy(c.children + base * BOARD_BYTES, p.kids, p.count * BOARD_BYTES)
-    if c.moves != NULL:
-        bg_stream_copy(c.moves + base * MOVE_BYTES, p.moves, p.count * MOVE_BYTES)
-    for j in range(p.lo + 1, p.stop + 1):
-        c.offsets[j] = p.offs[j - p.lo - 1] + base
+    _copy_in(c, p, base, p.count)
     if p.stop < hi:
         # The scratch filled up: the rest of the chunk goes straight in.
-        at = base + p.count
-        r = _direct(c, p.stop, hi, &at, p.k)
-        if r == 0:
-            return _fail(c, 1)
-        if r == 1:
-            bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
+        if _finish(c, p.stop, hi, base + p.count, p.k) < 0:
+            return -1
     return 1
 
 
@@ -191,25 +205,13 @@ cdef int _switch(_Chain* c, _Chunk* p, int64_t at) noexcept nogil:
     # The chunk p's rows p.lo..p.stop-1 are in scratch and its start is
     # known (at): copy them in, write the rest of the chunk in place and
     # publish its end.  0, or -1 when the output is full.
-    cdef Py_ssize_t j, hi = min(c.n, p.lo + c.chunk)
+    cdef Py_ssize_t hi = min(c.n, p.lo + c.chunk)
     cdef int64_t count = p.offs[p.stop - p.lo - 1] if p.stop > p.lo else 0
-    cdef int r
     if c.capacity - at < count:
         return _fail(c, 1)
-    bg_stream_copy(c.children + at * BOARD_BYTES, p.kids, count * BOARD_BYTES)
-    if c.moves != NULL:
-        bg_stream_copy(c.moves + at * MOVE_BYTES, p.moves, count * MOVE_BYTES)
-    for j in range(p.lo + 1, p.stop + 1):
-        c.offsets[j] = p.offs[j - p.lo - 1] + at
-    bg_fetch_add(&c.sync[SYNC_COPIED], count)
+    _copy_in(c, p, at, count)
     bg_fetch_add(&c.sync[SYNC_SWITCHED], 1)
-    at += count
-    r = _direct(c, p.stop, hi, &at, p.k)
-    if r == 0:
-        return _fail(c, 1)
-    if r == 1:
-        bg_store_release(&c.sync[SYNC_STARTS + 1 + p.k], at + 1)
-    return 0
+    return -1 if _finish(c, p.stop, hi, at + count, p.k) < 0 else 0
 
 
 cdef int _place_all(_Chain* c, _Chunk* held, int* first, int* pending) noexcept nogil:
