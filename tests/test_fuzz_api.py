@@ -320,9 +320,12 @@ def test_rollout_games_fit_int64(call):
 
 
 _HUGE = """
-import sys
+import signal, sys
 from concurrent.futures import ThreadPoolExecutor
 import backgammon as bg
+# Ctrl-C as at a terminal even when this process was started with SIGINT
+# ignored (a background job of a shell without job control inherits that).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 kind = sys.argv[1]
 kw = dict(seed=1, progress=True)
 if kind.endswith("executor"):
@@ -355,9 +358,11 @@ def test_a_run_of_2_to_the_62_games_starts_at_once(kind):
     # plays) ends the run with the games played.
     import signal
     env = dict(os.environ, BACKGAMMON_PROGRESS_INTERVAL="0")
+    # Its own process group, so that a hang kills its workers too: they
+    # hold its stderr open, and reading it would otherwise never end.
     child = subprocess.Popen([sys.executable, "-c", _HUGE, kind], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=env)
-    timer = threading.Timer(240, child.kill)         # a hang fails the test instead of holding it up
+                             text=True, env=env, start_new_session=True)
+    timer = threading.Timer(240, os.killpg, (child.pid, signal.SIGKILL))   # a hang fails the test, not holds it up
     timer.start()
     try:
         for line in child.stderr:
