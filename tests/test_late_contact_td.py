@@ -108,3 +108,46 @@ def test_polyak_average_moves_its_share_of_the_way_after_each_block(td):
     for k, (live, avg) in average.items():
         assert np.allclose(avg, first[k] + 0.25 * (live - first[k]), atol=1e-6), k
     assert np.array_equal(arrays["contact_w1"], base["contact_w1"])
+
+
+def _board(them: dict, me: dict) -> np.ndarray:
+    # Row 0 the side not on roll, row 1 the side on roll, each its own
+    # points 1-24 at indices 0-23 and its bar at 24.
+    b = np.zeros((2, 25), np.uint8)
+    for row, spots in ((0, them), (1, me)):
+        for point, n in spots.items():
+            b[row, point - 1] = n
+    return b
+
+
+def test_bearing_vs_back_is_the_bearing_side_on_roll_against_a_few_back(td):
+    # The side on roll all home but one checker on its 8-point (not back);
+    # the other side crashed (its other 13 checkers on its 1- and 2-points)
+    # with two checkers on its 24-point, the side on roll's 1-point (issue
+    # 40's run OB keeps these as anchors).
+    them = {24: 2, 2: 6, 1: 7}
+    me = {8: 1, 6: 3, 5: 3, 4: 3, 3: 3, 2: 2}
+    bearing = _board(them, me)
+    cases = {
+        "bearing": bearing,
+        # none back: a race, not this kind
+        "no checker back": _board({2: 7, 1: 8}, me),
+        # four back is more than "a few"
+        "four back": _board({24: 4, 2: 5, 1: 6}, me),
+        # the side on roll still has a checker back itself (on the other
+        # side's 3-point)
+        "own checker back": _board(them, {22: 1, 6: 4, 5: 3, 4: 3, 3: 2, 2: 2}),
+        # only 8 home: not bearing in yet
+        "eight home": _board(them, {9: 4, 8: 3, 6: 2, 5: 2, 4: 2, 3: 1, 2: 1}),
+    }
+    boards = np.stack(list(cases.values()))
+    for b in boards:
+        Position.from_array(b)                   # RULES 1: legal boards
+    got = dict(zip(cases, td.bearing_vs_back(boards).tolist()))
+    assert got == {"bearing": True, "no checker back": False, "four back": False, "own checker back": False,
+                   "eight home": False}
+    assert _net.position_classes(bearing[None])[0] == td.CLASSES["crashed"]
+    # the anchors keep them only when asked; they are of the late-contact kind
+    sys.path.insert(0, str(ROOT / "training"))
+    from late_contact import late_contact
+    assert bool(late_contact(bearing[None])[0])

@@ -5,7 +5,8 @@ to the base networks elsewhere.
     nice -n 19 python training/late_contact_td.py --out training/late_contact_td.npz \\
         [--nets BASE.npz] [--stages 4] [--stage-games 20000] [--seed 1] [--parallel 512] \\
         [--explore 0.2] [--top 4] [--temperature 0.05] [--lam 0.0] [--lr 0.01] \\
-        [--anchor-ratio 1.0] [--anchor-games 2000] [--narrow-anchors] [--networks crashed] \\
+        [--anchor-ratio 1.0] [--anchor-games 2000] [--narrow-anchors] [--bearing-anchors] \\
+        [--networks crashed] \\
         [--closeout-share 0.5] [--shots-share 0.0] [--ordinary-share 0.0] [--polyak 0.0]
 
 The kept candidate (``training/late_contact_td.candidate.npz``, training/README.md):
@@ -51,7 +52,8 @@ first stage, but only from late-contact starts):
   ``training/blind_spots.positions.npz`` (the rare types' training
   positions), those of the learnt networks' classes not of the
   late-contact kind (``late_contact.late_contact``; with
-  ``--narrow-anchors`` not of ``late_contact.decisions``' two kinds),
+  ``--narrow-anchors`` not of ``late_contact.decisions``' two kinds;
+  with ``--bearing-anchors`` the kind's ``bearing_vs_back`` boards kept),
   whose targets are the base networks' own outputs: elsewhere the
   networks stay put.
 
@@ -165,13 +167,34 @@ def starts(rng: np.random.Generator, n: int, closeout_share: float, held: set, s
     return np.ascontiguousarray(out[keep][rng.permutation(int(keep.sum()))])
 
 
+def bearing_vs_back(boards: np.ndarray) -> np.ndarray:
+    """Which crashed-class boards have the side on roll (row 1) bearing in
+    against a few checkers back: none of its own back (its points 19-24 and
+    the bar empty), at least 9 home or off, and the other side with 1-3
+    checkers on its points 19-24 or the bar and at most 6 on its points
+    7-18.  Candidate 2's duel losses came from these (training/README.md).
+
+    >>> import backgammon as bg
+    >>> bool(bearing_vs_back(bg.Position.initial().array[None])[0])
+    False
+    """
+    b = np.ascontiguousarray(boards, dtype=np.uint8)
+    w = b.astype(np.int64)
+    them, me = w[:, 0], w[:, 1]
+    back = them[:, 18:25].sum(1)
+    home = me[:, :6].sum(1) + (15 - me.sum(1))
+    return ((back >= 1) & (back <= 3) & (them[:, 6:18].sum(1) <= 6) & (home >= 9) & (me[:, 18:25].sum(1) == 0)
+            & (_net.position_classes(b) == CLASSES["crashed"]))
+
+
 def anchors(base_nets, base_arrays: dict, seed: int, classes: list[int], games: int = 2000,
-            narrow: bool = False) -> tuple[np.ndarray, np.ndarray]:
+            narrow: bool = False, bearing: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Anchor positions and their targets (the base networks' outputs):
     ``games`` games of self-play and the rare types' training positions,
     of the ``classes``, those not of the late-contact kind (``narrow``:
     not of ``late_contact.decisions``' two narrow kinds, either side on
-    roll)."""
+    roll; ``bearing``: the late-contact kind's ``bearing_vs_back`` boards
+    kept as anchors too)."""
     rng = np.random.default_rng(seed)
     a = _net.sample_positions(base_nets, games, rng, 0.0)
     parts = [a]
@@ -181,6 +204,8 @@ def anchors(base_nets, base_arrays: dict, seed: int, classes: list[int], games: 
             parts.append(d["boards"])
     a = np.ascontiguousarray(np.concatenate(parts))
     kind = (decisions(a) | decisions(np.ascontiguousarray(a[:, ::-1]))) if narrow else late_contact(a)
+    if bearing:
+        kind &= ~bearing_vs_back(a)
     a = a[np.isin(_net.position_classes(a), classes) & ~kind]
     return np.ascontiguousarray(a), raw_chances(base_arrays, a)
 
@@ -315,6 +340,9 @@ def main(argv=None) -> int:
     ap.add_argument("--narrow-anchors", action="store_true",
                     help="exclude from the anchors only late_contact.decisions' two kinds, not the whole "
                          "late-contact kind")
+    ap.add_argument("--bearing-anchors", action="store_true",
+                    help="keep in the anchors the boards whose side on roll bears in against 1-3 checkers back "
+                         "(bearing_vs_back), which the late-contact kind would leave out (run OB)")
     ap.add_argument("--closeout-share", type=float, default=0.5)
     ap.add_argument("--shots-share", type=float, default=0.0,
                     help="the share of starts of shots_start (the one-roll-shot kind)")
@@ -347,7 +375,8 @@ def main(argv=None) -> int:
     if args.polyak > 0:
         start = network.read(avg_ckpt)[0] if stage and avg_ckpt.exists() else base
         average = {k: (arrays[k], np.array(start[k], np.float32, copy=True)) for k in learnt}
-    a_boards, a_targets = anchors(base_nets, base, args.seed, classes, args.anchor_games, args.narrow_anchors)
+    a_boards, a_targets = anchors(base_nets, base, args.seed, classes, args.anchor_games, args.narrow_anchors,
+                                  args.bearing_anchors)
     held = _held_out()
     print(f"{len(a_boards):,} anchors", file=sys.stderr, flush=True)
     command = "python training/late_contact_td.py " + " ".join(argv if argv is not None else sys.argv[1:])
