@@ -2,7 +2,8 @@
 share: the output is the one-thread output whatever the interleaving; a
 chunk begun in scratch finishes in place once the chunk before is counted;
 a thread that waits on a chunk whose thread is away takes it over (when the
-rows may be written twice)."""
+rows may be written twice); a copy from scratch is streamed a piece after
+each row the thread makes next, or at once."""
 import threading
 
 import numpy as np
@@ -111,6 +112,29 @@ def test_waiting_thread_takes_over_a_chunk_whose_thread_is_away():
     assert chain.taken >= 1
 
 
+@pytest.mark.parametrize("spread", [0, 128, 1024])
+def test_copies_spread_over_later_rows_give_the_one_thread_output(spread):
+    # The switch above and the take-over above, with the copy from scratch
+    # streamed at once (0) or a piece after each later row: 128 bytes a row
+    # spreads a chunk's copy over several rows, in place and in scratch.
+    _chain.set_spreading(spread)
+    try:
+        n, chunk = 40, 8
+        gate = np.array([chunk - 1, chunk + 1, 0, chunk + 2, 0, 1, 0, 0], np.int64)
+        chain, status, offsets, children = run_two(n, chunk, gate)
+        assert gate[4] == 0 and status == [0, 0]
+        assert_one_thread_output(n, offsets, children)
+        assert chain.switched >= 1 and chain.copied > 0
+        n, chunk = 64, 4
+        gate = np.array([chunk - 1, chunk, 0, chunk + 2, 0, 2, 0, 0], np.int64)
+        chain, status, offsets, children = run_two(n, chunk, gate, repeatable=True)
+        assert gate[4] == 0 and status == [0, 0]
+        assert_one_thread_output(n, offsets, children)
+        assert chain.taken >= 1 and chain.copied > 0
+    finally:
+        _chain.set_spreading(1024)
+
+
 def test_chain_rejects_bad_sizes():
     with pytest.raises(ValueError, match="chunk"):
         _chain.Chain(10, 0)
@@ -119,11 +143,12 @@ def test_chain_rejects_bad_sizes():
                               np.zeros(5, np.int64))
 
 
-@pytest.mark.parametrize("switching", [True, False])
-def test_two_threads_give_the_one_thread_output(switching):
+@pytest.mark.parametrize("switching, spread", [(True, 1024), (False, 1024), (True, 128), (True, 0)])
+def test_two_threads_give_the_one_thread_output(switching, spread):
     boards, rolls = random_positions(20_000, seed=5)
     want = batch.legal_positions(boards, rolls, threads=1, moves=True)
     _chain.set_switching(switching)
+    _chain.set_spreading(spread)
     try:
         for _ in range(3):
             got = batch.legal_positions(boards, rolls, threads=2, moves=True)
@@ -131,3 +156,4 @@ def test_two_threads_give_the_one_thread_output(switching):
                 np.testing.assert_array_equal(a, b)
     finally:
         _chain.set_switching(True)
+        _chain.set_spreading(1024)

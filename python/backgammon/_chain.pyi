@@ -41,6 +41,11 @@ def set_switching(on: bool) -> None:
     """Let chunks begun in scratch finish in place (the default) or not."""
 
 
+def set_spreading(most: int) -> None:
+    """Stream ``most`` bytes (128 or more; default 1024) of a copy from
+    scratch after each row a thread makes, or copy a placed chunk at once (0)."""
+
+
 def _run_test_rows(chain: Chain, offsets: npt.NDArray[np.int64], children: npt.NDArray[np.uint8],
                    gate: npt.NDArray[np.int64]) -> int:
     """One thread's share of ``chain``'s rows written by a test row writer."""

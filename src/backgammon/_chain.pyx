@@ -19,7 +19,9 @@ from backgammon._movegen cimport MAX_PLAYS, BOARD_BYTES, MOVE_BYTES
 # stays in cache, and is copied in once the chunk before it publishes its end
 # (or, when that happens while the chunk is being made, what is in scratch is
 # copied in and the rest written in place).  So the output is the one-thread
-# output for any number of threads.
+# output for any number of threads.  The copy is spread over the rows the
+# thread makes next, a piece after each row, so that its streamed stores
+# drain while the generator computes.
 
 cdef extern from "_sync.h":
     int64_t bg_load_acquire(const int64_t* p) nogil
@@ -27,6 +29,8 @@ cdef extern from "_sync.h":
     int64_t bg_fetch_add(int64_t* p, int64_t v) nogil
     void bg_relax(int spins) nogil
     void bg_stream_copy(void* dst, const void* src, size_t n) nogil
+    void bg_stream_part(void* dst, const void* src, size_t n) nogil
+    void bg_stream_fence() nogil
 
 
 cdef extern from *:
@@ -63,6 +67,9 @@ cdef enum:
     # only one that is away is taken over, and two threads seldom write the
     # same lines).
     TAKE_AFTER = 1024
+    # Bytes of a copy from scratch streamed after each row the thread makes
+    # (a row writes about 1 KB): see _drain.
+    SPREAD = 1024
 
 
 ctypedef struct _Chunk:
@@ -84,6 +91,42 @@ ctypedef struct _Chain:
     int8_t* moves
     int64_t* sync
     bint repeatable
+    # The copy from scratch under way, streamed a piece after each row: where
+    # it goes, what is left, and the scratch it reads from (not reused for a
+    # new chunk before the copy is done).
+    char* cp_dst
+    const char* cp_src
+    size_t cp_left
+    const uint8_t* cp_from
+
+
+# Bytes of a copy streamed after each row (0: a placed chunk is copied at
+# once); changed only to measure (benchmarks/chain_cpu.py).
+cdef size_t _spread = SPREAD
+
+
+cdef void _drain(_Chain* c, size_t most) noexcept nogil:
+    # About ``most`` bytes of the copy under way, ending on a line of the
+    # destination (a line streamed in two parts with rows made between them
+    # reaches memory in parts, which costs many times a whole line); the
+    # fence once the copy is done.  Two threads copying a chunk each at once
+    # wait on memory, where the copy spread over the rows lets its stores
+    # drain while the generator computes.
+    cdef size_t k = c.cp_left
+    if most < k:
+        k = most - ((<size_t>c.cp_dst + most) & 63)     # most is 128 or more
+    bg_stream_part(c.cp_dst, c.cp_src, k)
+    c.cp_dst += k
+    c.cp_src += k
+    c.cp_left -= k
+    if c.cp_left == 0:
+        c.cp_from = NULL
+        bg_stream_fence()
+
+
+cdef inline void _drain_all(_Chain* c) noexcept nogil:
+    if c.cp_left:
+        _drain(c, c.cp_left)
 
 
 cdef inline int _fail(_Chain* c, int why) noexcept nogil:
@@ -107,6 +150,8 @@ cdef inline int _direct(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t* at, Py_
         at[0] += m
         c.offsets[i + 1] = at[0]
         i += 1
+        if c.cp_left:
+            _drain(c, _spread)
     return 1
 
 
@@ -150,7 +195,15 @@ cdef inline void _copy_in(_Chain* c, _Chunk* p, int64_t at, int64_t count) noexc
     # into the output from at, their row ends with them.
     cdef Py_ssize_t j
     bg_fetch_add(&c.sync[SYNC_COPIED], count)
-    bg_stream_copy(c.children + at * BOARD_BYTES, p.kids, count * BOARD_BYTES)
+    if _spread and count:
+        # Queued, streamed after the rows this thread makes next.
+        _drain_all(c)
+        c.cp_dst = <char*>(c.children + at * BOARD_BYTES)
+        c.cp_src = <const char*>p.kids
+        c.cp_left = count * BOARD_BYTES
+        c.cp_from = p.kids
+    else:
+        bg_stream_copy(c.children + at * BOARD_BYTES, p.kids, count * BOARD_BYTES)
     if c.moves != NULL:
         bg_stream_copy(c.moves + at * MOVE_BYTES, p.moves, count * MOVE_BYTES)
     for j in range(p.lo + 1, p.stop + 1):
@@ -172,6 +225,9 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
             return -1
         if not wait:
             return 0
+        if c.cp_left:
+            _drain(c, _spread)  # the copy under way, while waiting
+            continue
         if c.repeatable:
             if spins >= TAKE_AFTER:
                 r = _take_over(c, p.k)
@@ -262,6 +318,14 @@ cdef void _give_scratch(char* b) noexcept nogil:
 cdef bint _switching = True
 
 
+def set_spreading(size_t most):
+    """Stream ``most`` bytes of a copy from scratch after each row a thread
+    makes (the default, 1024), or copy a placed chunk at once (0); for
+    measuring the scheme, the output is the same either way."""
+    global _spread
+    _spread = most if most == 0 or most >= 128 else 128
+
+
 def set_switching(bint on):
     """Let chunks begun in scratch finish in place (the default) or not;
     for measuring the scheme, the output is the same either way."""
@@ -327,6 +391,8 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     c.moves = moves
     c.sync = sync
     c.repeatable = bg_load_acquire(&sync[SYNC_REPEATABLE]) != 0
+    c.cp_left = 0
+    c.cp_from = NULL
     if block == NULL:
         _fail(&c, 2)
         return 2
@@ -361,6 +427,8 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
                 bg_store_release(&sync[SYNC_STARTS + 1 + k], at + 1)
             continue
         p = &held[(first + pending) % PENDING]
+        if c.cp_from == p.kids:
+            _drain_all(&c)          # the copy reads the scratch this chunk will fill
         pending += 1
         at = -1
         r = 0
@@ -375,6 +443,8 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             local += m
             p.offs[i - lo] = local
             i += 1
+            if c.cp_left:
+                _drain(&c, _spread)
             if c.repeatable and bg_load_acquire(&sync[SYNC_STARTS + 1 + k]):
                 dropped = True      # taken over while this thread was away
                 break
@@ -413,6 +483,7 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             status = _place_all(&c, held, &first, &pending)
     if status == 0:
         status = _place_all(&c, held, &first, &pending)
+    _drain_all(&c)
     _give_scratch(block)
     if status or bg_load_acquire(&sync[SYNC_FAIL]):
         return <int>bg_load_acquire(&sync[SYNC_FAIL])
