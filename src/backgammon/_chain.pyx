@@ -48,6 +48,7 @@ cdef extern from *:
 
 cdef enum:
     PENDING = 4        # chunks a thread may hold unplaced before it waits
+    BUFFERS = 5        # a thread's scratch buffers: PENDING and one copy
     SPARES = 4         # scratch blocks kept between runs (one a thread)
     HEADER = 64        # a scratch block's size is kept in its first bytes
     # Where run_chained's shared numbers live in Chain.sync, each on its own
@@ -77,6 +78,7 @@ ctypedef struct _Chunk:
     uint8_t* kids
     int8_t* moves
     Py_ssize_t k, lo, stop     # rows lo..stop-1 are in scratch
+    int buf                    # which of the thread's scratch buffers
     int64_t count
     int64_t* offs              # their ends in scratch (the output's offsets
                                # are written once the chunk's start is known)
@@ -92,17 +94,31 @@ ctypedef struct _Chain:
     int64_t* sync
     bint repeatable
     # The copy from scratch under way, streamed a piece after each row: where
-    # it goes, what is left, and the scratch it reads from (not reused for a
-    # new chunk before the copy is done).
+    # it goes, what is left, and the scratch buffer it reads (not reused for
+    # a new chunk before the copy is done; -1 none).
     char* cp_dst
     const char* cp_src
     size_t cp_left
-    const uint8_t* cp_from
+    int cp_buf
+    # The thread's scratch buffers (rows children each, chunk row ends) and
+    # those free, the one freed last on top: a new chunk takes that one,
+    # most likely still in cache.
+    uint8_t* s_kids
+    int8_t* s_moves
+    int64_t* s_offs
+    Py_ssize_t rows
+    int spare[BUFFERS]
+    int n_spare
 
 
 # Bytes of a copy streamed after each row (0: a placed chunk is copied at
 # once); changed only to measure (benchmarks/chain_cpu.py).
 cdef size_t _spread = SPREAD
+
+
+cdef inline void _release(_Chain* c, int buf) noexcept nogil:
+    c.spare[c.n_spare] = buf
+    c.n_spare += 1
 
 
 cdef void _drain(_Chain* c, size_t most) noexcept nogil:
@@ -120,13 +136,28 @@ cdef void _drain(_Chain* c, size_t most) noexcept nogil:
     c.cp_src += k
     c.cp_left -= k
     if c.cp_left == 0:
-        c.cp_from = NULL
         bg_stream_fence()
+        _release(c, c.cp_buf)
+        c.cp_buf = -1
 
 
 cdef inline void _drain_all(_Chain* c) noexcept nogil:
     if c.cp_left:
         _drain(c, c.cp_left)
+
+
+cdef inline void _claim(_Chain* c, _Chunk* p) noexcept nogil:
+    # A free scratch buffer for the chunk p (the copy under way ended first
+    # when it holds the last one).
+    cdef int b
+    if c.n_spare == 0:
+        _drain_all(c)
+    c.n_spare -= 1
+    b = c.spare[c.n_spare]
+    p.buf = b
+    p.kids = c.s_kids + b * c.rows * BOARD_BYTES
+    p.moves = c.s_moves + b * c.rows * MOVE_BYTES if c.s_moves != NULL else NULL
+    p.offs = c.s_offs + b * c.chunk
 
 
 cdef inline int _fail(_Chain* c, int why) noexcept nogil:
@@ -195,17 +226,18 @@ cdef inline void _copy_in(_Chain* c, _Chunk* p, int64_t at, int64_t count) noexc
     # into the output from at, their row ends with them.
     cdef Py_ssize_t j
     bg_fetch_add(&c.sync[SYNC_COPIED], count)
+    if c.moves != NULL:
+        bg_stream_copy(c.moves + at * MOVE_BYTES, p.moves, count * MOVE_BYTES)
     if _spread and count:
         # Queued, streamed after the rows this thread makes next.
         _drain_all(c)
         c.cp_dst = <char*>(c.children + at * BOARD_BYTES)
         c.cp_src = <const char*>p.kids
         c.cp_left = count * BOARD_BYTES
-        c.cp_from = p.kids
+        c.cp_buf = p.buf
     else:
         bg_stream_copy(c.children + at * BOARD_BYTES, p.kids, count * BOARD_BYTES)
-    if c.moves != NULL:
-        bg_stream_copy(c.moves + at * MOVE_BYTES, p.moves, count * MOVE_BYTES)
+        _release(c, p.buf)
     for j in range(p.lo + 1, p.stop + 1):
         c.offsets[j] = p.offs[j - p.lo - 1] + at
 
@@ -243,6 +275,7 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
         bg_relax(spins)
         spins += 1
     if c.repeatable and bg_load_acquire(&c.sync[SYNC_STARTS + 1 + p.k]):
+        _release(c, p.buf)
         return 1        # taken over: already in place
     if c.capacity - base < p.count:
         return _fail(c, 1)
@@ -280,9 +313,10 @@ cdef int _place_all(_Chain* c, _Chunk* held, int* first, int* pending) noexcept 
     return 0
 
 
-# Scratch blocks kept between runs: a fresh one (1.8 MB) is mapped a page at
-# a time, about 450 page faults for each thread of each call that had to
-# take one.  Taken and given back with atomic swaps, without the GIL.
+# Scratch blocks kept between runs: a fresh one (4-5 MB at 512 pairs a
+# chunk, five buffers of a chunk at 24 children a pair, mostly never
+# touched) is mapped a page at a time, hundreds of page faults for each
+# thread of each call that had to take one.  Taken and given back with atomic swaps, without the GIL.
 cdef void* _spare[SPARES]
 
 
@@ -363,8 +397,10 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     A chunk whose start is known when it is taken is written in place;
     otherwise into scratch (in cache), copied in once the chunks before it
     are counted (and when that happens while it is being made, the rest is
-    written in place).  A thread holds up to PENDING such chunks before it
-    waits, so threads rarely wait for one another; in a ``repeatable`` run
+    written in place).  The copy is streamed a piece after each row the
+    thread makes next (``set_spreading``); a new scratch chunk takes the
+    buffer freed last, most likely still in cache.  A thread holds up to
+    PENDING such chunks before it waits, so threads rarely wait for one another; in a ``repeatable`` run
     (see Chain) a waiting thread writes the chunk it waits on itself.
     """
     cdef _Chain c
@@ -374,9 +410,9 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     cdef Py_ssize_t k, lo, hi, i, q
     cdef int64_t at, local
     cdef int first = 0, pending = 0, m, r, status = 0
-    cdef size_t kid_bytes = PENDING * rows * BOARD_BYTES
-    cdef size_t move_bytes = PENDING * rows * MOVE_BYTES if moves != NULL else 0
-    cdef char* block = _take_scratch(kid_bytes + move_bytes + PENDING * chunk * sizeof(int64_t))
+    cdef size_t kid_bytes = BUFFERS * rows * BOARD_BYTES
+    cdef size_t move_bytes = BUFFERS * rows * MOVE_BYTES if moves != NULL else 0
+    cdef char* block = _take_scratch(kid_bytes + move_bytes + BUFFERS * chunk * sizeof(int64_t))
     cdef uint8_t* scratch = <uint8_t*>(block + HEADER) if block != NULL else NULL
     cdef int8_t* scratch_moves = <int8_t*>(block + HEADER + kid_bytes) if block != NULL and moves != NULL else NULL
     cdef int64_t* scratch_offs = <int64_t*>(block + HEADER + kid_bytes + move_bytes) if block != NULL else NULL
@@ -392,14 +428,17 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     c.sync = sync
     c.repeatable = bg_load_acquire(&sync[SYNC_REPEATABLE]) != 0
     c.cp_left = 0
-    c.cp_from = NULL
+    c.cp_buf = -1
     if block == NULL:
         _fail(&c, 2)
         return 2
-    for q in range(PENDING):
-        held[q].kids = scratch + q * rows * BOARD_BYTES
-        held[q].moves = scratch_moves + q * rows * MOVE_BYTES if moves != NULL else NULL
-        held[q].offs = scratch_offs + q * chunk
+    c.s_kids = scratch
+    c.s_moves = scratch_moves
+    c.s_offs = scratch_offs
+    c.rows = rows
+    c.n_spare = BUFFERS
+    for q in range(BUFFERS):
+        c.spare[q] = BUFFERS - 1 - q
     while status == 0:
         # Place what can be placed; wait for the oldest when all are held.
         while pending:
@@ -427,8 +466,7 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
                 bg_store_release(&sync[SYNC_STARTS + 1 + k], at + 1)
             continue
         p = &held[(first + pending) % PENDING]
-        if c.cp_from == p.kids:
-            _drain_all(&c)          # the copy reads the scratch this chunk will fill
+        _claim(&c, p)
         pending += 1
         at = -1
         r = 0
@@ -470,6 +508,7 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
         if status:
             break
         if dropped:
+            _release(&c, p.buf)
             pending -= 1            # the newest held: its slot is free again
             continue
         p.stop = i
