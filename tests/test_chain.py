@@ -143,12 +143,15 @@ def test_chain_rejects_bad_sizes():
                               np.zeros(5, np.int64))
 
 
-@pytest.mark.parametrize("switching, spread", [(True, 1024), (False, 1024), (True, 128), (True, 0)])
-def test_two_threads_give_the_one_thread_output(switching, spread):
+@pytest.mark.parametrize("switching, spread, wide", [(True, 1024, True), (False, 1024, True), (True, 128, True),
+                                                    (True, 0, True), (True, 1024, False)])
+def test_two_threads_give_the_one_thread_output(switching, spread, wide):
+    # wide: the copy with AVX2 stores where the machine has them, else SSE2.
     boards, rolls = random_positions(20_000, seed=5)
     want = batch.legal_positions(boards, rolls, threads=1, moves=True)
     _chain.set_switching(switching)
     _chain.set_spreading(spread)
+    _chain._set_wide(wide)
     try:
         for _ in range(3):
             got = batch.legal_positions(boards, rolls, threads=2, moves=True)
@@ -157,3 +160,4 @@ def test_two_threads_give_the_one_thread_output(switching, spread):
     finally:
         _chain.set_switching(True)
         _chain.set_spreading(1024)
+        _chain._set_wide(True)

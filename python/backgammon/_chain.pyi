@@ -46,6 +46,10 @@ def set_spreading(most: int) -> None:
     scratch after each row a thread makes, or copy a placed chunk at once (0)."""
 
 
+def _set_wide(on: bool) -> bool:
+    """Copy from scratch with AVX2 stores where the machine has them, or SSE2 ones."""
+
+
 def _run_test_rows(chain: Chain, offsets: npt.NDArray[np.int64], children: npt.NDArray[np.uint8],
                    gate: npt.NDArray[np.int64]) -> int:
     """One thread's share of ``chain``'s rows written by a test row writer."""
