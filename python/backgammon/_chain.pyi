@@ -38,7 +38,7 @@ def release_scratch() -> None:
 
 
 def set_switching(on: bool) -> None:
-    """Let chunks begun in scratch finish in place (the default) or not."""
+    """Let chunks begun in scratch finish in place, or not (the default)."""
 
 
 def set_spreading(most: int) -> None:

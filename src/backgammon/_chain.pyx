@@ -16,12 +16,16 @@ from backgammon._movegen cimport MAX_PLAYS, BOARD_BYTES, MOVE_BYTES
 # Rows are taken in chunks, a chunk at a time from a shared counter.  A chunk
 # whose start in the output is already known (every earlier chunk counted)
 # writes there directly; otherwise it writes into this thread's scratch, which
-# stays in cache, and is copied in once the chunk before it publishes its end
-# (or, when that happens while the chunk is being made, what is in scratch is
-# copied in and the rest written in place).  So the output is the one-thread
-# output for any number of threads.  The copy is spread over the rows the
-# thread makes next, a piece after each row, so that its streamed stores
-# drain while the generator computes.
+# stays in cache, and is copied in once the chunk before it publishes its end.
+# So the output is the one-thread output for any number of threads.  The copy
+# is spread over the rows the thread makes next, a piece after each row, so
+# that its streamed stores drain while the generator computes; streamed
+# stores do not read the output's lines first, so a child made in scratch and
+# streamed in costs no more than one written in place (with two threads side
+# by side, less: benchmarks/chain_cpu.py --fifo).  A chunk may also switch to
+# writing in place once the chunk before it is counted (``set_switching``):
+# that copies half as much, but the copy then competes with the in-place
+# writes' reads of the output, and two threads take 4-9% more CPU.
 
 cdef extern from "_sync.h":
     int64_t bg_load_acquire(const int64_t* p) nogil
@@ -363,9 +367,10 @@ cdef void _give_scratch(char* b) noexcept nogil:
     free(b)
 
 
-# Whether a chunk may switch from scratch to writing in place (as above);
-# off only to measure what the switch saves (benchmarks/chain_cpu.py).
-cdef bint _switching = True
+# Whether a chunk may switch from scratch to writing in place once the chunk
+# before it is counted (as above): off, as the spread copy makes a child in
+# scratch as cheap as one in place; on to measure (benchmarks/chain_cpu.py).
+cdef bint _switching = False
 
 
 def set_spreading(size_t most):
@@ -377,8 +382,9 @@ def set_spreading(size_t most):
 
 
 def set_switching(bint on):
-    """Let chunks begun in scratch finish in place (the default) or not;
-    for measuring the scheme, the output is the same either way."""
+    """Let chunks begun in scratch finish in place once the chunk before
+    them is counted, or not (the default); for measuring the scheme, the
+    output is the same either way."""
     global _switching
     _switching = on
 
@@ -412,8 +418,8 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
 
     A chunk whose start is known when it is taken is written in place;
     otherwise into scratch (in cache), copied in once the chunks before it
-    are counted (and when that happens while it is being made, the rest is
-    written in place).  The copy is streamed a piece after each row the
+    are counted (with ``set_switching(True)``, when that happens while it
+    is being made, the rest is written in place).  The copy is streamed a piece after each row the
     thread makes next (``set_spreading``); a new scratch chunk takes the
     buffer freed last, most likely still in cache.  A thread holds up to
     PENDING such chunks before it waits, so threads rarely wait for one another; in a ``repeatable`` run
