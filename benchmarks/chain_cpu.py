@@ -1,10 +1,11 @@
 """What two threads cost over one on the same batch, by CPU time (for a busy
 machine: other jobs do not add to a process's CPU time), under three
 settings of the chunk scheduler (``_chain.run_chained``): ``plain`` (a chunk
-begun in scratch is copied in whole once placed), ``switch`` (it switches
-to writing in place once the chunk before is counted) and ``take`` (as
-``switch``, and a thread that waits on a chunk whose thread is away takes
-that chunk over: what ``batch`` does).
+begun in scratch is copied in whole once placed), ``take`` (as ``plain``,
+and a thread that waits on a chunk whose thread is away takes that chunk
+over: what ``batch`` does since 7 December) and ``switch`` (as ``take``,
+and a chunk begun in scratch switches to writing in place once the chunk
+before is counted: what ``batch`` did before).
 
     python benchmarks/chain_cpu.py [--sizes 100000 300000] [--rounds 3] [--calls 5] [--chunk 0]
                                    [--spread 1024] [--wall] [--fifo]
@@ -41,7 +42,7 @@ call, alternately, ``--calls`` rounds (as
 prints the fastest of each and threads' rate over the processes'.
 
 The script also runs as the timed process itself:
-``chain_cpu.py --run SIZE plain|switch|take CALLS CHUNK SPREAD [wall]``.
+``chain_cpu.py --run SIZE plain|take|switch CALLS CHUNK SPREAD [wall]``.
 """
 from __future__ import annotations
 
@@ -52,14 +53,14 @@ import sys
 
 def _settings(setting: str, chunk: int, chains: list, spread: int = 1024) -> None:
     from backgammon import _chain, batch
-    _chain.set_switching(setting != "plain")
+    _chain.set_switching(setting == "switch")
     _chain.set_spreading(spread)
     if chunk:
         batch.CHUNK_PAIRS = batch.SMALL_CHUNK_PAIRS = chunk
     make = _chain.Chain
 
     def keep(n, chunk, repeatable=False):
-        chain = make(n, chunk, repeatable=repeatable and setting == "take")
+        chain = make(n, chunk, repeatable=repeatable and setting != "plain")
         chains.append(chain)
         return chain
 
@@ -164,7 +165,7 @@ def main() -> int:
         return 0
     for _ in range(args.rounds):
         for size in args.sizes:
-            for setting in ("plain", "switch", "take"):
+            for setting in ("plain", "take", "switch"):
                 subprocess.run((["chrt", "-f", "10"] if args.fifo else [])
                                + [sys.executable, __file__, "--run", str(size), setting, str(args.calls), str(args.chunk),
                                   str(args.spread)] + (["wall"] if args.wall else []), check=True)
