@@ -1,8 +1,10 @@
 """The chunk scheduler (``_chain.run_chained``) that threaded batch calls
 share: the output is the one-thread output whatever the interleaving; a
-chunk begun in scratch finishes in place once the chunk before is counted;
+chunk begun in scratch finishes in place once the chunk before is counted
+(when switching is on);
 a thread that waits on a chunk whose thread is away takes it over (when the
-rows may be written twice)."""
+rows may be written twice); a copy from scratch is streamed a piece after
+each row the thread makes next, or at once."""
 import threading
 
 import numpy as np
@@ -53,7 +55,11 @@ def test_chunk_begun_in_scratch_switches_to_writing_in_place():
     # three rows copied in, the rest written in place.
     n, chunk = 40, 8
     gate = np.array([chunk - 1, chunk + 1, 0, chunk + 2, 0, 1, 0, 0], np.int64)
-    chain, status, offsets, children = run_two(n, chunk, gate)
+    _chain.set_switching(True)
+    try:
+        chain, status, offsets, children = run_two(n, chunk, gate)
+    finally:
+        _chain.set_switching(False)
     assert gate[4] == 0, "a thread timed out at a gate"
     assert status == [0, 0]
     want_offsets = assert_one_thread_output(n, offsets, children)
@@ -65,11 +71,7 @@ def test_chunk_begun_in_scratch_switches_to_writing_in_place():
 def test_switching_off_places_whole_chunks():
     n, chunk = 40, 8
     gate = np.array([chunk - 1, chunk + 1, 0, -1, 0, 1, 0, 0], np.int64)
-    _chain.set_switching(False)
-    try:
-        chain, status, offsets, children = run_two(n, chunk, gate)
-    finally:
-        _chain.set_switching(True)
+    chain, status, offsets, children = run_two(n, chunk, gate)    # switching is off by default
     assert gate[4] == 0 and status == [0, 0]
     want_offsets = assert_one_thread_output(n, offsets, children)
     assert chain.switched == 0
@@ -111,6 +113,32 @@ def test_waiting_thread_takes_over_a_chunk_whose_thread_is_away():
     assert chain.taken >= 1
 
 
+@pytest.mark.parametrize("spread", [0, 128, 1024])
+def test_copies_spread_over_later_rows_give_the_one_thread_output(spread):
+    # The switch above and the take-over above, with the copy from scratch
+    # streamed at once (0) or a piece after each later row: 128 bytes a row
+    # spreads a chunk's copy over several rows, in place and in scratch.
+    _chain.set_spreading(spread)
+    try:
+        n, chunk = 40, 8
+        for switching in (True, False):
+            _chain.set_switching(switching)
+            gate = np.array([chunk - 1, chunk + 1, 0, chunk + 2, 0, 1, 0, 0], np.int64)
+            chain, status, offsets, children = run_two(n, chunk, gate)
+            assert gate[4] == 0 and status == [0, 0]
+            assert_one_thread_output(n, offsets, children)
+            assert chain.switched >= switching and chain.copied > 0
+        n, chunk = 64, 4
+        gate = np.array([chunk - 1, chunk, 0, chunk + 2, 0, 2, 0, 0], np.int64)
+        chain, status, offsets, children = run_two(n, chunk, gate, repeatable=True)
+        assert gate[4] == 0 and status == [0, 0]
+        assert_one_thread_output(n, offsets, children)
+        assert chain.taken >= 1 and chain.copied > 0
+    finally:
+        _chain.set_spreading(1024)
+        _chain.set_switching(False)
+
+
 def test_chain_rejects_bad_sizes():
     with pytest.raises(ValueError, match="chunk"):
         _chain.Chain(10, 0)
@@ -119,15 +147,21 @@ def test_chain_rejects_bad_sizes():
                               np.zeros(5, np.int64))
 
 
-@pytest.mark.parametrize("switching", [True, False])
-def test_two_threads_give_the_one_thread_output(switching):
+@pytest.mark.parametrize("switching, spread, wide", [(True, 1024, True), (False, 1024, True), (True, 128, True),
+                                                    (True, 0, True), (True, 1024, False)])
+def test_two_threads_give_the_one_thread_output(switching, spread, wide):
+    # wide: the copy with AVX2 stores where the machine has them, else SSE2.
     boards, rolls = random_positions(20_000, seed=5)
     want = batch.legal_positions(boards, rolls, threads=1, moves=True)
     _chain.set_switching(switching)
+    _chain.set_spreading(spread)
+    _chain._set_wide(wide)
     try:
         for _ in range(3):
             got = batch.legal_positions(boards, rolls, threads=2, moves=True)
             for a, b in zip(got, want):
                 np.testing.assert_array_equal(a, b)
     finally:
-        _chain.set_switching(True)
+        _chain.set_switching(False)
+        _chain.set_spreading(1024)
+        _chain._set_wide(True)

@@ -38,7 +38,16 @@ def release_scratch() -> None:
 
 
 def set_switching(on: bool) -> None:
-    """Let chunks begun in scratch finish in place (the default) or not."""
+    """Let chunks begun in scratch finish in place, or not (the default)."""
+
+
+def set_spreading(most: int) -> None:
+    """Stream ``most`` bytes (128 or more; default 1024) of a copy from
+    scratch after each row a thread makes, or copy a placed chunk at once (0)."""
+
+
+def _set_wide(on: bool) -> bool:
+    """Copy from scratch with AVX2 stores where the machine has them, or SSE2 ones."""
 
 
 def _run_test_rows(chain: Chain, offsets: npt.NDArray[np.int64], children: npt.NDArray[np.uint8],

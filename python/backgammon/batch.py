@@ -208,8 +208,11 @@ def _trimmed(offsets, children, steps, out):
 
 
 #: Pairs per chunk of a threaded call: small enough that a chunk waiting to
-#: be placed stays in cache, large enough that placing costs little.
-CHUNK_PAIRS = 256
+#: be placed stays in cache (a thread's two scratch buffers in use, about
+#: 0.5 MB each, in its L2), large enough that placing costs little; batches
+#: under 16 chunks use SMALL_CHUNK_PAIRS, so that the threads end together.
+CHUNK_PAIRS = 512
+SMALL_CHUNK_PAIRS = 256
 #: Children a pair has at the least on average in play (random positions
 #: 18.8, the corpus 19.6): how much fresh output a threaded call maps ahead.
 EXPECTED_PLAYS = 16
@@ -237,7 +240,7 @@ def _threaded(b, r, threads: int, moves: bool, mover_view: bool, out, moves_out,
     offsets, children, steps = _outputs(n, moves, out, moves_out)
     # Rows only write their children: a waiting thread may take over the
     # chunk of one the machine has descheduled (_chain.run_chained).
-    chain = _chain.Chain(n, CHUNK_PAIRS, repeatable=True)
+    chain = _chain.Chain(n, CHUNK_PAIRS if n >= 16 * CHUNK_PAIRS else SMALL_CHUNK_PAIRS, repeatable=True)
     expected = min(len(children), EXPECTED_PLAYS * n)
 
     def share(t):

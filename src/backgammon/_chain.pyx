@@ -16,10 +16,16 @@ from backgammon._movegen cimport MAX_PLAYS, BOARD_BYTES, MOVE_BYTES
 # Rows are taken in chunks, a chunk at a time from a shared counter.  A chunk
 # whose start in the output is already known (every earlier chunk counted)
 # writes there directly; otherwise it writes into this thread's scratch, which
-# stays in cache, and is copied in once the chunk before it publishes its end
-# (or, when that happens while the chunk is being made, what is in scratch is
-# copied in and the rest written in place).  So the output is the one-thread
-# output for any number of threads.
+# stays in cache, and is copied in once the chunk before it publishes its end.
+# So the output is the one-thread output for any number of threads.  The copy
+# is spread over the rows the thread makes next, a piece after each row, so
+# that its streamed stores drain while the generator computes; streamed
+# stores do not read the output's lines first, so a child made in scratch and
+# streamed in costs no more than one written in place (with two threads side
+# by side, less: benchmarks/chain_cpu.py --fifo).  A chunk may also switch to
+# writing in place once the chunk before it is counted (``set_switching``):
+# that copies half as much, but the copy then competes with the in-place
+# writes' reads of the output, and two threads take 4-9% more CPU.
 
 cdef extern from "_sync.h":
     int64_t bg_load_acquire(const int64_t* p) nogil
@@ -27,6 +33,10 @@ cdef extern from "_sync.h":
     int64_t bg_fetch_add(int64_t* p, int64_t v) nogil
     void bg_relax(int spins) nogil
     void bg_stream_copy(void* dst, const void* src, size_t n) nogil
+    void bg_stream_part(void* dst, const void* src, size_t n) nogil
+    void bg_stream_fence() nogil
+    void bg_stream_part_avx2(void* dst, const void* src, size_t n) nogil
+    int bg_has_avx2() nogil
 
 
 cdef extern from *:
@@ -44,6 +54,7 @@ cdef extern from *:
 
 cdef enum:
     PENDING = 4        # chunks a thread may hold unplaced before it waits
+    BUFFERS = 5        # a thread's scratch buffers: PENDING and one copy
     SPARES = 4         # scratch blocks kept between runs (one a thread)
     HEADER = 64        # a scratch block's size is kept in its first bytes
     # Where run_chained's shared numbers live in Chain.sync, each on its own
@@ -63,6 +74,9 @@ cdef enum:
     # only one that is away is taken over, and two threads seldom write the
     # same lines).
     TAKE_AFTER = 1024
+    # Bytes of a copy from scratch streamed after each row the thread makes
+    # (a row writes about 1 KB): see _drain.
+    SPREAD = 1024
 
 
 ctypedef struct _Chunk:
@@ -70,6 +84,7 @@ ctypedef struct _Chunk:
     uint8_t* kids
     int8_t* moves
     Py_ssize_t k, lo, stop     # rows lo..stop-1 are in scratch
+    int buf                    # which of the thread's scratch buffers
     int64_t count
     int64_t* offs              # their ends in scratch (the output's offsets
                                # are written once the chunk's start is known)
@@ -84,6 +99,85 @@ ctypedef struct _Chain:
     int8_t* moves
     int64_t* sync
     bint repeatable
+    # The copy from scratch under way, streamed a piece after each row: where
+    # it goes, what is left, and the scratch buffer it reads (not reused for
+    # a new chunk before the copy is done; -1 none).
+    char* cp_dst
+    const char* cp_src
+    size_t cp_left
+    int cp_buf
+    # The thread's scratch buffers (rows children each, chunk row ends) and
+    # those free, the one freed last on top: a new chunk takes that one,
+    # most likely still in cache.
+    uint8_t* s_kids
+    int8_t* s_moves
+    int64_t* s_offs
+    Py_ssize_t rows
+    int spare[BUFFERS]
+    int n_spare
+
+
+# Bytes of a copy streamed after each row (0: a placed chunk is copied at
+# once); changed only to measure (benchmarks/chain_cpu.py).
+cdef size_t _spread = SPREAD
+# The copy with 32-byte stores where the machine has AVX2 (2-3% less CPU
+# for two threads on the corpus than SSE2's 16-byte ones).
+cdef bint _wide = bg_has_avx2()
+
+
+def _set_wide(bint on):
+    """Copy from scratch with AVX2 stores where the machine has them (the
+    default) or SSE2 ones; for measuring.  Returns whether AVX2 is used."""
+    global _wide
+    _wide = on and bg_has_avx2()
+    return _wide
+
+
+cdef inline void _release(_Chain* c, int buf) noexcept nogil:
+    c.spare[c.n_spare] = buf
+    c.n_spare += 1
+
+
+cdef void _drain(_Chain* c, size_t most) noexcept nogil:
+    # About ``most`` bytes of the copy under way, ending on a line of the
+    # destination (a line streamed in two parts with rows made between them
+    # reaches memory in parts, which costs many times a whole line); the
+    # fence once the copy is done.  Two threads copying a chunk each at once
+    # wait on memory, where the copy spread over the rows lets its stores
+    # drain while the generator computes.
+    cdef size_t k = c.cp_left
+    if most < k:
+        k = most - ((<size_t>c.cp_dst + most) & 63)     # most is 128 or more
+    if _wide:
+        bg_stream_part_avx2(c.cp_dst, c.cp_src, k)
+    else:
+        bg_stream_part(c.cp_dst, c.cp_src, k)
+    c.cp_dst += k
+    c.cp_src += k
+    c.cp_left -= k
+    if c.cp_left == 0:
+        bg_stream_fence()
+        _release(c, c.cp_buf)
+        c.cp_buf = -1
+
+
+cdef inline void _drain_all(_Chain* c) noexcept nogil:
+    if c.cp_left:
+        _drain(c, c.cp_left)
+
+
+cdef inline void _claim(_Chain* c, _Chunk* p) noexcept nogil:
+    # A free scratch buffer for the chunk p (the copy under way ended first
+    # when it holds the last one).
+    cdef int b
+    if c.n_spare == 0:
+        _drain_all(c)
+    c.n_spare -= 1
+    b = c.spare[c.n_spare]
+    p.buf = b
+    p.kids = c.s_kids + b * c.rows * BOARD_BYTES
+    p.moves = c.s_moves + b * c.rows * MOVE_BYTES if c.s_moves != NULL else NULL
+    p.offs = c.s_offs + b * c.chunk
 
 
 cdef inline int _fail(_Chain* c, int why) noexcept nogil:
@@ -107,6 +201,8 @@ cdef inline int _direct(_Chain* c, Py_ssize_t i, Py_ssize_t hi, int64_t* at, Py_
         at[0] += m
         c.offsets[i + 1] = at[0]
         i += 1
+        if c.cp_left:
+            _drain(c, _spread)
     return 1
 
 
@@ -150,9 +246,18 @@ cdef inline void _copy_in(_Chain* c, _Chunk* p, int64_t at, int64_t count) noexc
     # into the output from at, their row ends with them.
     cdef Py_ssize_t j
     bg_fetch_add(&c.sync[SYNC_COPIED], count)
-    bg_stream_copy(c.children + at * BOARD_BYTES, p.kids, count * BOARD_BYTES)
     if c.moves != NULL:
         bg_stream_copy(c.moves + at * MOVE_BYTES, p.moves, count * MOVE_BYTES)
+    if _spread and count:
+        # Queued, streamed after the rows this thread makes next.
+        _drain_all(c)
+        c.cp_dst = <char*>(c.children + at * BOARD_BYTES)
+        c.cp_src = <const char*>p.kids
+        c.cp_left = count * BOARD_BYTES
+        c.cp_buf = p.buf
+    else:
+        bg_stream_copy(c.children + at * BOARD_BYTES, p.kids, count * BOARD_BYTES)
+        _release(c, p.buf)
     for j in range(p.lo + 1, p.stop + 1):
         c.offsets[j] = p.offs[j - p.lo - 1] + at
 
@@ -172,6 +277,9 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
             return -1
         if not wait:
             return 0
+        if c.cp_left:
+            _drain(c, _spread)  # the copy under way, while waiting
+            continue
         if c.repeatable:
             if spins >= TAKE_AFTER:
                 r = _take_over(c, p.k)
@@ -187,6 +295,7 @@ cdef int _place(_Chain* c, _Chunk* p, bint wait) noexcept nogil:
         bg_relax(spins)
         spins += 1
     if c.repeatable and bg_load_acquire(&c.sync[SYNC_STARTS + 1 + p.k]):
+        _release(c, p.buf)
         return 1        # taken over: already in place
     if c.capacity - base < p.count:
         return _fail(c, 1)
@@ -224,9 +333,10 @@ cdef int _place_all(_Chain* c, _Chunk* held, int* first, int* pending) noexcept 
     return 0
 
 
-# Scratch blocks kept between runs: a fresh one (1.8 MB) is mapped a page at
-# a time, about 450 page faults for each thread of each call that had to
-# take one.  Taken and given back with atomic swaps, without the GIL.
+# Scratch blocks kept between runs: a fresh one (4-5 MB at 512 pairs a
+# chunk, five buffers of a chunk at 24 children a pair, mostly never
+# touched) is mapped a page at a time, hundreds of page faults for each
+# thread of each call that had to take one.  Taken and given back with atomic swaps, without the GIL.
 cdef void* _spare[SPARES]
 
 
@@ -257,14 +367,24 @@ cdef void _give_scratch(char* b) noexcept nogil:
     free(b)
 
 
-# Whether a chunk may switch from scratch to writing in place (as above);
-# off only to measure what the switch saves (benchmarks/chain_cpu.py).
-cdef bint _switching = True
+# Whether a chunk may switch from scratch to writing in place once the chunk
+# before it is counted (as above): off, as the spread copy makes a child in
+# scratch as cheap as one in place; on to measure (benchmarks/chain_cpu.py).
+cdef bint _switching = False
+
+
+def set_spreading(size_t most):
+    """Stream ``most`` bytes of a copy from scratch after each row a thread
+    makes (the default, 1024), or copy a placed chunk at once (0); for
+    measuring the scheme, the output is the same either way."""
+    global _spread
+    _spread = most if most == 0 or most >= 128 else 128
 
 
 def set_switching(bint on):
-    """Let chunks begun in scratch finish in place (the default) or not;
-    for measuring the scheme, the output is the same either way."""
+    """Let chunks begun in scratch finish in place once the chunk before
+    them is counted, or not (the default); for measuring the scheme, the
+    output is the same either way."""
     global _switching
     _switching = on
 
@@ -298,9 +418,11 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
 
     A chunk whose start is known when it is taken is written in place;
     otherwise into scratch (in cache), copied in once the chunks before it
-    are counted (and when that happens while it is being made, the rest is
-    written in place).  A thread holds up to PENDING such chunks before it
-    waits, so threads rarely wait for one another; in a ``repeatable`` run
+    are counted (with ``set_switching(True)``, when that happens while it
+    is being made, the rest is written in place).  The copy is streamed a piece after each row the
+    thread makes next (``set_spreading``); a new scratch chunk takes the
+    buffer freed last, most likely still in cache.  A thread holds up to
+    PENDING such chunks before it waits, so threads rarely wait for one another; in a ``repeatable`` run
     (see Chain) a waiting thread writes the chunk it waits on itself.
     """
     cdef _Chain c
@@ -310,9 +432,9 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     cdef Py_ssize_t k, lo, hi, i, q
     cdef int64_t at, local
     cdef int first = 0, pending = 0, m, r, status = 0
-    cdef size_t kid_bytes = PENDING * rows * BOARD_BYTES
-    cdef size_t move_bytes = PENDING * rows * MOVE_BYTES if moves != NULL else 0
-    cdef char* block = _take_scratch(kid_bytes + move_bytes + PENDING * chunk * sizeof(int64_t))
+    cdef size_t kid_bytes = BUFFERS * rows * BOARD_BYTES
+    cdef size_t move_bytes = BUFFERS * rows * MOVE_BYTES if moves != NULL else 0
+    cdef char* block = _take_scratch(kid_bytes + move_bytes + BUFFERS * chunk * sizeof(int64_t))
     cdef uint8_t* scratch = <uint8_t*>(block + HEADER) if block != NULL else NULL
     cdef int8_t* scratch_moves = <int8_t*>(block + HEADER + kid_bytes) if block != NULL and moves != NULL else NULL
     cdef int64_t* scratch_offs = <int64_t*>(block + HEADER + kid_bytes + move_bytes) if block != NULL else NULL
@@ -327,13 +449,18 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
     c.moves = moves
     c.sync = sync
     c.repeatable = bg_load_acquire(&sync[SYNC_REPEATABLE]) != 0
+    c.cp_left = 0
+    c.cp_buf = -1
     if block == NULL:
         _fail(&c, 2)
         return 2
-    for q in range(PENDING):
-        held[q].kids = scratch + q * rows * BOARD_BYTES
-        held[q].moves = scratch_moves + q * rows * MOVE_BYTES if moves != NULL else NULL
-        held[q].offs = scratch_offs + q * chunk
+    c.s_kids = scratch
+    c.s_moves = scratch_moves
+    c.s_offs = scratch_offs
+    c.rows = rows
+    c.n_spare = BUFFERS
+    for q in range(BUFFERS):
+        c.spare[q] = BUFFERS - 1 - q
     while status == 0:
         # Place what can be placed; wait for the oldest when all are held.
         while pending:
@@ -361,6 +488,7 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
                 bg_store_release(&sync[SYNC_STARTS + 1 + k], at + 1)
             continue
         p = &held[(first + pending) % PENDING]
+        _claim(&c, p)
         pending += 1
         at = -1
         r = 0
@@ -375,6 +503,8 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             local += m
             p.offs[i - lo] = local
             i += 1
+            if c.cp_left:
+                _drain(&c, _spread)
             if c.repeatable and bg_load_acquire(&sync[SYNC_STARTS + 1 + k]):
                 dropped = True      # taken over while this thread was away
                 break
@@ -400,6 +530,7 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
         if status:
             break
         if dropped:
+            _release(&c, p.buf)
             pending -= 1            # the newest held: its slot is free again
             continue
         p.stop = i
@@ -413,6 +544,7 @@ cdef int run_chained(RowWriter write_row, void* ctx, Py_ssize_t n, Py_ssize_t ch
             status = _place_all(&c, held, &first, &pending)
     if status == 0:
         status = _place_all(&c, held, &first, &pending)
+    _drain_all(&c)
     _give_scratch(block)
     if status or bg_load_acquire(&sync[SYNC_FAIL]):
         return <int>bg_load_acquire(&sync[SYNC_FAIL])
