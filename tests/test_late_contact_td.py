@@ -219,3 +219,24 @@ def test_anchor_weights_draw_only_where_they_are_positive(td, monkeypatch):
     assert {x.tobytes() for x in drawn} <= {a[1].tobytes(), a[4].tobytes()}
     with pytest.raises(ValueError, match="--prime-weight"):
         td.main(["--out", "/nonexistent/x.npz", "--prime-weight", "0"])
+
+
+def test_prime_not_learnt_leaves_prime_held_positions_to_the_anchors(td, monkeypatch):
+    nets = network.networks({k: v.copy() for k, v in network.default().arrays.items() if not k.startswith("prune_")})
+    a = np.ascontiguousarray(td.draw(td.closeout_start, np.random.default_rng(3), 60))
+    a = a[(_net.position_classes(a) == 4) & ~td.prime_held(a)][:6]
+    # a prime-held board of the crashed class: the other side's 14 checkers
+    # on its 1- and 2-points, one behind the side on roll's 3- to 7-point prime
+    held = _board({23: 1, 2: 6, 1: 8}, {7: 2, 6: 2, 5: 2, 4: 2, 3: 2, 1: 5})
+    assert _net.position_classes(held[None])[0] == 4 and td.prime_held(held[None])[0]
+    games = np.ascontiguousarray(np.concatenate([a, held[None], held[None]]))
+    seen = []
+    monkeypatch.setattr(td._net, "train_supervised", lambda nets, b, t, order, lr1, lr2: seen.append(b) or 0.0)
+    for skip, learnt in ((None, len(games)), (td.prime_held, len(a))):
+        seen.clear()
+        learner = td.Learner(nets, [4], held[None], np.zeros((1, 5), np.float32), 0.0, 0.01,
+                             np.random.default_rng(4), skip=skip)
+        learner.add(games, np.zeros((len(games), 5), np.float32))
+        learner.flush()
+        assert learner.learnt == learnt and len(seen[0]) == learnt
+        assert (held.tobytes() in {x.tobytes() for x in seen[0]}) == (skip is None)

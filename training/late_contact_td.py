@@ -6,7 +6,7 @@ to the base networks elsewhere.
         [--nets BASE.npz] [--stages 4] [--stage-games 20000] [--seed 1] [--parallel 512] \\
         [--explore 0.2] [--top 4] [--temperature 0.05] [--lam 0.0] [--lr 0.01] \\
         [--anchor-ratio 1.0] [--anchor-games 2000] [--narrow-anchors] [--bearing-anchors] [--prime-anchors] \\
-        [--prime-weight 1.0] \\
+        [--prime-weight 1.0] [--prime-not-learnt] \\
         [--networks crashed] \\
         [--closeout-share 0.5] [--shots-share 0.0] [--ordinary-share 0.0] [--polyak 0.0]
 
@@ -57,7 +57,9 @@ first stage, but only from late-contact starts):
   with ``--bearing-anchors`` the kind's ``bearing_vs_back`` boards kept,
   with ``--prime-anchors`` its ``prime_held`` boards: a prime holding a
   checker not on the bar; ``--prime-weight`` draws the prime-type
-  anchors that many times as often as the others),
+  anchors that many times as often as the others; with
+  ``--prime-not-learnt`` the ``prime_held`` positions the games meet are
+  not learnt, so that there only the anchors hold the networks),
   whose targets are the base networks' own outputs: elsewhere the
   networks stay put.
 
@@ -241,8 +243,10 @@ class Learner:
     with anchors."""
 
     def __init__(self, nets, classes, anchor_boards, anchor_targets, ratio, lr, rng, average=None, polyak=0.0,
-                 anchor_p=None):
+                 anchor_p=None, skip=None):
         self.nets, self.classes, self.lr, self.rng, self.ratio = nets, classes, lr, rng, ratio
+        # skip: a mask function (boards -> bool) of the positions the games meet that are not learnt
+        self.skip = skip
         # anchor_p: each anchor's chance to be drawn (None: uniform, the draw of the runs before it)
         self.anchor_p = anchor_p
         # Polyak averaging: ``average`` maps each learnt array's name to (the
@@ -258,6 +262,8 @@ class Learner:
 
     def add(self, boards: np.ndarray, targets: np.ndarray) -> None:
         keep = np.isin(_net.position_classes(np.ascontiguousarray(boards)), self.classes)
+        if self.skip is not None:
+            keep &= ~self.skip(boards)
         if keep.any():
             self.boards.append(boards[keep])
             self.targets.append(targets[keep])
@@ -378,6 +384,10 @@ def main(argv=None) -> int:
     ap.add_argument("--prime-anchors", action="store_true",
                     help="keep in the anchors the prime-type boards whose primed side has no checker on the bar "
                          "(prime_held), which the late-contact kind would leave out")
+    ap.add_argument("--prime-not-learnt", action="store_true",
+                    help="leave the prime_held positions the games meet out of the learnt blocks (their TD "
+                         "returns still count for the positions before them); with --prime-anchors they are "
+                         "only anchored")
     ap.add_argument("--prime-weight", type=float, default=1.0,
                     help="draw the anchors of the prime type (backgammon.position_types) this many times as "
                          "often as the others (1: every anchor alike)")
@@ -429,7 +439,7 @@ def main(argv=None) -> int:
         ss = np.random.SeedSequence(args.seed, spawn_key=(stage,))
         rng = np.random.default_rng(ss)
         learner = Learner(nets, classes, a_boards, a_targets, args.anchor_ratio, args.lr, rng, average, args.polyak,
-                          anchor_p)
+                          anchor_p, prime_held if args.prime_not_learnt else None)
         info = play_stage(nets, learner, rng, args.stage_games, args.parallel, args.explore, args.top,
                           args.temperature, args.lam, args.closeout_share, held, args.shots_share,
                           args.ordinary_share, base_nets)
