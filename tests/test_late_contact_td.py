@@ -151,3 +151,92 @@ def test_bearing_vs_back_is_the_bearing_side_on_roll_against_a_few_back(td):
     sys.path.insert(0, str(ROOT / "training"))
     from late_contact import late_contact
     assert bool(late_contact(bearing[None])[0])
+
+
+def test_prime_held_is_a_prime_holding_a_checker_off_the_bar(td):
+    # The side on roll primes its 3- to 7-points; the other side, crashed
+    # (14 checkers on its 1- to 5-points), has one checker behind the prime,
+    # on its 23-point (the side on roll's 2-point): issue 40's prime drift
+    # came from boards of this kind, which the anchors left out.
+    me = {7: 2, 6: 2, 5: 2, 4: 2, 3: 2, 1: 5}
+    them = {23: 1, 5: 2, 4: 3, 3: 3, 2: 3, 1: 3}
+    held = _board(them, me)
+    cases = {
+        "held": held,
+        # the same checker on the bar (one of the others borne off, so not a
+        # blitz): a closeout, the kind the loop learns (olm's)
+        "on the bar": _board({25: 1, 5: 2, 4: 3, 3: 3, 2: 3, 1: 2}, me),
+        # the prime the other way round: the side on roll's checker held on
+        # the other side's 2-point (its 23-point) behind the other's prime
+        "side on roll held": _board(me, them),
+        # a four-point block is no prime
+        "four points": _board(them, {7: 2, 6: 2, 5: 2, 4: 2, 3: 1, 1: 6}),
+        # nothing behind the prime: the checker has escaped to the 12-point
+        "escaped": _board({12: 1, 5: 2, 4: 3, 3: 3, 2: 3, 1: 3}, me),
+    }
+    boards = np.stack(list(cases.values()))
+    for b in boards:
+        Position.from_array(b)                   # RULES 1: legal boards
+    got = dict(zip(cases, td.prime_held(boards).tolist()))
+    assert got == {"held": True, "on the bar": False, "side on roll held": True, "four points": False,
+                   "escaped": False}
+    from backgammon.position_types import names, position_types
+    assert names(position_types(boards[:3])) == ["prime"] * 3
+    assert bool(td.prime_held(Position.initial().array[None])[0]) is False
+
+
+def test_prime_anchors_add_prime_held_boards_of_the_late_contact_kind(td):
+    nets = network.default()
+    base = {k: v for k, v in nets.arrays.items() if not k.startswith("prune_")}
+    sys.path.insert(0, str(ROOT / "training"))
+    from late_contact import late_contact
+    without, t0 = td.anchors(nets, base, 3, [4], games=40, bearing=True)
+    with_, t1 = td.anchors(nets, base, 3, [4], games=40, bearing=True, prime=True)
+    old = {b.tobytes() for b in without}
+    added = np.array([b for b in with_ if b.tobytes() not in old])
+    assert len(added) > 0 and len(with_) == len(without) + len(added)
+    assert td.prime_held(added).all() and late_contact(added).all()
+    assert (_net.position_classes(added) == 4).all()
+    # the targets are the base networks' own raw outputs (their win chances
+    # are evaluate's; evaluate also zeroes the gammons that cannot happen)
+    assert t1.shape == (len(with_), 5)
+    assert np.allclose(t1[:, 0], _net.evaluate(nets, with_, 0)[:, 0], atol=1e-5)
+
+
+def test_anchor_weights_draw_only_where_they_are_positive(td, monkeypatch):
+    nets = network.networks({k: v.copy() for k, v in network.default().arrays.items() if not k.startswith("prune_")})
+    a = np.ascontiguousarray(td.draw(td.closeout_start, np.random.default_rng(3), 40))
+    a = a[_net.position_classes(a) == 4]
+    p = np.zeros(len(a))
+    p[[1, 4]] = 0.5
+    seen = []
+    monkeypatch.setattr(td._net, "train_supervised", lambda nets, b, t, order, lr1, lr2: seen.append(b) or 0.0)
+    learner = td.Learner(nets, [4], a, _net.evaluate(nets, a, 0), 2.0, 0.01, np.random.default_rng(4), anchor_p=p)
+    learner.add(a[:5], np.zeros((5, 5), np.float32))
+    learner.flush()
+    drawn = seen[0][5:]
+    assert len(drawn) == 10
+    assert {x.tobytes() for x in drawn} <= {a[1].tobytes(), a[4].tobytes()}
+    with pytest.raises(ValueError, match="--prime-weight"):
+        td.main(["--out", "/nonexistent/x.npz", "--prime-weight", "0"])
+
+
+def test_prime_not_learnt_leaves_prime_held_positions_to_the_anchors(td, monkeypatch):
+    nets = network.networks({k: v.copy() for k, v in network.default().arrays.items() if not k.startswith("prune_")})
+    a = np.ascontiguousarray(td.draw(td.closeout_start, np.random.default_rng(3), 60))
+    a = a[(_net.position_classes(a) == 4) & ~td.prime_held(a)][:6]
+    # a prime-held board of the crashed class: the other side's 14 checkers
+    # on its 1- and 2-points, one behind the side on roll's 3- to 7-point prime
+    held = _board({23: 1, 2: 6, 1: 8}, {7: 2, 6: 2, 5: 2, 4: 2, 3: 2, 1: 5})
+    assert _net.position_classes(held[None])[0] == 4 and td.prime_held(held[None])[0]
+    games = np.ascontiguousarray(np.concatenate([a, held[None], held[None]]))
+    seen = []
+    monkeypatch.setattr(td._net, "train_supervised", lambda nets, b, t, order, lr1, lr2: seen.append(b) or 0.0)
+    for skip, learnt in ((None, len(games)), (td.prime_held, len(a))):
+        seen.clear()
+        learner = td.Learner(nets, [4], held[None], np.zeros((1, 5), np.float32), 0.0, 0.01,
+                             np.random.default_rng(4), skip=skip)
+        learner.add(games, np.zeros((len(games), 5), np.float32))
+        learner.flush()
+        assert learner.learnt == learnt and len(seen[0]) == learnt
+        assert (held.tobytes() in {x.tobytes() for x in seen[0]}) == (skip is None)

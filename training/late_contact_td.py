@@ -5,7 +5,8 @@ to the base networks elsewhere.
     nice -n 19 python training/late_contact_td.py --out training/late_contact_td.npz \\
         [--nets BASE.npz] [--stages 4] [--stage-games 20000] [--seed 1] [--parallel 512] \\
         [--explore 0.2] [--top 4] [--temperature 0.05] [--lam 0.0] [--lr 0.01] \\
-        [--anchor-ratio 1.0] [--anchor-games 2000] [--narrow-anchors] [--bearing-anchors] \\
+        [--anchor-ratio 1.0] [--anchor-games 2000] [--narrow-anchors] [--bearing-anchors] [--prime-anchors] \\
+        [--prime-weight 1.0] [--prime-not-learnt] \\
         [--networks crashed] \\
         [--closeout-share 0.5] [--shots-share 0.0] [--ordinary-share 0.0] [--polyak 0.0]
 
@@ -53,7 +54,12 @@ first stage, but only from late-contact starts):
   positions), those of the learnt networks' classes not of the
   late-contact kind (``late_contact.late_contact``; with
   ``--narrow-anchors`` not of ``late_contact.decisions``' two kinds;
-  with ``--bearing-anchors`` the kind's ``bearing_vs_back`` boards kept),
+  with ``--bearing-anchors`` the kind's ``bearing_vs_back`` boards kept,
+  with ``--prime-anchors`` its ``prime_held`` boards: a prime holding a
+  checker not on the bar; ``--prime-weight`` draws the prime-type
+  anchors that many times as often as the others; with
+  ``--prime-not-learnt`` the ``prime_held`` positions the games meet are
+  not learnt, so that there only the anchors hold the networks),
   whose targets are the base networks' own outputs: elsewhere the
   networks stay put.
 
@@ -81,6 +87,7 @@ import numpy as np
 
 from backgammon import _net, network
 from backgammon.batch import legal_positions
+from backgammon.position_types import TYPES, _side_tests, position_types
 from backgammon.train import fit_pruner
 
 HERE = Path(__file__).resolve().parent
@@ -187,14 +194,33 @@ def bearing_vs_back(boards: np.ndarray) -> np.ndarray:
             & (_net.position_classes(b) == CLASSES["crashed"]))
 
 
+def prime_held(boards: np.ndarray) -> np.ndarray:
+    """Which boards are of the benchmark's prime type
+    (``backgammon.position_types``) with no checker of a primed side on
+    the bar: a prime holding a checker that has entered (or never left),
+    not a closeout of a checker on the bar (the kind of
+    ``closeout_start`` and of the olm position, which the loop learns).
+
+    >>> import backgammon as bg
+    >>> bool(prime_held(bg.Position.initial().array[None])[0])
+    False
+    """
+    b = np.ascontiguousarray(boards, dtype=np.uint8)
+    primed_me = _side_tests(b[:, 0], b[:, 1])[2]        # row 0 primes the side on roll
+    primed_them = _side_tests(b[:, 1], b[:, 0])[2]      # the side on roll primes row 0
+    barred = (primed_me & (b[:, 1, 24] > 0)) | (primed_them & (b[:, 0, 24] > 0))
+    return (position_types(b) == TYPES.index("prime")) & ~barred
+
+
 def anchors(base_nets, base_arrays: dict, seed: int, classes: list[int], games: int = 2000,
-            narrow: bool = False, bearing: bool = False) -> tuple[np.ndarray, np.ndarray]:
+            narrow: bool = False, bearing: bool = False, prime: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Anchor positions and their targets (the base networks' outputs):
     ``games`` games of self-play and the rare types' training positions,
     of the ``classes``, those not of the late-contact kind (``narrow``:
     not of ``late_contact.decisions``' two narrow kinds, either side on
     roll; ``bearing``: the late-contact kind's ``bearing_vs_back`` boards
-    kept as anchors too)."""
+    kept as anchors too; ``prime``: its :func:`prime_held` boards kept
+    too)."""
     rng = np.random.default_rng(seed)
     a = _net.sample_positions(base_nets, games, rng, 0.0)
     parts = [a]
@@ -206,6 +232,8 @@ def anchors(base_nets, base_arrays: dict, seed: int, classes: list[int], games: 
     kind = (decisions(a) | decisions(np.ascontiguousarray(a[:, ::-1]))) if narrow else late_contact(a)
     if bearing:
         kind &= ~bearing_vs_back(a)
+    if prime:
+        kind &= ~prime_held(a)
     a = a[np.isin(_net.position_classes(a), classes) & ~kind]
     return np.ascontiguousarray(a), raw_chances(base_arrays, a)
 
@@ -214,8 +242,13 @@ class Learner:
     """Collects (board, target) pairs and learns them in blocks, each mixed
     with anchors."""
 
-    def __init__(self, nets, classes, anchor_boards, anchor_targets, ratio, lr, rng, average=None, polyak=0.0):
+    def __init__(self, nets, classes, anchor_boards, anchor_targets, ratio, lr, rng, average=None, polyak=0.0,
+                 anchor_p=None, skip=None):
         self.nets, self.classes, self.lr, self.rng, self.ratio = nets, classes, lr, rng, ratio
+        # skip: a mask function (boards -> bool) of the positions the games meet that are not learnt
+        self.skip = skip
+        # anchor_p: each anchor's chance to be drawn (None: uniform, the draw of the runs before it)
+        self.anchor_p = anchor_p
         # Polyak averaging: ``average`` maps each learnt array's name to (the
         # live array, its running average); after each block the average moves
         # ``polyak`` of the way to the live weights (the averages are written out)
@@ -229,6 +262,8 @@ class Learner:
 
     def add(self, boards: np.ndarray, targets: np.ndarray) -> None:
         keep = np.isin(_net.position_classes(np.ascontiguousarray(boards)), self.classes)
+        if self.skip is not None:
+            keep &= ~self.skip(boards)
         if keep.any():
             self.boards.append(boards[keep])
             self.targets.append(targets[keep])
@@ -243,7 +278,10 @@ class Learner:
         t = np.concatenate(self.targets)
         k = int(round(self.ratio * len(b)))
         if k and len(self.ab):
-            pick = self.rng.integers(0, len(self.ab), k)
+            if self.anchor_p is None:
+                pick = self.rng.integers(0, len(self.ab), k)
+            else:
+                pick = self.rng.choice(len(self.ab), k, p=self.anchor_p)
             b = np.concatenate([b, self.ab[pick]])
             t = np.concatenate([t, self.at[pick]])
         b = np.ascontiguousarray(b, np.uint8)
@@ -343,6 +381,16 @@ def main(argv=None) -> int:
     ap.add_argument("--bearing-anchors", action="store_true",
                     help="keep in the anchors the boards whose side on roll bears in against 1-3 checkers back "
                          "(bearing_vs_back), which the late-contact kind would leave out (run OB)")
+    ap.add_argument("--prime-anchors", action="store_true",
+                    help="keep in the anchors the prime-type boards whose primed side has no checker on the bar "
+                         "(prime_held), which the late-contact kind would leave out")
+    ap.add_argument("--prime-not-learnt", action="store_true",
+                    help="leave the prime_held positions the games meet out of the learnt blocks (their TD "
+                         "returns still count for the positions before them); with --prime-anchors they are "
+                         "only anchored")
+    ap.add_argument("--prime-weight", type=float, default=1.0,
+                    help="draw the anchors of the prime type (backgammon.position_types) this many times as "
+                         "often as the others (1: every anchor alike)")
     ap.add_argument("--closeout-share", type=float, default=0.5)
     ap.add_argument("--shots-share", type=float, default=0.0,
                     help="the share of starts of shots_start (the one-roll-shot kind)")
@@ -376,7 +424,13 @@ def main(argv=None) -> int:
         start = network.read(avg_ckpt)[0] if stage and avg_ckpt.exists() else base
         average = {k: (arrays[k], np.array(start[k], np.float32, copy=True)) for k in learnt}
     a_boards, a_targets = anchors(base_nets, base, args.seed, classes, args.anchor_games, args.narrow_anchors,
-                                  args.bearing_anchors)
+                                  args.bearing_anchors, args.prime_anchors)
+    if args.prime_weight <= 0:
+        raise ValueError(f"--prime-weight must be positive, got {args.prime_weight}")
+    anchor_p = None
+    if args.prime_weight != 1.0:
+        w = np.where(position_types(a_boards) == TYPES.index("prime"), args.prime_weight, 1.0)
+        anchor_p = w / w.sum()
     held = _held_out()
     print(f"{len(a_boards):,} anchors", file=sys.stderr, flush=True)
     command = "python training/late_contact_td.py " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -384,7 +438,8 @@ def main(argv=None) -> int:
         t0 = time.process_time()
         ss = np.random.SeedSequence(args.seed, spawn_key=(stage,))
         rng = np.random.default_rng(ss)
-        learner = Learner(nets, classes, a_boards, a_targets, args.anchor_ratio, args.lr, rng, average, args.polyak)
+        learner = Learner(nets, classes, a_boards, a_targets, args.anchor_ratio, args.lr, rng, average, args.polyak,
+                          anchor_p, prime_held if args.prime_not_learnt else None)
         info = play_stage(nets, learner, rng, args.stage_games, args.parallel, args.explore, args.top,
                           args.temperature, args.lam, args.closeout_share, held, args.shots_share,
                           args.ordinary_share, base_nets)
