@@ -201,17 +201,27 @@ def table(ours, ro, se, g0, g2, kinds, source=None):
 HEAD = ("type", "n", "win", "gammon", "equity", "noise", "win", "gammon", "equity", "ro-g2", "g0-g2")
 
 
-def show(rows, markdown: bool) -> str:
+def show(rows, markdown: bool, rollouts: bool = True, digits: int = 3) -> str:
+    """The rows as text or markdown; without ``rollouts`` only the columns
+    against gnubg (win, gammons, equity to 2-ply and gnubg 0-ply to 2-ply)."""
+    cols = list(range(2, 11)) if rollouts else [6, 7, 8, 10]
     if markdown:
-        out = ["| type | n | win | gammons | equity | noise | win | gammons | equity | rollouts to g2 | gnubg 0 to g2 |",
-               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-        out += ["| " + " | ".join([r[0], f"{r[1]:,}", *(f"{v:.3f}" for v in r[2:])]) + " |" for r in rows]
+        names = ["win", "gammons", "equity", "noise", "win", "gammons", "equity", "rollouts to g2", "gnubg 0 to g2"]
+        out = ["| type | n | " + " | ".join(names[c - 2] for c in cols) + " |",
+               "|---|---:|" + "---:|" * len(cols)]
+        out += ["| " + " | ".join([r[0], f"{r[1]:,}", *(f"{r[c]:.{digits}f}" for c in cols)]) + " |" for r in rows]
         return "\n".join(out)
-    out = ["                     to our rollouts                 |  to gnubg 2-ply",
-           f"{HEAD[0]:14s}{HEAD[1]:>6s}" + "".join(f"{h:>8s}" for h in HEAD[2:6]) + "  |" +
-           "".join(f"{h:>8s}" for h in HEAD[6:])]
-    out += [f"{r[0]:14s}{r[1]:6d}" + "".join(f"{v:8.3f}" for v in r[2:6]) + "  |" +
-            "".join(f"{v:8.3f}" for v in r[6:]) for r in rows]
+    w = digits + 5
+    if rollouts:
+        out = [" " * 20 + "to our rollouts".center(4 * w) + "  |  to gnubg 2-ply",
+               f"{HEAD[0]:14s}{HEAD[1]:>6s}" + "".join(f"{h:>{w}s}" for h in HEAD[2:6]) + "  |" +
+               "".join(f"{h:>{w}s}" for h in HEAD[6:])]
+        out += [f"{r[0]:14s}{r[1]:6d}" + "".join(f"{v:{w}.{digits}f}" for v in r[2:6]) + "  |" +
+                "".join(f"{v:{w}.{digits}f}" for v in r[6:]) for r in rows]
+        return "\n".join(out)
+    out = [" " * 20 + "to gnubg 2-ply",
+           f"{HEAD[0]:14s}{HEAD[1]:>6s}" + "".join(f"{HEAD[c]:>{w}s}" for c in cols)]
+    out += [f"{r[0]:14s}{r[1]:6d}" + "".join(f"{r[c]:{w}.{digits}f}" for c in cols) for r in rows]
     return "\n".join(out)
 
 
@@ -221,6 +231,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=36, help="rollout games a position")
     ap.add_argument("--no-rollouts", action="store_true", help="only the distance to gnubg")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--digits", type=int, default=3, choices=range(1, 9), metavar="1-8",
+                    help="decimal places in the table")
     ap.add_argument("--build", action="store_true", help="gather the positions and gnubg's values")
     ap.add_argument("--matches", type=Path, help="a folder of .mat files (with --build)")
     ap.add_argument("--per-type", type=int, default=100)
@@ -240,8 +252,10 @@ def main(argv=None) -> int:
     else:
         ro, se = cached_rollouts(nets, boards, args.games)
     for label, m in (("all positions", None), *((f"from {s}", source == i) for i, s in enumerate(SOURCES))):
-        print(f"\n{label} ({args.nets or 'shipped networks'}; rollouts of {args.games} games a position)")
-        print(show(table(ours, ro, se, d["gnubg0"], d["gnubg2"], kinds, m), args.markdown))
+        what = "no rollouts" if args.no_rollouts else f"rollouts of {args.games} games a position"
+        print(f"\n{label} ({args.nets or 'shipped networks'}; {what})")
+        print(show(table(ours, ro, se, d["gnubg0"], d["gnubg2"], kinds, m), args.markdown,
+                   not args.no_rollouts, args.digits))
     return 0
 
 

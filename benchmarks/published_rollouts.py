@@ -242,6 +242,10 @@ def report(s: dict) -> str:
     return "\n".join(lines)
 
 
+#: The options that decide a rollout's figures (not which positions, nor where they go).
+RUN_SETTINGS = ("games", "seed", "policy", "cube_policy", "cubeful_plays")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1296)
@@ -273,7 +277,14 @@ def main(argv=None) -> int:
         if not args.out:
             ap.error("--resume needs --out")
         if args.out.exists():
-            results = json.loads(args.out.read_text())["results"]
+            saved = json.loads(args.out.read_text())
+            # A file's results must all come from one setting: resuming with another would mix them.
+            kept = saved.get("settings", {})
+            differ = [k for k in RUN_SETTINGS if k in kept and kept[k] != vars(args)[k]]
+            if differ:
+                ap.error(f"--resume: {args.out} was run with other settings "
+                         + ", ".join(f"{k}={kept[k]!r} (now {vars(args)[k]!r})" for k in differ))
+            results = saved["results"]
             done = {r["id"] for r in results}
             entries = [e for e in entries if e["id"] not in done]
     t0 = time.perf_counter()

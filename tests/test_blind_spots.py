@@ -173,6 +173,10 @@ def test_benchmark_table_and_rollouts(bench, starts):
     assert blitz[1] == 1 and blitz[2] == pytest.approx(0.1) and blitz[4] == pytest.approx(0.2)   # win, equity
     assert blitz[6] == pytest.approx(0.1) and blitz[10] == pytest.approx(0.2)                   # to gnubg 2-ply; g0-g2
     assert set(NETWORK_TYPES) >= {r[0] for r in rows[:-1]}
+    full, short = bench.show(rows, False), bench.show(rows, False, rollouts=False, digits=4)
+    assert "noise" in full and "noise" not in short and "ro-g2" not in short
+    assert short.splitlines()[2].split() == ["blitz", "1", "0.1000", "0.0000", "0.2000", "0.2000"]
+    assert bench.show(rows, True, rollouts=False).splitlines()[0].count("|") == 7
     data = np.load(bench.DATA)
     assert len(data["boards"]) == len(data["gnubg2"]) == len(data["types"])
     assert (position_types(data["boards"]) == data["types"]).all()
