@@ -38,24 +38,6 @@ static inline void bg_relax(int spins) {
 #include <string.h>
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
-static BG_SYNC_INLINE void bg_stream_copy(void* dst, const void* src, size_t n) {
-    char* d = (char*)dst;
-    const char* s = (const char*)src;
-    size_t head = (16 - ((uintptr_t)d & 15)) & 15;
-    if (n < 64) { memcpy(d, s, n); return; }
-    memcpy(d, s, head);
-    d += head; s += head; n -= head;
-    for (; n >= 64; n -= 64, d += 64, s += 64) {
-        __m128i a = _mm_loadu_si128((const __m128i*)s), b = _mm_loadu_si128((const __m128i*)(s + 16));
-        __m128i c = _mm_loadu_si128((const __m128i*)(s + 32)), e = _mm_loadu_si128((const __m128i*)(s + 48));
-        _mm_stream_si128((__m128i*)d, a);
-        _mm_stream_si128((__m128i*)(d + 16), b);
-        _mm_stream_si128((__m128i*)(d + 32), c);
-        _mm_stream_si128((__m128i*)(d + 48), e);
-    }
-    memcpy(d, s, n);
-    _mm_sfence();
-}
 /* Part of a streamed copy, with no fence (the caller fences once the whole
    copy is done): a copy spread over other work, a piece at a time.  Pieces
    should end on the destination's 64-byte lines: a line streamed in two
@@ -79,6 +61,10 @@ static BG_SYNC_INLINE void bg_stream_part(void* dst, const void* src, size_t n) 
     memcpy(d, s, n);
 }
 static BG_SYNC_INLINE void bg_stream_fence(void) { _mm_sfence(); }
+static BG_SYNC_INLINE void bg_stream_copy(void* dst, const void* src, size_t n) {
+    bg_stream_part(dst, src, n);
+    _mm_sfence();
+}
 /* The same with 32-byte loads and stores where the machine has AVX2,
    chosen when the program runs (GCC and Clang on x86-64; not AVX-512,
    whose wide stores slow the whole core down on some Xeons); elsewhere the

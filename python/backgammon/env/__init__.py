@@ -57,11 +57,11 @@ def raw_env(render_mode: str | None = None, **options):
 
 
 def env(render_mode: str | None = None, illegal_reward: float | None = None, **options):
-    """The PettingZoo AEC environment with PettingZoo's usual wrappers
-    (out-of-bounds assertion, order enforcing), behind our own check of
-    each action: one that is not an int is a TypeError, one outside the
-    action space an ``IllegalPlayError`` (never PettingZoo's bare
-    AssertionError).  An illegal action raises
+    """The PettingZoo AEC environment with PettingZoo's order enforcing
+    and our own check of each action in place of its out-of-bounds
+    assertion (``aec.ActionsChecked``): one that is not an int is a
+    TypeError, one outside the action space an ``IllegalPlayError`` (never
+    PettingZoo's bare AssertionError).  An illegal action raises
     ``IllegalPlayError``; with ``illegal_reward`` (a finite number, say -1) it ends the game
     instead, giving that reward to the agent that made it (PettingZoo's
     ``TerminateIllegalWrapper``, as its chess environment does).
@@ -82,8 +82,7 @@ def env(render_mode: str | None = None, illegal_reward: float | None = None, **o
     e = raw_env(render_mode=render_mode, **options)
     if illegal_reward is not None:
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(ActionsChecked(e))
+    return ActionsChecked(e)
 
 
 def register() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils.wrappers import BaseWrapper
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from .._validate import one_of
 from .._env import EnvAction
@@ -328,12 +328,15 @@ class BackgammonAEC(AECEnv):
 
 
 
-class ActionsChecked(BaseWrapper):
-    """``env()``'s wrapper that checks each action by the environment's own
-    rule (:meth:`BackgammonAEC.check_in_space`) before PettingZoo's
-    wrappers see it: a bad action is our TypeError or IllegalPlayError, not
-    their bare AssertionError (out of the space) or IndexError (the
-    illegal-move wrapper's mask).
+class ActionsChecked(OrderEnforcingWrapper):
+    """``env()``'s outer wrapper: PettingZoo's order enforcing, which also
+    checks each action by the environment's own rule
+    (:meth:`BackgammonAEC.check_in_space`) before any other wrapper sees
+    it: a bad action is our TypeError or IllegalPlayError, not PettingZoo's
+    bare IndexError (the illegal-move wrapper's mask).  It stands in for
+    PettingZoo's ``AssertOutOfBoundsWrapper`` (the same check, raising
+    AssertionError) and is one class, not a wrapper of its own: each
+    wrapper layer adds a lookup to every attribute an agent reads.
 
     >>> from backgammon.env import env
     >>> e = env()
@@ -345,4 +348,11 @@ class ActionsChecked(BaseWrapper):
     """
 
     def step(self, action):
-        super().step(self.unwrapped.check_in_space(action))
+        # Before reset, or with the game over, PettingZoo's own error or
+        # warning comes first, as from its order-enforcing wrapper.
+        if self._has_reset and self.agents:
+            action = self.unwrapped.check_in_space(action)
+        super().step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
