@@ -53,8 +53,8 @@ from backgammon.statistics import GNUBG_MARKS, statistics
 
 sys.path.insert(0, str(Path(__file__).parent))
 from gnubg_analysed import analyse_with_gnubg  # noqa: E402
-from human_gaps import gnubg_chances  # noqa: E402
 from human_blunders import _ours, _theirs  # noqa: E402
+from human_gaps import gnubg_chances  # noqa: E402
 
 #: The evaluators our analysis can run on: the shipped networks, or gnubg-nn's 0-ply network
 #: (the side on roll in row 1, as ours: ``human_gaps.gnubg_chances``).

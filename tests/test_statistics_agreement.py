@@ -8,9 +8,7 @@ tests fail without them, they do not skip).  RULES 7, 8.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import gnubg_nn
@@ -19,6 +17,7 @@ import pytest
 
 import backgammon as bg
 from backgammon.evaluator import as_evaluator, chances
+from helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 HUMAN = ROOT / "benchmarks" / "data" / "human_gnubg2"
@@ -29,12 +28,7 @@ POSITIONS = ["4HPwMQDgc+IAWA", "zHcbAAjYtgOAGQ", "/3cAAEBttw0IAA", "2wEAAHb3DgAA
 
 @pytest.fixture(scope="module")
 def bench():
-    path = ROOT / "benchmarks" / "statistics_agreement.py"
-    spec = importlib.util.spec_from_file_location("statistics_agreement_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "benchmarks" / "statistics_agreement.py")
 
 
 @pytest.mark.parametrize("ply", [0, 1, 2])
