@@ -11,11 +11,14 @@ play or cube decision whose error differs by GAP or more, with its cause:
   network answers as gnubg.
 - **method**: they do not; how the error is computed differs.
 
-    nice -n 10 python benchmarks/human_gaps.py DIR/match10031435.sgf ... [--ply 2] [--gap 0.06]
+    nice -n 10 python benchmarks/human_gaps.py DIR/match10031435.sgf ... [--ply 2] [--gap 0.06] \
+        [--evaluator gnubg-nn]
 
 Each SGF is gnubg's analysis of a .mat (``gnubg_analysed.py`` leaves them,
 e.g. benchmarks/data/human_gnubg2); ours is made at ``--ply`` with gnubg
-1.07's marks.  gnubg is an oracle here, never a teacher.
+1.07's marks, on the shipped networks or (``--evaluator gnubg-nn``) on
+gnubg-nn's 0-ply network, so that what is left apart is the method's or
+the two gnubgs' networks'.  gnubg is an oracle here, never a teacher.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ import numpy as np
 import backgammon as bg
 from backgammon.analysis import analyse
 from backgammon.cube import cube_decision
-from backgammon.evaluator import flip
+from backgammon.evaluator import as_evaluator, flip
 from backgammon.janowski import values_after_play
 from backgammon.matchid import MatchState
 from backgammon.scoring import default_met
@@ -69,11 +72,13 @@ def _cube_error_on_gnubgs_network(c, ply: int) -> float | None:
     return -min(dt, dp) + (dt if c.action == "take" else dp)
 
 
-def gaps(sgf: Path, ply: int, gap: float):
-    """(per player {name: [ours, gnubg, plays]}, rows of the decisions ``gap`` or more apart)."""
+def gaps(sgf: Path, ply: int, gap: float, evaluator=None):
+    """(per player {name: [ours, gnubg, plays]}, rows of the decisions
+    ``gap`` or more apart); ours on ``evaluator`` (default the shipped
+    networks)."""
     met = default_met()
     record = bg.read_sgf(sgf.read_bytes(), partial=True)
-    ours = analyse(record, ply=ply, cube_ply=ply, workers=1, thresholds=GNUBG_MARKS)
+    ours = analyse(record, ply=ply, cube_ply=ply, workers=1, thresholds=GNUBG_MARKS, evaluator=evaluator)
     plays = {(n.game, n.action): n for n in record.analysis if n.kind == "play" and n.candidates
              and n.played is not None}
     cubes = {(n.game, n.action): n for n in record.analysis if n.cube}
@@ -122,10 +127,13 @@ def main(argv=None) -> int:
     ap.add_argument("sgfs", nargs="+", type=Path)
     ap.add_argument("--ply", type=int, default=2)
     ap.add_argument("--gap", type=float, default=0.06)
+    ap.add_argument("--evaluator", choices=("ours", "gnubg-nn"), default="ours",
+                    help="our analysis's evaluator: the shipped networks, or gnubg-nn's 0-ply network")
     args = ap.parse_args(argv)
+    evaluator = as_evaluator(gnubg_chances) if args.evaluator == "gnubg-nn" else None
     counts = {"network": 0, "method": 0}
     for sgf in args.sgfs:
-        players, rows = gaps(sgf, args.ply, args.gap)
+        players, rows = gaps(sgf, args.ply, args.gap, evaluator)
         for name, (o, t, k) in players.items():
             print(f"{sgf.stem:<16} {name:<16} checker error total ours {o:6.3f} gnubg {t:6.3f} over {k} plays",
                   flush=True)

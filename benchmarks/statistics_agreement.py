@@ -20,6 +20,16 @@ agreement: the same rating names, the rates' correlation, the same player
 order (the player with the lower overall error rate) where gnubg's PRs
 (its overall rate / 2) differ by more than 1.  Marks are gnubg 1.07's own
 (0.03, 0.06, 0.12) on both sides.
+
+``--evaluator gnubg-nn`` runs our analysis, unchanged, on gnubg-nn's 0-ply
+network in place of ours (``human_gaps.gnubg_chances``; gnubg-nn is an
+oracle here, never a dependency): what is left between the two analyses
+then is the method's, not the networks'.  ``--out`` is written as each
+match finishes; ``--resume`` keeps the matches already in it (run with the
+same ply and evaluator) and analyses only the others.
+
+    nice -n 10 python benchmarks/statistics_agreement.py MATS... --ply 2 --evaluator gnubg-nn \
+        --out RESULT.json --resume
 """
 from __future__ import annotations
 
@@ -30,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -37,11 +48,17 @@ import numpy as np
 import backgammon as bg
 from backgammon.analysis import analyse
 from backgammon.errors import FormatError
+from backgammon.evaluator import as_evaluator
 from backgammon.statistics import GNUBG_MARKS, statistics
 
 sys.path.insert(0, str(Path(__file__).parent))
 from gnubg_analysed import analyse_with_gnubg  # noqa: E402
 from human_blunders import _ours, _theirs  # noqa: E402
+from human_gaps import gnubg_chances  # noqa: E402
+
+#: The evaluators our analysis can run on: the shipped networks, or gnubg-nn's 0-ply network
+#: (the side on roll in row 1, as ours: ``human_gaps.gnubg_chances``).
+EVALUATORS = {"ours": None, "gnubg-nn": gnubg_chances}
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 
@@ -93,13 +110,15 @@ def _blunders(record, analysis) -> tuple[int, int]:
     return len(keys), sum(ours[k] in ("error", "blunder") for k in keys)
 
 
-def compare(mat: Path, ply: int) -> dict:
+def compare(mat: Path, ply: int, evaluator=None) -> dict:
     stats_file = _analysed_by_gnubg(mat, ply)
     g = gnubg_rows(stats_file.read_text())
     sgf = stats_file.with_suffix("").with_suffix(".sgf")
     record = bg.read_sgf(sgf.read_bytes(), partial=True) if sgf.exists() else \
         bg.read_mat(mat.read_text(errors="replace"))
-    analysis = analyse(record, ply=ply, cube_ply=ply, workers=1, thresholds=GNUBG_MARKS)
+    cpu = time.process_time()
+    analysis = analyse(record, ply=ply, cube_ply=ply, workers=1, thresholds=GNUBG_MARKS, evaluator=evaluator)
+    cpu = time.process_time() - cpu
     s = statistics(analysis)
     blunders = _blunders(record, analysis) if sgf.exists() else (0, 0)
     rows = []
@@ -131,7 +150,8 @@ def compare(mat: Path, ply: int) -> dict:
         for k in (0, 1):
             rows[k]["gnubg"][kind] = -nums[2 * k]
     return {"match": mat.name, "length": record.length, "players": rows, "gnubg_blunders": blunders[0],
-            "gnubg_blunders_we_mark_error": blunders[1], "seconds": analysis.seconds}
+            "gnubg_blunders_we_mark_error": blunders[1], "seconds": analysis.seconds,
+            "cpu_seconds": round(cpu, 2)}
 
 
 def summary(results: list[dict]) -> dict:
@@ -151,6 +171,7 @@ def summary(results: list[dict]) -> dict:
     return {"matches": len(results), "rating_names_same": [same, len(ratings)],
             "gnubg_blunders_we_mark_error": [blunders[1], blunders[0]],
             "seconds": round(sum(r.get("seconds", 0.0) for r in results), 1),
+            "cpu_seconds": round(sum(r.get("cpu_seconds", 0.0) for r in results), 1),
             "overall_rate_correlation": float(np.corrcoef(overall.T)[0, 1]) if len(overall) > 2 else None,
             "player_order_same": [order, counted], "counts_same": [exact, 4 * len(pairs)]}
 
@@ -159,12 +180,34 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("mats", nargs="+", type=Path)
     ap.add_argument("--ply", type=int, default=0)
+    ap.add_argument("--evaluator", choices=sorted(EVALUATORS), default="ours",
+                    help="our analysis's evaluator: the shipped networks, or gnubg-nn's 0-ply network")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the matches already in --out and analyse only the others")
     args = ap.parse_args(argv)
     results = []
+    if args.resume:
+        if not args.out:
+            ap.error("--resume needs --out")
+        if args.out.exists():
+            saved = json.loads(args.out.read_text())
+            # One file, one setting: results of another ply or evaluator would be mixed in silently.
+            kept = {"ply": saved.get("ply"), "evaluator": saved.get("evaluator", "ours")}
+            differ = [k for k, v in kept.items() if v != vars(args)[k]]
+            if differ:
+                ap.error(f"--resume: {args.out} was run with other settings "
+                         + ", ".join(f"{k}={kept[k]!r} (now {vars(args)[k]!r})" for k in differ))
+            results = saved["results"]
+    done = {r["match"] for r in results}
+    evaluator = EVALUATORS[args.evaluator]
+    if evaluator is not None:
+        evaluator = as_evaluator(evaluator)
     for mat in args.mats:
+        if mat.name in done:
+            continue
         try:
-            r = compare(mat, args.ply)
+            r = compare(mat, args.ply, evaluator)
         except (FormatError, subprocess.CalledProcessError) as e:       # a file we or gnubg cannot read
             print(f"{mat.name}: skipped: {e}", flush=True)
             continue
@@ -174,7 +217,8 @@ def main(argv=None) -> int:
             print(f"{r['match']:<28} {p['player']:<14} overall {o['overall']:6.1f} / {t['overall']:6.1f} mEMG, "
                   f"ratings {o['ratings']} / {t['ratings']}", flush=True)
         if args.out:
-            args.out.write_text(json.dumps({"ply": args.ply, "results": results, "summary": summary(results)}, indent=1))
+            args.out.write_text(json.dumps({"ply": args.ply, "evaluator": args.evaluator, "results": results,
+                                            "summary": summary(results)}, indent=1))
     print(json.dumps(summary(results), indent=1))
     return 0
 

@@ -1,4 +1,9 @@
-"""Shared test helpers: positions built from readable point lists."""
+"""Shared test helpers: positions built from readable point lists, a
+script (a benchmark or a training tool) loaded as a module."""
+import importlib.util
+import sys
+from pathlib import Path
+
 import numpy as np
 
 from backgammon import Position
@@ -15,6 +20,16 @@ def make(me=None, opp=None, me_bar=0, opp_bar=0) -> Position:
     board[1, 24] = me_bar
     board[0, 24] = opp_bar
     return Position.from_array(board)
+
+
+def load_script(path: Path):
+    """The script at ``path`` (not a package module: benchmarks/, training/)
+    loaded as the module ``STEM_under_test``."""
+    spec = importlib.util.spec_from_file_location(path.stem + "_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def rows(plays):

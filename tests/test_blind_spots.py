@@ -3,8 +3,6 @@ given positions, a labelling cut short and resumed giving the labels of
 one run, the fit keeping its weight format, and the benchmark's table."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,26 +10,19 @@ import pytest
 
 from backgammon import _net, network
 from backgammon.position_types import NETWORK_TYPES, TYPES, position_types
+from helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem + "_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def labelling():
-    return _load(ROOT / "training" / "blind_spots.py")
+    return load_script(ROOT / "training" / "blind_spots.py")
 
 
 @pytest.fixture(scope="module")
 def bench():
-    return _load(ROOT / "benchmarks" / "blind_spots.py")
+    return load_script(ROOT / "benchmarks" / "blind_spots.py")
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +110,7 @@ def test_searching_labels_of_a_subset_resume_to_one_run(labelling, starts, tmp_p
 
 
 def test_fit_keeps_the_weight_format(starts, tmp_path):
-    fit = _load(ROOT / "training" / "fit_blind_spots.py")
+    fit = load_script(ROOT / "training" / "fit_blind_spots.py")
     base = {k: v for k, v in network.default().arrays.items() if not k.startswith("prune_")}
     raw = fit.raw_chances(base, starts)
     shipped = _net.evaluate(network.default(), starts, 0)
@@ -137,7 +128,7 @@ def test_fit_keeps_the_weight_format(starts, tmp_path):
 
 
 def test_over_labels_replace_the_labels_of_the_boards_they_share(starts, tmp_path):
-    fit = _load(ROOT / "training" / "fit_blind_spots.py")
+    fit = load_script(ROOT / "training" / "fit_blind_spots.py")
     boards = np.ascontiguousarray(starts[:4])
     targets = np.full((4, 5), 0.25, np.float32)
     later = tmp_path / "later.npz"
@@ -150,7 +141,7 @@ def test_over_labels_replace_the_labels_of_the_boards_they_share(starts, tmp_pat
 
 
 def test_type_weights_share_the_weight_between_types():
-    fit = _load(ROOT / "training" / "fit_blind_spots.py")
+    fit = load_script(ROOT / "training" / "fit_blind_spots.py")
     kinds = np.array([0] * 9 + [1] * 1)
     for power, share in ((0.0, 0.5), (0.5, 0.25), (1.0, 0.1)):
         w = fit.type_weights(kinds, power)

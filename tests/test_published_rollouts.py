@@ -2,12 +2,11 @@
 keeps only results of one setting, and its report reads the file back."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SAVED = ROOT / "benchmarks" / "results" / "published_rollouts_cube_seven_ob.json"
@@ -15,12 +14,7 @@ SAVED = ROOT / "benchmarks" / "results" / "published_rollouts_cube_seven_ob.json
 
 @pytest.fixture(scope="module")
 def bench():
-    path = ROOT / "benchmarks" / "published_rollouts.py"
-    spec = importlib.util.spec_from_file_location("published_rollouts_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "benchmarks" / "published_rollouts.py")
 
 
 @pytest.mark.parametrize("option", [["--policy", "net:1"], ["--games", "216"], ["--seed", "2"],
