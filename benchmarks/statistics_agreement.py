@@ -86,20 +86,22 @@ def _names(words: list[str]) -> list[str]:
     return found
 
 
-def _analysed_by_gnubg(mat: Path, ply: int) -> Path:
-    """NAME.stats.txt of gnubg's analysis of ``mat`` at ``ply`` with its own
-    marks: the one beside it when it was made so, else a new one."""
+def _analysed_by_gnubg(mat: Path, ply: int) -> tuple[str, bytes | None]:
+    """The text of NAME.stats.txt of gnubg's analysis of ``mat`` at ``ply``
+    with its own marks, and its SGF's bytes (None without one): the files
+    beside it when they were made so, else made in a folder removed after."""
     beside = mat.with_suffix(".stats.txt")
     if beside.exists() and mat.with_suffix(".sgf").exists():
         text = beside.read_text()
         marks = [f"`{name}' threshold set to {m:.3f}." for name, m in zip(("doubtful", "bad", "verybad"), GNUBG_MARKS)]
         if all(m in text for m in marks) and f"chequerplay will use {ply} ply" in text:
-            return beside
-    work = Path(tempfile.mkdtemp())
-    local = work / "m.mat"
-    shutil.copy(mat, local)
-    analyse_with_gnubg(local, ply, GNUBG_MARKS)
-    return work / "m.stats.txt"
+            return text, mat.with_suffix(".sgf").read_bytes()
+    with tempfile.TemporaryDirectory() as work:
+        local = Path(work) / "m.mat"
+        shutil.copy(mat, local)
+        analyse_with_gnubg(local, ply, GNUBG_MARKS)
+        sgf = local.with_suffix(".sgf")
+        return local.with_suffix(".stats.txt").read_text(), sgf.read_bytes() if sgf.exists() else None
 
 
 def _blunders(record, analysis) -> tuple[int, int]:
@@ -111,16 +113,15 @@ def _blunders(record, analysis) -> tuple[int, int]:
 
 
 def compare(mat: Path, ply: int, evaluator=None) -> dict:
-    stats_file = _analysed_by_gnubg(mat, ply)
-    g = gnubg_rows(stats_file.read_text())
-    sgf = stats_file.with_suffix("").with_suffix(".sgf")
-    record = bg.read_sgf(sgf.read_bytes(), partial=True) if sgf.exists() else \
+    stats_text, sgf = _analysed_by_gnubg(mat, ply)
+    g = gnubg_rows(stats_text)
+    record = bg.read_sgf(sgf, partial=True) if sgf is not None else \
         bg.read_mat(mat.read_text(errors="replace"))
     cpu = time.process_time()
     analysis = analyse(record, ply=ply, cube_ply=ply, workers=1, thresholds=GNUBG_MARKS, evaluator=evaluator)
     cpu = time.process_time() - cpu
     s = statistics(analysis)
-    blunders = _blunders(record, analysis) if sgf.exists() else (0, 0)
+    blunders = _blunders(record, analysis) if sgf is not None else (0, 0)
     rows = []
     for k, p in enumerate(s.players):
         def col(label, per=2):
@@ -144,7 +145,7 @@ def compare(mat: Path, ply: int, evaluator=None) -> dict:
                        doubles=g["Doubles"][0][k], takes=g["Takes"][0][k], passes=g["Passes"][0][k],
                        unforced=g["Unforced moves"][0][k], close=g["Close or actual cube decisions"][0][k])))
     # the error-rate rows repeat (chequer, cube, overall): read them in order
-    rates = [ln for ln in stats_file.read_text().splitlines() if ln.startswith("Error rate mEMG")]
+    rates = [ln for ln in stats_text.splitlines() if ln.startswith("Error rate mEMG")]
     for kind, line in zip(("checker", "cube", "overall"), rates):
         nums = [float(x) for x in NUMBER.findall(line.split("  ", 1)[1])]
         for k in (0, 1):
