@@ -372,3 +372,16 @@ def test_play_match_plays_the_beavers_its_rules_allow():
     for rules, length in ((Rules(), 0), (None, 3)):
         m = bg.play_match([_CubeStub("beaver"), _CubeStub("beaver")], length, seed=5, games=1, rules=rules)
         assert first_cube_events(m)[:2] == ["double", "take"]
+
+
+def test_a_game_of_a_match_has_the_match_s_rules():
+    """Issue 40: one game, one set of rules (RULES 7.5): a Game of a Match is
+    played by the match's rules, which its records and match states carry; other
+    rules given with the match are refused, naming the parameter."""
+    assert bg.Game(match=bg.Match(0, rules=Rules(jacoby=True))).rules == Rules(jacoby=True)
+    assert bg.Game(Rules(jacoby=True), match=bg.Match(0, rules=Rules(jacoby=True))).rules == Rules(jacoby=True)
+    with pytest.raises(RulesError, match="rules: a game of a match is played by the match's rules") as e:
+        bg.Game(Rules(jacoby=True, beavers=2), match=bg.Match(0))
+    assert e.value.params["parameter"] == "rules"
+    with pytest.raises(RulesError, match="rules"):
+        bg.Game(Rules(cube_limit=64), match=bg.Match(5))
