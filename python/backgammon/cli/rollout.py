@@ -110,16 +110,17 @@ def _rollout_command(args) -> int:
             plays, top = _parse_plays(args.plays or "top5")
             d1, d2 = pos.legal_plays(roll).roll
             match = state is not None and state.match_length > 0
-            unit = f"{'cubeful' if cube else 'cubeless'} {'match equity' if match else 'equity'}"
+            # The column names the rollout that ran; in a match its values are normalised match equity.
+            unit = f"{'cubeful' if cube else 'cubeless'} {'(match)' if match else 'equity'}"
             header(f"Rollout of the plays of {d1}-{d2} from {pos.to_id()}: {_describe(args, options)}; "
-                   f"the same dice for every play", args)
+                   f"the same dice for every play" + ("; in normalised match equity" if match else ""), args)
             ranked = rollout_plays(pos, roll, plays, top=top or 5, cube=cube, state=state, **options)
             if args.json:
                 print_json({**head, "roll": f"{d1}{d2}", "cube": cube, "plays": [r.to_dict() for r in ranked]})
                 return 0
-            print(f"{'':4}{'play':<28}{unit:>21}{'std err':>9}{'difference':>12}{'std err':>9}")
+            print(f"{'':4}{'play':<28}{unit:>16}{'std err':>9}{'difference':>12}{'std err':>9}")
             for k, r in enumerate(ranked, 1):
-                print(f"{k:>3}. {str(r.play) or '(no legal move)':<28}{r.equity:+21.4f}{r.equity_se:9.4f}"
+                print(f"{k:>3}. {str(r.play) or '(no legal move)':<28}{r.equity:+16.4f}{r.equity_se:9.4f}"
                       f"{r.difference:+12.4f}{r.difference_se:9.4f}")
             return 0
         if args.cube:
