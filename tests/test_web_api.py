@@ -409,6 +409,10 @@ def test_stateless_move_ranks_at_the_codes_match_score(client):
     by_id = client.get("/api/move", params={"position": pos.to_id(), "dice": "65", "player": "net",
                                             "match": state.to_match_id()}).json()
     assert [p["play"] for p in by_id["plays"]] == [p["play"] for p in dmp["plays"]]
+    # a code whose double waits for an answer has no play to rank (RULES 7.3)
+    r = client.get("/api/move", params={"position": "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:2:1:0:7:10",
+                                        "dice": "31"})
+    assert r.status_code == 422 and r.json()["error"].startswith("state: a double waits"), r.text
 
 
 def test_the_games_hint_ranks_at_the_games_score(client):
