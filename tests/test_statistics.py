@@ -76,14 +76,19 @@ def _same(theirs: dict, ours: dict) -> list[str]:
 
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory):
-    """Three 5-point matches and a money session, played by the network
+    """Two 5-point matches, a 7-point match and two money sessions (one
+    with the Jacoby rule), played by the network
     against pubeval (each with its own cube), analysed here at 0-ply,
     written into an SGF with our analysis, and gnubg's statistics of that
     SGF: of the match, and of its first game."""
     out = []
-    for k, (length, games, seed) in enumerate([(5, None, 102), (5, None, 104), (7, None, 117), (0, 4, 9)]):
+    # the last: a money session with the Jacoby rule (RU[Jacoby] in the SGF), which moves
+    # the cube breakdown (issue 40)
+    for k, (length, games, seed, rules) in enumerate([(5, None, 102, None), (5, None, 104, None),
+                                                      (7, None, 117, None), (0, 4, 9, None),
+                                                      (0, 5, 21, bg.Rules(jacoby=True))]):
         d = tmp_path_factory.mktemp(f"stats{k}")
-        match = bg.play_match(["net", "pubeval"], length, seed=seed, games=games)
+        match = bg.play_match(["net", "pubeval"], length, seed=seed, games=games, rules=rules)
         record = bg.read_mat(bg.write_mat(match))
         ours = analyse(record, ply=0, cube_ply=0, workers=1)
         (d / "ours.sgf").write_text(bg.write_sgf(record, analysis=ours))
