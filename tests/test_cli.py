@@ -206,3 +206,24 @@ def test_serve_without_the_web_extra_says_how_to_install_it():
     assert result.returncode == 1 and len(lines) == 1, result.stderr
     assert lines[0].startswith("backgammon serve: error:") and "uvicorn missing" in lines[0]
     assert "pip install '.[web]'" in lines[0]
+
+
+def test_rollout_at_a_match_score_is_cubeful_unless_asked_cubeless():
+    # Issue 40, RULES 8: the plays of a code at a match score roll out cubeful and say so
+    # (the column "cubeful (match)"); --cubeless asks for the cubeless rollout, valued by the match
+    # winning chances of its outcomes (equity = 2 * mwc - 1 at double match point).
+    dmp = "XGID=-ba-aBD-C-A-eD-----e-Aa---:0:0:1:65:6:6:0:7:10"
+    common = ["--plays", "21/10,13/8 10/4*", "--games", "72", "--workers", "1", "--truncate", "4"]
+    text = _run("rollout", dmp, *common)
+    assert text.returncode == 0 and "cubeful (match)" in text.stdout, text.stdout
+    assert "in normalised match equity" in text.stdout
+    cubeful = json.loads(_run("rollout", dmp, *common, "--json").stdout)
+    assert cubeful["cube"] is True and all(p["cubeful"] for p in cubeful["plays"])
+    cubeless = json.loads(_run("rollout", dmp, *common, "--json", "--cubeless").stdout)
+    assert cubeless["cube"] is False and not any(p["cubeful"] for p in cubeless["plays"])
+    for p in cubeless["plays"]:
+        assert p["equity"] == pytest.approx(2 * p["mwc"] - 1)
+    text = _run("rollout", dmp, *common, "--cubeless")
+    assert text.returncode == 0 and "cubeless (match)" in text.stdout
+    both = _run("rollout", dmp, "--cube", "--cubeless")
+    assert both.returncode == 2 and "--cubeless" in both.stderr

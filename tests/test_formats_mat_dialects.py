@@ -342,3 +342,27 @@ def test_resigns_and_a_resignation_before_the_opening_roll(tmp_path):
     assert gnubg_reads(str(tmp_path / "again.mat")) == oracle
     sgf = get("sgf")
     assert [g.events for g in sgf.read(sgf.write(record)).games] == [g.events for g in record.games]
+
+
+def test_a_money_sessions_beavers_come_back_from_its_mat(tmp_path):
+    # Issue 40: the rules of a game read from a file are the rules it was played
+    # by (RULES 7.5): a money session is read with beavers on unless its file says
+    # otherwise, so write_mat says so for a session played without them (or with
+    # a count), and read_mat reads it back; gnubg imports the file as before
+    # (its money rules are its own settings, whatever the file's tags say).
+    for rules in (bg.Rules(), bg.Rules(beavers=1, jacoby=True), bg.Rules(beavers=16)):
+        m = bg.play_match(["pubeval", "random"], 0, seed=1, games=2, rules=rules)
+        text = write_mat(m)
+        record = read_mat(text)
+        assert (record.rules.beavers, record.rules.jacoby) == (rules.beavers, rules.jacoby)
+        assert write_mat(record) == text
+        state = record.replay().games[-1].match_state()
+        assert state.beavers == (rules.beavers > 0)
+    m = bg.play_match(["pubeval", "random"], 0, seed=1, games=2, rules=bg.Rules())
+    path = tmp_path / "no_beavers.mat"
+    path.write_text(write_mat(m))
+    shown = subprocess.run(["/usr/games/gnubg", "-t", "-q", "-r"], input=f'set jacoby off\nimport mat "{path}"\nshow score\n',
+                           capture_output=True, text=True, timeout=120, env={**os.environ, "LANG": "C"}).stdout
+    assert f"(after 2 games) is: Player 0 {m.score[0]}, Player 1 {m.score[1]} (money session" in shown, shown
+    with pytest.raises(MatFileError, match="Beavers"):
+        read_mat('; [Beavers "maybe"]\n\n 0 point match\n\n Game 1\n A : 0     B : 0\n')

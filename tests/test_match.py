@@ -336,3 +336,52 @@ def test_play_match_between_two_players():
         bg.play_match(["net", "pubeval"], -1, seed=1)
     with pytest.raises(TypeError, match="players"):
         bg.play_match("net", 3, seed=1)
+
+
+class _CubeStub(bg.Player):
+    """Plays the first legal play; doubles whenever it may, and answers
+    every double with ``answer``."""
+
+    has_cube_decisions = True
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def choose_indices(self, boards, rolls):
+        return np.zeros(len(boards), dtype=np.int64)
+
+    def cube_action(self, position, state=None, rules=None):
+        from types import SimpleNamespace
+        return SimpleNamespace(should_double=True, take=self.answer)
+
+
+def test_play_match_plays_the_beavers_its_rules_allow():
+    """Issue 40: play_match reads the beaver option from the game's rules
+    (RULES 7.5): a player that beavers, where the rules allow it, beavers
+    (the cube goes from 1 to 4, the beaverer owning it), and the doubler
+    accepts; with beavers off, or in a match (RULES 8.4), the same answer
+    is a take."""
+    def first_cube_events(m):
+        return [e.kind for e in m.games[0].history if e.kind in ("double", "take", "drop", "beaver", "raccoon")][:3]
+
+    m = bg.play_match([_CubeStub("beaver"), _CubeStub("beaver")], 0, seed=5, games=1, rules=Rules(beavers=1))
+    assert first_cube_events(m) == ["double", "beaver", "take"]
+    g = m.games[0]
+    beaver = next(e for e in g.history if e.kind == "beaver")
+    assert g.cube_value >= 4 and beaver.player != next(e for e in g.history if e.kind == "double").player
+    for rules, length in ((Rules(), 0), (None, 3)):
+        m = bg.play_match([_CubeStub("beaver"), _CubeStub("beaver")], length, seed=5, games=1, rules=rules)
+        assert first_cube_events(m)[:2] == ["double", "take"]
+
+
+def test_a_game_of_a_match_has_the_match_s_rules():
+    """Issue 40: one game, one set of rules (RULES 7.5): a Game of a Match is
+    played by the match's rules, which its records and match states carry; other
+    rules given with the match are refused, naming the parameter."""
+    assert bg.Game(match=bg.Match(0, rules=Rules(jacoby=True))).rules == Rules(jacoby=True)
+    assert bg.Game(Rules(jacoby=True), match=bg.Match(0, rules=Rules(jacoby=True))).rules == Rules(jacoby=True)
+    with pytest.raises(RulesError, match="rules: a game of a match is played by the match's rules") as e:
+        bg.Game(Rules(jacoby=True, beavers=2), match=bg.Match(0))
+    assert e.value.params["parameter"] == "rules"
+    with pytest.raises(RulesError, match="rules"):
+        bg.Game(Rules(cube_limit=64), match=bg.Match(5))

@@ -289,3 +289,16 @@ def test_env_opponent_chooses_by_match_equity():
             _, _, done, _, _ = env.step(0)        # the agent: the first legal play
         matches.append(env.match)
     _check_match_plays(matches, 1)
+
+
+def test_no_play_is_ranked_while_a_double_or_resignation_waits():
+    # RULES 6.5, 7.3: while a double (or a resignation) waits for an answer no play
+    # is due: hint with a roll refuses such a state, naming it, and gives the cube
+    # decision without one; the web's /api/move answers 422 through the same call.
+    pos, state = bg.read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:D:2:1:0:7:10")
+    with pytest.raises(ValueError, match="^state: a double waits"):
+        bg.hint(pos, "31", state=state)
+    assert bg.hint(pos, state=state).take in ("take", "pass")
+    resigning = bg.MatchState(match_length=7, resignation=1, turn=1)
+    with pytest.raises(ValueError, match="^state: a resignation waits"):
+        bg.hint(bg.Position.initial(), "31", state=resigning)

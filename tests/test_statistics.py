@@ -76,14 +76,19 @@ def _same(theirs: dict, ours: dict) -> list[str]:
 
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory):
-    """Three 5-point matches and a money session, played by the network
+    """Two 5-point matches, a 7-point match and two money sessions (one
+    with the Jacoby rule), played by the network
     against pubeval (each with its own cube), analysed here at 0-ply,
     written into an SGF with our analysis, and gnubg's statistics of that
     SGF: of the match, and of its first game."""
     out = []
-    for k, (length, games, seed) in enumerate([(5, None, 102), (5, None, 104), (7, None, 117), (0, 4, 9)]):
+    # the last: a money session with the Jacoby rule (RU[Jacoby] in the SGF), which moves
+    # the cube breakdown (issue 40)
+    for k, (length, games, seed, rules) in enumerate([(5, None, 102, None), (5, None, 104, None),
+                                                      (7, None, 117, None), (0, 4, 9, None),
+                                                      (0, 5, 21, bg.Rules(jacoby=True))]):
         d = tmp_path_factory.mktemp(f"stats{k}")
-        match = bg.play_match(["net", "pubeval"], length, seed=seed, games=games)
+        match = bg.play_match(["net", "pubeval"], length, seed=seed, games=games, rules=rules)
         record = bg.read_mat(bg.write_mat(match))
         ours = analyse(record, ply=0, cube_ply=0, workers=1)
         (d / "ours.sgf").write_text(bg.write_sgf(record, analysis=ours))
@@ -243,3 +248,38 @@ def test_a_post_crawford_game_is_valued_post_crawford():
     # the winner just reaching 1-away makes the next game the Crawford game
     game = SimpleNamespace(winner=0, score=(5, 3), crawford=False, points=1)      # 2-away against 4-away
     assert _actual(game, 7, met)[0] == met.mwc(1, 4, crawford=True) - met.mwc(2, 4)
+
+
+@pytest.fixture(scope="module")
+def a_match():
+    return bg.read_mat(bg.write_mat(bg.play_match(["net", "pubeval"], 5, seed=102)))
+
+
+def test_the_statistics_mark_with_the_analysis_s_own_marks(a_match):
+    # Issue 40: one set of marks per analysis: analyse(thresholds=...) grades the
+    # decisions, and its statistics (report, JSON) count their marks with the same
+    # limits, so the summary's marks are the statistics' checker and cube marks.
+    for marks in (GNUBG_MARKS, (0.04, 0.08, 0.16)):
+        a = analyse(a_match, ply=0, cube_ply=0, workers=1, thresholds=marks)
+        s = a.statistics()
+        assert s.marks == marks and a.to_dict()["statistics"]["marks"] == list(marks)
+        assert a.to_dict()["thresholds"] == list(marks)
+        assert "from " + "/".join(f"{m:.3f}" for m in marks) in a.report()
+        for mine, p in zip(a.stats, s.players):
+            for label, count in (("doubtful", mine.doubtful), ("bad", mine.errors), ("very bad", mine.blunders)):
+                assert p.checker_marks[label] + p.cube_marks[label] == count, (marks, label)
+    assert s.marks != statistics(a, GNUBG_MARKS).marks      # marks given to statistics() still win
+
+
+def test_the_analysis_luck_rating_is_gnubgs_label(a_match):
+    # Issue 40: "luck rating" is gnubg's label (Go to bed ... Go to Las Vegas) wherever
+    # it is named, from the luck per roll (gnubg's luck rate), not a number.
+    a = analyse(a_match, ply=0, cube_ply=0, workers=1)
+    s = a.statistics()
+    for mine, p in zip(a.stats, s.players):
+        assert mine.luck_rating == p.luck_rating == luck_rating(mine.luck_rate)
+        assert mine.rolls == p.total_moves and mine.luck_rate == pytest.approx(p.luck_rate)
+        assert mine.to_dict()["luck_rating"] == p.luck_rating
+    summary = a.report().split("Statistics (as GNU Backgammon's")[0]
+    row = next(line for line in summary.splitlines() if line.startswith("Luck rating"))
+    assert all(mine.luck_rating in row for mine in a.stats) and not re.search(r"\d", row)

@@ -341,15 +341,22 @@ def test_stateless_calls_read_every_position_code(client):
     xgid = bg.write_xgid(pos, state)
     fibs = bg.write_fibs_board(pos, state)
     assert len(xgid) > 40 and len(fibs) > 100      # longer than the 40 characters once allowed
-    want = client.get("/api/move", params={"position": pos.to_id(), "dice": "62", "player": "net"}).json()
+    # ranked at the code's match state (issue 40): as the bare Position ID with that Match ID
+    want = client.get("/api/move", params={"position": pos.to_id(), "dice": "62", "player": "net",
+                                           "match": state.to_match_id()}).json()
+    assert [p["play"] for p in want["plays"]] == [str(r.play) for r in bg.hint(pos, "62", state=state)]
     ogid = pos.to_ogid(state)
     for code in (xgid, xgid.removeprefix("XGID="), fibs, ogid, f"{pos.to_id()}:{state.to_match_id()}"):
         r = client.get("/api/move", params={"position": code, "player": "net"})     # the dice from the code
         assert r.status_code == 200, (code, r.text)
         got = r.json()
         assert got["position"] == pos.to_id() and got["dice"] == [6, 2], code
+        assert got["match"] == state.to_match_id(), code
         assert [p["play"] for p in got["plays"]] == [p["play"] for p in want["plays"]], code
+        assert [p["equity"] for p in got["plays"]] == pytest.approx([p["equity"] for p in want["plays"]]), code
         assert got["choice"] == want["choice"]
+        r = client.get("/api/move", params={"position": code, "player": "net", "match": "cIkFAAAAAAAE"})
+        assert r.status_code == 422 and r.json()["code"] == "match_given_twice", r.text
         r = client.get("/api/evaluate", params={"position": code})                 # the match state from the code
         assert r.status_code == 200, (code, r.text)
         assert r.json()["match"] == bg.MatchState.from_match_id(r.json()["match"]).to_match_id()
@@ -372,6 +379,59 @@ def test_stateless_calls_read_every_position_code(client):
             assert err["error"] == f"position: {e}"
         else:
             raise AssertionError(f"{code!r} was read")
+
+
+# gnubg 1.07's 0-ply hint on this position: at double match point 21/10 (+0.417), then 21/15 10/5;
+# in money play 13/8 10/4* (+0.890), then 21/10 (-0.009).  Our 0-ply ranks them the same way.
+DMP_XGID = "XGID=-ba-aBD-C-A-eD-----e-Aa---:0:0:1:65:6:6:0:7:10"
+
+
+def test_stateless_move_ranks_at_the_codes_match_score(client):
+    """Issue 40, RULES 8: /api/move ranks the plays at the match score the
+    position code carries (or ``match``), by cubeful normalised match
+    equity as ``hint(state=...)`` and gnubg rank them (at double match
+    point gammons count nothing: equity = 2 * win - 1), and ``choice`` is
+    the player's play at that score; a bare Position ID is money play,
+    cubeless."""
+    pos, state = bg.read_xgid(DMP_XGID)
+    r = client.get("/api/move", params={"position": DMP_XGID, "player": "net"})
+    assert r.status_code == 200, r.text
+    dmp = r.json()
+    assert dmp["match"] == state.to_match_id()
+    assert dmp["plays"][0]["play"] == "21/10" and dmp["choice"] == "21/10"
+    for p in dmp["plays"]:
+        assert p["cubeful"] and p["equity"] == pytest.approx(2 * p["probabilities"]["win"] - 1, abs=1e-6)
+        assert p["mwc"] == pytest.approx(p["probabilities"]["win"], abs=1e-6)
+    assert [p["play"] for p in dmp["plays"]] == [str(h.play) for h in bg.hint(pos, "65", state=state)]
+    money = client.get("/api/move", params={"position": pos.to_id(), "dice": "65", "player": "net"}).json()
+    assert money["match"] is None and money["plays"][0]["play"] == "13/8 10/4*" and money["choice"] == "13/8 10/4*"
+    assert not money["plays"][0]["cubeful"] and money["plays"][0]["mwc"] is None
+    by_id = client.get("/api/move", params={"position": pos.to_id(), "dice": "65", "player": "net",
+                                            "match": state.to_match_id()}).json()
+    assert [p["play"] for p in by_id["plays"]] == [p["play"] for p in dmp["plays"]]
+    # a code whose double waits for an answer has no play to rank (RULES 7.3)
+    r = client.get("/api/move", params={"position": "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:2:1:0:7:10",
+                                        "dice": "31"})
+    assert r.status_code == 422 and r.json()["error"].startswith("state: a double waits"), r.text
+
+
+def test_the_games_hint_ranks_at_the_games_score(client):
+    """Issue 40: the hint of a game against the computer ranks the plays as
+    the analysis grades them and the computer chooses: cubeful at the
+    game's cube and score; in a 1-point match (double match point) by
+    winning chances alone (RULES 8)."""
+    for length, match in ((1, True), (0, False)):
+        s = new(client, length=length, seed=3, level="beginner")
+        while "move" not in s["actions"]:
+            s = act(client, s, action="roll")
+        h = act(client, s, action="hint", ply=0)["hint"]
+        assert h["kind"] == "play" and h["match"] is match
+        assert all(p["cubeful"] for p in h["plays"])
+        if match:
+            for p in h["plays"]:
+                assert p["equity"] == pytest.approx(2 * p["probabilities"]["win"] - 1, abs=1e-6)
+        else:
+            assert all(p["mwc"] is None for p in h["plays"])
 
 
 def test_stateless_move_asks_the_player(client):

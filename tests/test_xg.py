@@ -462,3 +462,24 @@ def test_committed_real_xg_files():
     assert [(w.game, w.line, w.written) for w in squire.warnings] == [(7, 28, "43: 14/11 8/5")]
     with pytest.raises(XgFileError, match=r"game 7, action 28.*RULES 3"):
         read_xg(data, strict=True)
+
+
+def test_xgs_default_max_cube_reads_as_an_xgids():
+    """Issue 40: one reading of XG's default maximum cube (code 10): an .xg file's
+    rules and the XGIDs of its positions (``:10``) say the same, so the rules of
+    the record and the state of an XGID written from it agree in every decision
+    (RULES 7.4; docs/formats.md, "XGID")."""
+    with open(os.path.join(REAL, "test.xg"), "rb") as f:
+        record = read_xg(f.read())
+    assert record.rules.cube_limit == bg.rules.MAX_CUBE     # as read_xgid reads ':10'
+    game = record.replay().games[0]
+    g = bg.Game(rules=record.rules)
+    for event in game.history:
+        g.apply(event)
+        if g.phase is bg.Phase.TURN and g.match_state().game_state == bg.GameState.PLAYING:
+            pos, state = g.position, g.match_state()
+            text = bg.write_xgid(pos, state)
+            assert text.endswith(":10")
+            again = bg.read_xgid(text)[1]
+            assert again == state and again.game_rules() == record.rules
+            bg.cube_decision(pos, again, rules=record.rules)        # one set of rules: no RulesError

@@ -246,8 +246,12 @@ class PlayerStats:
         The luck summed over them.
     pr : float
         The performance rating: average error per decision x 500.
-    luck_rating : float
-        The luck per roll x 100.
+    luck_rate : float or None
+        The luck per roll in EMG (gnubg's luck rate; None without a roll).
+    luck_rating : str
+        gnubg's luck rating of that rate, a label ("Go to bed" ...
+        "Go to Las Vegas", :func:`backgammon.statistics.luck_rating`), as
+        gnubg's statistics name it.
 
     Examples
     --------
@@ -294,14 +298,22 @@ class PlayerStats:
         return _per(500.0 * self.cube_error, self.cube_decisions)
 
     @property
-    def luck_rating(self) -> float:
-        """Luck per roll x 100: positive when the dice favoured the player."""
-        return _per(100.0 * self.luck, self.rolls)
+    def luck_rate(self) -> float | None:
+        """The luck per roll in EMG, positive when the dice favoured the
+        player (gnubg's luck rate); None when no roll was counted."""
+        return self.luck / self.rolls if self.rolls else None
+
+    @property
+    def luck_rating(self) -> str:
+        """gnubg's luck rating of :attr:`luck_rate`: a label, "Go to bed" to
+        "Go to Las Vegas" (issue 40: gnubg's name means gnubg's label)."""
+        from .statistics import luck_rating
+        return luck_rating(self.luck_rate)
 
     def to_dict(self) -> dict:
         d = asdict(self)
         d.update(decisions=self.decisions, total_error=self.total_error, pr=self.pr, checker_pr=self.checker_pr,
-                 cube_pr=self.cube_pr, luck_rating=self.luck_rating)
+                 cube_pr=self.cube_pr, luck_rate=self.luck_rate, luck_rating=self.luck_rating)
         return d
 
 
@@ -382,6 +394,8 @@ class MatchAnalysis:
         Time taken.
     rollout : RolloutSettings or None
         How doubtful decisions were rolled out, if they were.
+    thresholds : tuple of float
+        The marks (doubtful, bad, very bad) the decisions were graded by.
 
     Examples
     --------
@@ -402,6 +416,7 @@ class MatchAnalysis:
     cube_ply: int
     seconds: float = 0.0
     rollout: bool = False
+    thresholds: tuple = THRESHOLDS
 
     def errors(self, threshold: float = THRESHOLDS[0]) -> list:
         out: list = []
@@ -411,14 +426,16 @@ class MatchAnalysis:
         return sorted(out, key=lambda d: (d.game, d.action if isinstance(d, PlayAnalysis) else d.action_index))
 
     def statistics(self, marks=None):
-        """gnubg's statistics of this analysis (:mod:`backgammon.statistics`;
-        marks default to gnubg 1.07's 0.03, 0.06, 0.12)."""
+        """gnubg's statistics of this analysis (:mod:`backgammon.statistics`);
+        marks default to the analysis's own (``analyse``'s ``thresholds``,
+        by default gnubg 1.07's 0.03, 0.06, 0.12), so that the report's
+        marks and its statistics' are one set."""
         from .statistics import statistics
-        return statistics(self, GNUBG_MARKS if marks is None else marks)
+        return statistics(self, self.thresholds if marks is None else marks)
 
     def to_dict(self) -> dict:
         return {"players": list(self.players), "length": self.length, "ply": self.ply, "cube_ply": self.cube_ply,
-                "rollout": self.rollout, "seconds": round(self.seconds, 3),
+                "rollout": self.rollout, "seconds": round(self.seconds, 3), "thresholds": list(self.thresholds),
                 "stats": [s.to_dict() for s in self.stats], "statistics": self.statistics().to_dict(),
                 "games": [{"number": g.number, "score": list(g.score), "crawford": g.crawford, "winner": g.winner,
                            "points": g.points, "stats": [s.to_dict() for s in g.stats],
@@ -437,7 +454,6 @@ class MatchAnalysis:
         lines = [f"Analysis of a {kind} ({len(self.games)} game{'s' if len(self.games) != 1 else ''}): "
                  f"checker play at {self.ply}-ply, cube decisions at {self.cube_ply}-ply"
                  + (", errors checked by rollouts" if self.rollout else "") + f"; errors in {unit}.", ""]
-        width = max(12, *(len(p) for p in self.players))
         rows = [("", *self.players),
                 ("Checker decisions", *(str(s.checker_decisions) for s in self.stats)),
                 ("Checker error", *(f"{s.checker_error:.3f}" for s in self.stats)),
@@ -451,7 +467,10 @@ class MatchAnalysis:
                                     for s in self.stats)),
                 ("Performance rating", *(f"{s.pr:.1f}" for s in self.stats)),
                 ("Luck (total)", *(f"{s.luck:+.3f}" for s in self.stats)),
-                ("Luck rating", *(f"{s.luck_rating:+.1f}" for s in self.stats))]
+                ("Luck rate (mEMG)", *("-" if s.luck_rate is None else f"{1000 * s.luck_rate:+.1f}"
+                                       for s in self.stats)),
+                ("Luck rating", *(s.luck_rating for s in self.stats))]
+        width = max(12, *(len(c) for r in rows for c in r[1:]))
         for r in rows:
             lines.append(f"{r[0]:<20}" + "".join(f"{c:>{width + 2}}" for c in r[1:]))
         lines += ["", self.statistics().report().rstrip("\n")]
@@ -786,7 +805,7 @@ def analyse(source, *, ply: int = 2, cube_ply: int | None = None, rollout=None, 
     luck = [r for g in games for r in g.luck]
     stats = tuple(_stats(name, k, plays, cubes, luck) for k, name in enumerate(names))
     return MatchAnalysis(tuple(names), length, tuple(games), stats, ply, cube_ply, time.perf_counter() - t0,
-                         rollout is not None)
+                         rollout is not None, thresholds)
 
 
 def _by_rollout(game: GameAnalysis, task: _GameTask, settings, threshold: float) -> GameAnalysis:

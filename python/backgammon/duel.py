@@ -235,7 +235,10 @@ def play_match(players, length: int, *, seed=None, games: int | None = None, rul
     """Play a match between two players, with the cube.
 
     Each player makes its own plays and cube decisions: it doubles when
-    its ``cube_action`` says so, and the other takes or passes by its own.
+    its ``cube_action`` says so, and the other takes, passes or (money
+    play with ``rules.beavers``, RULES 7.5) beavers by its own; a beaver
+    is accepted (the doubler, who judged the double right, never passes
+    or raccoons it, as the web game's computer).
     In a match each chooses its plays at the cube and score
     (:meth:`Player.choose_in <backgammon.players.Player.choose_in>`: by
     match equity for the players that search an evaluator, as gnubg); in
@@ -304,8 +307,13 @@ def play_match(players, length: int, *, seed=None, games: int | None = None, rul
             state = g.match_state() if g.can_double() else None
             if state is not None and sides[me].cube_action(g.position, state, g.rules).should_double:
                 g.double()
-                # ``take`` is "take", "pass" or "beaver" (no beavers here: a beaver takes).
-                if sides[1 - me].cube_action(g.position, state, g.rules).take != "pass":
+                # ``take`` is "take", "pass" or "beaver"; the game says whether a
+                # beaver is allowed (RULES 7.5: money play, the rules' count, the cube limit).
+                answer = sides[1 - me].cube_action(g.position, state, g.rules).take
+                if answer == "beaver" and "beaver" in g.legal_actions():
+                    g.beaver()
+                    g.take()                     # the doubler accepts the beaver
+                elif answer != "pass":
                     g.take()
                 else:
                     g.drop()

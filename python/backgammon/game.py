@@ -204,6 +204,11 @@ class Game:
             raise TypeError(f"match must be a backgammon.Match, not {type(match).__name__}")
         self.rules = rules if rules is not None else (match.rules if match is not None else Rules())
         _validate.instance("rules", self.rules, Rules, "backgammon.Rules")
+        if match is not None and self.rules != match.rules:
+            # One game, one set of rules: the match's, which its records and states carry (issue 40).
+            raise RulesError(f"rules: a game of a match is played by the match's rules ({match.rules}), "
+                             f"not {self.rules}; give them to the Match", code="rules_differ",
+                             params={"parameter": "rules"})
         rng = generator(seed)          # checks the seed before a match counts this game
         self.match = match
         self.crawford = False

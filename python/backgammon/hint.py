@@ -116,7 +116,9 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
     Raises
     ------
     ValueError
-        ``ply`` not 0-2, or the game is over in ``position``.
+        ``ply`` not 0-2, the game is over in ``position``, or a roll is
+        given with a ``state`` where a double or a resignation waits for
+        an answer.
     InvalidRollError
         ``roll`` is not two dice.
 
@@ -163,6 +165,11 @@ def hint(position: Position, roll=None, ply: int = 0, *, state=None, rules=None,
         from .cube import cube_decision
         return cube_decision(position, state, rules, ply=ply, evaluator=ev, met=met)
     dice = to_dice(roll)
+    if state is not None and (state.double_offered or state.resignation):
+        # The side to act answers a double or a resignation (RULES 6.5, 7.3): no play is due.
+        pending = "a double" if state.double_offered else "a resignation"
+        raise ValueError(f"state: {pending} waits for an answer; there is no play to rank before it "
+                         f"(ask without a roll for the cube decision)")
     plays = position.legal_plays(dice)
     if not len(plays):
         raise ValueError("position: the game is over, there is no play to hint")

@@ -146,6 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with ROLL: topN (default top5) of the 0-ply ranking, all, or plays separated by commas")
     p.add_argument("--cube", action="store_true",
                    help="cubeful: without ROLL, roll out no double, double/take and double/pass")
+    p.add_argument("--cubeless", action="store_true",
+                   help="cubeless, though the code or --match gives a match state (a rollout at a state is "
+                        "cubeful unless asked this; at a match score then valued by the match winning chances "
+                        "of its cubeless outcomes)")
     p.add_argument("--match", default=None, metavar="MATCHID",
                    help="GNU Match ID: the cube, score and match length (a cubeful rollout); a code with a match "
                         "state (Position ID:Match ID, XGID) gives its own")

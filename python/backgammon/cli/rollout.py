@@ -99,16 +99,21 @@ def _rollout_command(args) -> int:
         raise usage(f"--plays chooses among the plays of a roll: give the dice after the position, e.g. "
                      f"'backgammon rollout {args.position} 31 --plays {args.plays}'")
     options = _rollout_options(args)
-    cube = args.cube or state is not None
+    if args.cubeless and args.cube:
+        raise usage("--cube and --cubeless ask for opposite rollouts: give one of them")
+    # At a state (a code's or --match's) a rollout is cubeful unless asked --cubeless (issue 40).
+    cube = (args.cube or state is not None) and not args.cubeless
     head = {"position": pos.to_id(), "match": state.to_match_id() if state else None, "seed": args.seed,
             **{k: v for k, v in options.items() if k != "progress"}}
     try:
         if roll is not None:
             plays, top = _parse_plays(args.plays or "top5")
             d1, d2 = pos.legal_plays(roll).roll
-            unit = "cubeful equity" if cube else "cubeless equity"
+            match = state is not None and state.match_length > 0
+            # The column names the rollout that ran; in a match its values are normalised match equity.
+            unit = f"{'cubeful' if cube else 'cubeless'} {'(match)' if match else 'equity'}"
             header(f"Rollout of the plays of {d1}-{d2} from {pos.to_id()}: {_describe(args, options)}; "
-                   f"the same dice for every play", args)
+                   f"the same dice for every play" + ("; in normalised match equity" if match else ""), args)
             ranked = rollout_plays(pos, roll, plays, top=top or 5, cube=cube, state=state, **options)
             if args.json:
                 print_json({**head, "roll": f"{d1}{d2}", "cube": cube, "plays": [r.to_dict() for r in ranked]})

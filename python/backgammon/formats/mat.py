@@ -590,6 +590,14 @@ def _rules_from_header(header, length: int, line: int) -> Rules:
         for key, value in header:
             if key.lower() == "jacoby" and value.strip().lower() in ("on", "yes", "true", "1"):
                 rules = Rules(jacoby=True, beavers=rules.beavers)
+            if key.lower() == "beavers":
+                # Our own tag (write_mat): beavers and raccoons per double, "Off" for none (RULES 7.5).
+                word = value.strip().lower()
+                count = 0 if word in ("off", "no", "false") else MONEY_RULES.beavers if word in ("on", "yes", "true") \
+                    else int(word) if word.isdigit() else None
+                if count is None:
+                    raise MatFileError(f"Beavers {value!r} is not On, Off or a count", None, line)
+                rules = Rules(jacoby=rules.jacoby, beavers=count)
     for key, value in header:
         if key.lower() == "cubelimit":
             try:
@@ -735,6 +743,9 @@ def write_mat(source, players=None) -> str:
     keys = {k.lower() for k, _ in record.header}
     if record.length == 0 and record.rules.jacoby and "jacoby" not in keys:
         out.append('; [Jacoby "On"]')
+    if record.length == 0 and record.rules.beavers != MONEY_RULES.beavers and "beavers" not in keys:
+        # A money session is read with beavers on (MONEY_RULES): say when they were not.
+        out.append(f'; [Beavers "{record.rules.beavers or "Off"}"]')
     if record.rules.cube_limit != MAX_CUBE and "cubelimit" not in keys:
         out.append(f'; [CubeLimit "{record.rules.cube_limit}"]')
     for comment in record.comments:

@@ -199,7 +199,9 @@ def _white_side(players: tuple, match: dict, records: list) -> int:
 
 def _rules(header: dict, length: int) -> Rules:
     code = header.get("cube_limit_code", 10)
-    limit = 1 << code if isinstance(code, int) and 0 <= code <= 15 else MAX_CUBE
+    # XG's default (10: 1024) is no limit, as read_xgid reads an XGID's ':10',
+    # so that the rules of a file and the XGIDs of its positions are one (issue 40).
+    limit = 1 << code if isinstance(code, int) and 0 <= code <= 15 and code != 10 else MAX_CUBE
     if length:
         return Rules(cube_limit=limit)
     return Rules(jacoby=bool(header.get("jacoby")), beavers=MONEY_RULES.beavers if header.get("beaver") else 0,

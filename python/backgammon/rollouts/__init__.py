@@ -14,7 +14,9 @@ such as a Dask client's ``get_executor()``), and rollouts of several
 candidates with one seed play the same dice (``rollout_plays``,
 ``rollout_cube``).  A difference's standard error is that of the per-game
 differences: below sqrt(se_a^2 + se_b^2) as far as the candidates' games
-stay alike, markedly without variance reduction, hardly with it.
+stay alike: for no double against double/take (one position) about 0.55
+of it, for two plays of a roll (whose games soon part) about 0.95-0.99
+(benchmarks/difference_se.py).
 
 Cubeless games with kernel policies (random, pubeval, net) run in the
 Cython loop without the GIL; any other player, and every cubeful rollout

@@ -201,8 +201,9 @@ class PlayRollout:
     difference_se : float
         The standard error of ``difference``: that of the per-game
         differences over the candidates' shared dice, below
-        sqrt(se_a^2 + se_b^2) only as far as their games stay alike (with
-        variance reduction, hardly: 0.97 of it measured).
+        sqrt(se_a^2 + se_b^2) only as far as their games stay alike: for
+        two plays of a roll hardly (median 0.99 of it with variance
+        reduction, 0.95 without; ``benchmarks/difference_se.py``).
     cubeful : bool
         Whether the rollout was cubeful.
     mwc : float or None
@@ -384,7 +385,10 @@ class CubeRollout:
     no_double_se, double_take_se : float
         Their standard errors.
     difference_se : float
-        The standard error of ``double_take - no_double`` (same dice).
+        The standard error of ``double_take - no_double`` (same dice):
+        that of the per-game differences, about 0.55 of
+        sqrt(no_double_se^2 + double_take_se^2) (0.35 to 0.90 over
+        published positions; ``benchmarks/difference_se.py``).
     errors : dict
         What each action loses to the best, by name (``"no double"``,
         ``"double, take"``, ``"double, pass"``).

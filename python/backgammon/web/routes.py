@@ -158,23 +158,35 @@ def create_app(*, max_games: int = MAX_GAMES, max_bytes: int = MAX_BYTES, max_bo
                                                    "(default: the roll the position code carries)")] = None,
                  player: Annotated[str, Query(max_length=80, description="a player spec: pubeval, net (= net:0), "
                                               "net:1, net:2 or any registered player")] = "net:1",
-                 limit: Annotated[int, Query(ge=1, le=1000)] = 1000):
+                 limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
+                 match: Annotated[str | None, Query(max_length=40, description="GNU Match ID (default: the "
+                                                    "state the position code carries, else money, "
+                                                    "cubeless)")] = None):
         """Every legal play of ``dice`` from ``position``, best first by the
         network searched as deep as the ``player`` searches (its ``ply``),
-        with the mover's chances after each play and its cubeless equity;
-        ``choice`` is the play the ``player`` makes."""
+        with the mover's chances after each play and its equity: at the
+        match state the code carries (or ``match``) cubeful, by normalised
+        match equity in a match, as ``hint(state=...)`` ranks (gnubg's
+        order); without one, cubeless money equity.  ``choice`` is the play
+        the ``player`` makes at that state (``Player.choose_at``)."""
         chooser = computer_for("normal", player, 0)
         pos, state = _position(position)
+        if match:
+            if state is not None:
+                raise ApiError(422, "match: the position code carries a match state already; give one of them",
+                               "match_given_twice", {"parameter": "match"})
+            state = MatchState.from_match_id(match)
         if pos.is_game_over():
             raise ApiError(422, "position: the game is over, there is no play", "position_over")
         if dice is None:
-            if state is None or state.dice is None:
+            if state is None or state.dice == (0, 0):
                 raise ApiError(422, "dice: give the roll (the position code carries none)", "dice_missing",
                                {"parameter": "dice"})
             dice = "".join(str(d) for d in state.dice)
-        ranked = hint(pos, dice, chooser.ply)
-        choice = chooser.choose(pos, dice)
-        return JSONResponse({"position": pos.to_id(), "dice": list(pos.legal_plays(dice).roll),
+        ranked = hint(pos, dice, chooser.ply, state=state)
+        choice = chooser.choose(pos, dice) if state is None else chooser.choose_at(pos, dice, state)
+        return JSONResponse({"position": pos.to_id(), "match": state.to_match_id() if state else None,
+                             "dice": list(pos.legal_plays(dice).roll),
                              "player": chooser.spec, "choice": str(choice), "count": len(ranked),
                              "plays": [play.ranked_json(r) for r in ranked[:limit]]})
 

@@ -130,7 +130,10 @@ class CubeAnswer(BaseModel):
 
 
 class RankedPlay(BaseModel):
-    """One play of a roll with the mover's chances after it."""
+    """One play of a roll with the mover's chances after it: ``equity`` is
+    cubeful at a match state (normalised match equity in a match, its match
+    winning chances ``mwc``), cubeless money equity without one
+    (``hint.RankedPlay``)."""
 
     play: str
     moves: list[list[int]]
@@ -140,12 +143,16 @@ class RankedPlay(BaseModel):
     equity: float
     difference: float
     ply: int
+    cubeful: bool
+    mwc: float | None
 
 
 class MoveAnswer(BaseModel):
-    """``GET /api/move``: every legal play, best first, and the player's choice."""
+    """``GET /api/move``: every legal play, best first, and the player's choice
+    (at ``match``, the state the plays are ranked at; None: money, cubeless)."""
 
     position: str
+    match: str | None
     dice: list[int]
     player: str
     choice: str

@@ -54,7 +54,7 @@ def cube_json(d) -> dict:
 def ranked_json(r) -> dict:
     return {"play": str(r.play), "moves": [list(m) for m in r.play.moves], "hits": list(r.play.hits),
             "position": r.play.position.to_id(), "probabilities": chances_json(r.evaluation),
-            "equity": r.equity, "difference": r.difference, "ply": r.ply}
+            "equity": r.equity, "difference": r.difference, "ply": r.ply, "cubeful": r.cubeful, "mwc": r.mwc}
 
 
 # -- the view -------------------------------------------------------------------------
@@ -389,9 +389,12 @@ def _undo(session: Session, what: str | None) -> list[dict]:
 def _hint(session: Session, ply: int) -> dict:
     game = session.game
     if game.phase is Phase.PLAY:
-        ranked = hint(game.position, game.dice, ply)
+        # Ranked as the analysis grades the play and as the computer chooses
+        # at a match score: by the cubeful value at the game's cube and score
+        # (normalised match equity in a match), gnubg's hint (issue 40).
+        ranked = hint(game.position, game.dice, ply, state=game.match_state(), rules=game.rules)
         return {"kind": "play", "ply": ply, "plays": [ranked_json(r) for r in ranked[:5]],
-                "count": len(ranked)}
+                "count": len(ranked), "match": bool(game.length)}
     if game.phase in (Phase.TURN, Phase.DOUBLED, Phase.BEAVERED):
         d = cube_decision(game.position, game.match_state(), game.rules, ply=ply)
         return {"kind": "take" if game.phase is not Phase.TURN else "cube", "ply": ply, **cube_json(d),

@@ -1359,8 +1359,9 @@
       box.appendChild(table);
       const note = document.createElement("p");
       note.className = "muted small";
+      // the equity the plays are ranked by: cubeful, in a match at the score (as the analysis grades)
       note.textContent = t(game && game.moves && game.moves.steps.length ? "hint.note_from_start" : "hint.note_arrows",
-        { n: h.count, ply: h.ply });
+        { n: h.count, ply: h.ply, measure: t(h.match ? "hint.measure_match" : "hint.measure_money") });
       box.appendChild(note);
     } else {
       const p = document.createElement("p");
