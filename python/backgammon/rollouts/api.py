@@ -148,9 +148,10 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="net"
     A state, money or match, makes a rollout cubeful unless ``cube=False``:
 
     >>> money = bg.MatchState(cube_value=2, cube_owner=0)
-    >>> bg.rollout(state=money, games=36, seed=1, workers=1, truncate=2).cubeful
+    >>> few = dict(games=36, seed=1, workers=1, truncate=2)
+    >>> bg.rollout(state=money, **few).cubeful
     True
-    >>> bg.rollout(state=money, cube=False, games=36, seed=1, workers=1, truncate=2).cubeful
+    >>> bg.rollout(state=money, cube=False, **few).cubeful
     False
     """
     position = checked_position(position)
