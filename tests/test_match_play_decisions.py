@@ -191,6 +191,20 @@ def test_rollout_candidates_follow_the_score():
     assert sorted(str(r.play) for r in got) == sorted(want)
 
 
+def test_noisy_player_plays_gnubgs_match_play():
+    # RULES 8: at DMP a gammon counts nothing. gnubg's 0-ply hint plays 21/10
+    # at DMP and 13/8 10/4* for money; the noisy player (the web game's
+    # beginner) with tiny noise plays both, as the other players do.
+    from backgammon.players import NoisyPlayer
+    dmp_id = "XGID=-ba-aBD-C-A-eD-----e-Aa---:0:0:1:65:6:6:0:7:10"
+    money_id = dmp_id.replace(":6:6:0:7:", ":0:0:0:0:")
+    at_dmp, money = (hints[0][0] for hints in _gnubg_hints([dmp_id, money_id]))
+    assert (at_dmp, money) == ("21/10", "13/8 10/4*")
+    pos, dmp = bg.read_xgid(dmp_id)
+    p = NoisyPlayer(0.0001, seed=3)
+    assert str(p.choose_at(pos, "65", dmp)) == at_dmp and str(p.choose(pos, "65")) == money
+
+
 def test_net_player_at_a_match_score():
     p = NetPlayer()
     for pos, roll in _positions(40, seed=11)[:12]:
