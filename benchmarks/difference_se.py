@@ -46,7 +46,9 @@ def main() -> None:
         for p in checker:
             pos, state = bg.read_xgid(p["xgid"])
             ranked = bg.rollout_plays(pos, state.dice, top=args.top, games=args.games, seed=args.seed, workers=1,
-                                      variance_reduction=vr, state=state)
+                                      variance_reduction=vr, state=state,
+                                      # money checker plays cubeless, as results/difference_se.json measured
+                                      cube=state.match_length > 0)
             best = ranked[0]
             for r in ranked[1:]:
                 ratio = r.difference_se / math.hypot(r.equity_se, best.equity_se)

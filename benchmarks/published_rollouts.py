@@ -121,7 +121,9 @@ def run_checker(entry: dict, args) -> dict:
     if args.cubeful_plays:
         kw.update(cube=True, state=x.state, rules=rules)
     elif match is not None:
-        kw.update(state=match)               # at a score: cubeful, by match equity (the API's default)
+        kw.update(cube=True, state=match)    # at a score: cubeful, by match equity
+    else:
+        kw.update(cube=False)                # money: cubeless, as XG's published checker rollouts
     ranked = rollout_plays(x.position, dice, plays, **kw)
     by_play = {str(r.play): r for r in ranked}
     ours = [by_play[str(p)] for p in plays]

@@ -168,7 +168,7 @@ def test_rollout_at_a_match_score_is_cubeful_by_default():
     assert all(r.cubeful and r.result.cubeful and r.mwc is not None for r in ranked)
     assert all(r.equity == r.result.cubeful_equity for r in ranked)
     assert rollout(bg.Position.initial(), state=state, **few).cubeful
-    assert not rollout(bg.Position.initial(), state=bg.MatchState(), **few).cubeful
+    assert rollout(bg.Position.initial(), state=bg.MatchState(), **few).cubeful      # money too, as gnubg's
     assert not rollout(bg.Position.initial(), **few).cubeful
 
 
@@ -189,6 +189,20 @@ def test_rollout_candidates_follow_the_score():
     want = [str(r.play) for r in bg.hint(pos, roll, state=DMP)[:3]]
     got = rollout_plays(pos, roll, top=3, state=DMP, cube=False, games=36, seed=1, workers=1)
     assert sorted(str(r.play) for r in got) == sorted(want)
+
+
+def test_noisy_player_plays_gnubgs_match_play():
+    # RULES 8: at DMP a gammon counts nothing. gnubg's 0-ply hint plays 21/10
+    # at DMP and 13/8 10/4* for money; the noisy player (the web game's
+    # beginner) with tiny noise plays both, as the other players do.
+    from backgammon.players import NoisyPlayer
+    dmp_id = "XGID=-ba-aBD-C-A-eD-----e-Aa---:0:0:1:65:6:6:0:7:10"
+    money_id = dmp_id.replace(":6:6:0:7:", ":0:0:0:0:")
+    at_dmp, money = (hints[0][0] for hints in _gnubg_hints([dmp_id, money_id]))
+    assert (at_dmp, money) == ("21/10", "13/8 10/4*")
+    pos, dmp = bg.read_xgid(dmp_id)
+    p = NoisyPlayer(0.0001, seed=3)
+    assert str(p.choose_at(pos, "65", dmp)) == at_dmp and str(p.choose(pos, "65")) == money
 
 
 def test_net_player_at_a_match_score():

@@ -61,6 +61,62 @@ def test_noisy_player_checks_sigma():
     assert NoisyPlayer(np.float64(0.15)).spec == "noisy:0.15"
 
 
+
+#: gnubg's 0-ply hint: 21/10 at double match point, 13/8 10/4* for money.
+DMP_DIFFERS = "XGID=-ba-aBD-C-A-eD-----e-Aa---:0:0:1:65:6:6:0:7:10"
+
+
+def test_noisy_player_at_a_match_score_plays_the_match_play():
+    # RULES 8: at DMP gammons count nothing, so the play differs from money's;
+    # the noisy player (the web game's weakest level) with tiny noise plays
+    # the match play at DMP, the money play in money play; same seed, same choice.
+    pos, dmp = bg.read_xgid(DMP_DIFFERS)
+    for seed in (0, 1, 2):
+        p = NoisyPlayer(0.0001, seed)
+        assert str(p.choose_at(pos, "65", dmp)) == "21/10" == str(NetPlayer().choose_at(pos, "65", dmp))
+        assert str(p.choose(pos, "65")) == "13/8 10/4*" == str(p.choose_at(pos, "65", bg.MatchState()))
+        assert str(p.choose_at(pos, "65")) == "13/8 10/4*"
+
+
+@pytest.mark.parametrize("state, cubeful", [(bg.MatchState(match_length=7, score=(6, 6)), False),
+                                            (bg.MatchState(match_length=9, score=(3, 6), cube_value=2, cube_owner=1), False),
+                                            (bg.MatchState(cube_value=2, cube_owner=1), True)])
+def test_noisy_player_adds_its_noise_to_cube_searchs_values(state, cubeful):
+    # At a match score (RULES 8), and in money play inside a cubeful rollout
+    # (RULES 7), the values cube_search ranks by (normalised match equity, or
+    # cubeful equity per unit of the cube) plus sigma times the seeded noise.
+    from backgammon.cube_search import rank_plays
+    from backgammon.evaluator import as_evaluator
+    rules = state.game_rules()
+    boards, rolls = random_positions(3000, seed=12)
+    boards, rolls = boards[1500:1800], rolls[1500:1800]          # middle games, not openings
+    p = NoisyPlayer(0.2, seed=4)
+    got = p.choose_indices_at(boards, rolls, state, cubeful=cubeful)
+    assert np.array_equal(got, NoisyPlayer(0.2, seed=4).choose_indices_at(boards, rolls, state, cubeful=cubeful))
+    assert not np.array_equal(got, NoisyPlayer(0.2, seed=5).choose_indices_at(boards, rolls, state, cubeful=cubeful))
+    tiny = NoisyPlayer(1e-7, seed=4)
+    sharp = tiny.choose_indices_at(boards, rolls, state, cubeful=cubeful)
+    best = NetPlayer().choose_indices_at(boards, rolls, state, cubeful=cubeful)
+    for i in range(0, len(boards), 5):
+        children = bg.Position.from_array(boards[i]).legal_plays(tuple(int(d) for d in rolls[i])).positions
+        if len(children) < 2:
+            continue
+        values = rank_plays(as_evaluator(None), children, 0, state, rules)[2]
+        assert got[i] == int(np.argmax(values + 0.2 * p.noise(children)))
+        assert values[sharp[i]] == pytest.approx(values[best[i]], abs=1e-6)
+    if cubeful:
+        # Money play outside a cubeful rollout: cubeless, as ever.
+        assert np.array_equal(p.choose_indices_at(boards, rolls, state), p.choose_indices(boards, rolls))
+        # Money's cubeful and cubeless plays differ seldom: in 1 of this middle game's 21 rolls
+        # (tests/test_rollout_match_play.py's MONEY_SENSITIVE).
+        from backgammon.dice import ROLLS
+        rolls = np.array(ROLLS, dtype=np.uint8)
+        boards = np.repeat(bg.Position.from_id("kmfwATDgc/ABMA").array[None], len(rolls), axis=0)
+        sharp = tiny.choose_indices_at(boards, rolls, state, cubeful=True)
+    # Not the cubeless money ranking: somewhere the two noiseless choices differ.
+    assert (sharp != tiny.choose_indices(boards, rolls)).any()
+
+
 def test_random_player_is_seeded():
     boards, rolls = random_positions(200, seed=3)
     a = player("random", seed=9).choose_indices(boards, rolls)

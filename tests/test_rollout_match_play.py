@@ -15,7 +15,7 @@ from backgammon import _rollout
 from backgammon.dice import ROLLS
 from backgammon.evaluator import as_evaluator, chances
 from backgammon.players import NetPlayer
-from backgammon.rollouts import rollout
+from backgammon.rollouts import rollout, rollout_plays
 from backgammon.rollouts.loop import Games, Start, Task, _key, run_chunk
 from backgammon.sample import random_positions
 from backgammon.scoring import flip
@@ -157,6 +157,51 @@ def test_rollout_api_at_dmp_is_reproducible():
     a = rollout(pos, state=DMP, games=36, seed=9, workers=1, truncate=6)
     b = rollout(pos, state=DMP, games=36, seed=9, workers=1, truncate=6)
     assert a.cubeful and a.mwc == b.mwc and a.win == b.win
+
+
+
+def _spread_positions(n, seed):
+    # Positions of every stage of random games, not only their openings.
+    boards, rolls = random_positions(3000, seed=seed)
+    return [(bg.Position.from_array(boards[k]), (int(rolls[k][0]), int(rolls[k][1])))
+            for k in np.linspace(300, 2999, n).astype(int)]
+
+
+@pytest.mark.parametrize("name", ["jacoby", "owned", "theirs"])
+def test_rollout_plays_at_a_money_state_is_cubeful_and_ranks_as_hint(name):
+    # RULES 7.1, 7.5: a money state (cube centred under Jacoby, or owned by
+    # either side) makes rollout_plays cubeful by default, as gnubg's
+    # rollouts are: stopped at once (truncate=0, each game worth the cube
+    # model of the side to roll), its equities are hint's at that state,
+    # per unit of the cube, in hint's order; cube=False is cubeless.
+    state, _ = MONEY[name]
+    for pos, dice in _spread_positions(5, seed=21):
+        want = bg.hint(pos, dice, state=state)[:4]
+        kw = dict(games=36, seed=1, workers=1, truncate=0, variance_reduction=False)
+        got = rollout_plays(pos, dice, [r.play for r in want], state=state, **kw)
+        assert all(r.cubeful and r.result.cubeful and r.mwc is None for r in got)
+        by_play = {str(r.play): r for r in got}
+        np.testing.assert_allclose([by_play[str(r.play)].equity for r in want], [r.equity for r in want],
+                                   atol=1e-9)
+        assert [str(r.play) for r in got] == [str(r.play) for r in want]
+        plain = rollout_plays(pos, dice, [r.play for r in want], state=state, cube=False, **kw)
+        assert not any(r.cubeful for r in plain)
+        np.testing.assert_allclose(sorted(r.equity for r in plain), sorted(r.evaluation.equity for r in want),
+                                   atol=1e-6)
+    # The default candidates are hint's at the state.
+    pos, dice = _spread_positions(1, seed=22)[0]
+    got = rollout_plays(pos, dice, top=3, state=state, games=36, seed=2, workers=1, truncate=2)
+    assert sorted(str(r.play) for r in got) == sorted(str(r.play) for r in bg.hint(pos, dice, state=state)[:3])
+    assert all(r.cubeful for r in got)
+
+
+def test_rollout_default_is_cubeful_at_any_state():
+    few = dict(games=36, seed=3, workers=1, truncate=2)
+    for state in (bg.MatchState(), MONEY["owned"][0], DMP):
+        assert rollout(state=state, **few).cubeful
+        assert not rollout(state=state, cube=False, **few).cubeful
+    assert not rollout(**few).cubeful
+    assert rollout(cube=True, **few).cubeful
 
 
 def test_a_player_with_its_own_choose_at_is_asked_position_by_position():

@@ -196,7 +196,7 @@ def _by_rollout(position, roll, ply, state, rules, settings, top, ev, met):
         return rollout_cube(position, state, rules=rules, **options)
     top = integer("top", top, low=1)
     candidates = [r.play for r in hint(position, roll, ply, state=state, rules=rules, evaluator=ev, met=met)[:top]]
-    ranked = rollout_plays(position, roll, candidates, state=state, rules=rules, cube=state is not None, **options)
+    ranked = rollout_plays(position, roll, candidates, state=state, rules=rules, **options)
     best = ranked[0].equity
     out = []
     for r in ranked:

@@ -426,7 +426,8 @@ class EvaluatorPlayer(Player):
         cubeful money equity at the state's cube (its owner and value, the
         Jacoby rule while it is centred), the same search, as gnubg's
         cubeful rollouts choose.  A subclass with its own
-        ``choose_indices`` chooses as that.
+        ``choose_indices`` (and not its own ``choose_indices_at``, as
+        :class:`NoisyPlayer` has) chooses as that.
 
         >>> import numpy as np, backgammon as bg
         >>> dmp = bg.MatchState(match_length=5, score=(4, 4))
@@ -764,7 +765,9 @@ def _mix(x: np.ndarray) -> np.ndarray:
 
 class NoisyPlayer(EvaluatorPlayer):
     """The network's 0-ply choice with noise on each play's equity (spec
-    ``noisy:SIGMA``): the web game's weakest level.
+    ``noisy:SIGMA``): the web game's weakest level.  At a match score
+    (``choose_at``) the noise goes on each play's cubeful match equity,
+    the value ``hint`` and the other players rank by there.
 
     The noise is a function of the seed and the position after the play,
     so the same player makes the same choice in the same spot.
@@ -772,7 +775,8 @@ class NoisyPlayer(EvaluatorPlayer):
     Parameters
     ----------
     sigma : float
-        The noise's standard deviation, in equity: above 0, at most 2.
+        The noise's standard deviation, in equity (normalised match
+        equity at a match score): above 0, at most 2.
     seed : int, optional
         Picks the noise (default 0).
 
@@ -814,12 +818,45 @@ class NoisyPlayer(EvaluatorPlayer):
 
     def choose_indices(self, boards, rolls):
         offsets, kids = legal_positions(boards, rolls, validate=False, threads=1)
-        out = np.zeros(len(boards), dtype=np.int64)
         if not len(kids):
-            return out
+            return np.zeros(len(boards), dtype=np.int64)
         # The results are seen by the next mover: its equity, negated, is the mover's.
-        mine = -equity(chances(self.evaluator, kids)) + self.sigma * self.noise(kids)
-        for i in range(len(boards)):
+        return self._noisiest(offsets, kids, -equity(chances(self.evaluator, kids)))
+
+    def choose_indices_at(self, boards, rolls, state=None, rules=None, *, cubeful=False):
+        """At a match score, each position's play by the values
+        ``cube_search`` ranks plays by at 0-ply (normalised match equity,
+        cubeful: at double match point gammons count nothing) plus the
+        noise, ``sigma`` in those units; money play as
+        :meth:`choose_indices` (cubeless equity plus the noise), unless
+        ``cubeful`` (a cubeful rollout): then cubeful money equity per unit
+        of the cube.  The same seed makes the same choice.
+
+        >>> import backgammon as bg
+        >>> xgid = "XGID=-ba-aBD-C-A-eD-----e-Aa---:0:0:1:65:6:6:0:7:10"
+        >>> pos, dmp = bg.read_xgid(xgid)
+        >>> p = NoisyPlayer(0.0001)
+        >>> str(p.choose(pos, "65")), str(p.choose_at(pos, "65", dmp))
+        ('13/8 10/4*', '21/10')
+        """
+        from .cube_search import rank_batch
+        from .matchid import state_and_rules
+        if state is None:
+            return self.choose_indices(boards, rolls)
+        state, rules = state_and_rules(state, rules)
+        if not (state.match_length or cubeful):
+            return self.choose_indices(boards, rolls)
+        offsets, kids = legal_positions(boards, rolls, threads=1)
+        if not len(kids):
+            return np.zeros(len(boards), dtype=np.int64)
+        _, _, values, _ = rank_batch(self.evaluator, offsets, kids, 0, state, rules)
+        return self._noisiest(offsets, kids, values)
+
+    def _noisiest(self, offsets, kids, mine):
+        # Each roll's play of the highest value (the mover's, ``mine``) plus the noise.
+        mine = mine + self.sigma * self.noise(kids)
+        out = np.zeros(len(offsets) - 1, dtype=np.int64)
+        for i in range(len(offsets) - 1):
             lo, hi = int(offsets[i]), int(offsets[i + 1])
             if hi - lo > 1:
                 out[i] = int(np.argmax(mine[lo:hi]))

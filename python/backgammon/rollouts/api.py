@@ -70,8 +70,10 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="net"
     cube : bool or None, default None
         Play with the doubling cube: each side doubles, takes, passes and
         beavers as its player decides (``cube_action``), and the result
-        has a cubeful equity.  None: cubeful at a match score, cubeless
-        otherwise; the result's ``cubeful`` says which ran.
+        has a cubeful equity.  None: cubeful whenever a ``state`` is given
+        (money or match, as gnubg's rollouts), cubeless without one;
+        False asks for a cubeless rollout at a state.  The result's
+        ``cubeful`` says which ran.
     state : MatchState, optional
         The cube, the score, the match length, the Crawford flag and the
         game's rules (Jacoby, beavers, cube limit), player 0 being the
@@ -142,6 +144,15 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="net"
     ...                seed=1, workers=1, truncate=8)
     >>> r.cubeful, 0.0 < r.mwc < 1.0
     (True, True)
+
+    A state, money or match, makes a rollout cubeful unless ``cube=False``:
+
+    >>> money = bg.MatchState(cube_value=2, cube_owner=0)
+    >>> few = dict(games=36, seed=1, workers=1, truncate=2)
+    >>> bg.rollout(state=money, **few).cubeful
+    True
+    >>> bg.rollout(state=money, cube=False, **few).cubeful
+    False
     """
     position = checked_position(position)
     state, rules, cube = _state_rules_cube(state, rules, cube)
@@ -154,12 +165,13 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="net"
 
 def _state_rules_cube(state, rules, cube):
     """A rollout's state (None for a cubeless one), its rules (the state's,
-    ``MatchState.game_rules``) and whether it is cubeful: by default at a
-    match score, never silently cubeless there."""
+    ``MatchState.game_rules``) and whether it is cubeful: by default
+    whenever a state is given (money or match, as gnubg's rollouts), never
+    silently cubeless at a state; ``cube=False`` asks for cubeless."""
     if state is not None:
         instance("state", state, MatchState, "backgammon.MatchState")
     if cube is None:
-        cube = state is not None and state.match_length > 0
+        cube = state is not None
     full, rules = state_and_rules(state, rules)
     return checked_state(full if cube else state, cube), rules, cube
 
@@ -245,9 +257,13 @@ def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: 
                   chunk_size: int = CHUNK) -> list[PlayRollout]:
     """Roll out candidate plays of a roll, every candidate on the same dice.
 
-    At a match score (``state``) the rollout is cubeful unless ``cube`` is
-    False, and the candidates are ranked by match equity either way (the
-    cubeful ranking of ``hint``).
+    With a ``state``, money or match, the rollout is cubeful unless
+    ``cube`` is False (gnubg's default): the plays valued as ``hint`` at
+    that state values them, per unit of the cube in money play (Jacoby
+    while it is centred), in normalised match equity at a match score;
+    without one, cubeless.  The default candidates are ``hint``'s at the
+    state; asked cubeless at a match score, the plays are valued by the
+    match winning chances of their cubeless outcomes.
 
     Because the candidates share their dice, the differences between them
     are far less noisy than each equity: the standard error of each
@@ -273,7 +289,7 @@ def rollout_plays(position: Position, roll, plays=None, top: int = 5, *, games: 
     -------
     list of PlayRollout
         The candidates best first, each with its equity for the mover
-        (cubeful with ``cube``), its difference from the best and that
+        (cubeful when the rollout is), its difference from the best and that
         difference's standard error.
 
     Raises
