@@ -129,7 +129,7 @@ def switch_lang(page, lang):
 
 
 def test_gnubg_statistics_panel(page, server):  # noqa: F811
-    s = play_by_api(server, {"length": 5, "level": "beginner", "seed": 2, "cube": True}, double_at_once=True)
+    s = play_by_api(server, {"length": 5, "level": "beginner", "seed": 3, "cube": True}, double_at_once=True)
     gid = s["id"]
     open_in_tab(page, gid)
     drv = page.drv
