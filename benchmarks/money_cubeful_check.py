@@ -17,7 +17,10 @@ number of games:
   XGID's flag (gnubg's ``set xgid`` alone leaves its session's beavers
   as they were).
 
-with variance reduction on (``--vr on``), off, or both.  Each result is
+with variance reduction on (``--vr on``), off, or both; with
+``--children`` also the position after each first roll's play (the play
+our rollouts make), on both sides: a root that parts from the mean of its
+children on one side only is that side's root (printed only).  Each result is
 appended to ``--out`` (JSON lines) and skipped when rerun: the script
 resumes.  It prints each pair's difference in combined standard errors.
 gnubg is an oracle here, never a teacher; its dice are its own, so the
@@ -39,6 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 from backgammon.formats.xgid import parse_xgid
 from backgammon.players import EvaluatorPlayer
 from backgammon.rollouts.api import as_player0
@@ -97,6 +101,31 @@ def ours(xgid: str, games: int, seed: int, vr: bool) -> dict:
             "rules": {"jacoby": rules.jacoby, "beavers": rules.beavers}}
 
 
+def children(xgid: str, games: int, seed: int, vr: bool) -> None:
+    """The position's value as the mean over the first roll of its
+    children: for each of the 21 rolls the play gnubg-nn's player chooses
+    in our rollouts (``choose_indices_at(..., cubeful=True)``), the
+    position after it rolled out by both sides.  A root that parts from
+    the mean of its children on one side only is that side's root."""
+    pos, state = bg.read_xgid(xgid)
+    s0 = as_player0(state)
+    me = EvaluatorPlayer(gnubg_chances)
+    totals = [0.0, 0.0]
+    for a in range(1, 7):
+        for b in range(1, a + 1):
+            plays = pos.legal_plays((a, b))
+            i = int(me.choose_indices_at(pos.array[None], np.array([(a, b)], dtype=np.uint8), s0, s0.game_rules(),
+                                         cubeful=True)[0])
+            child = bg.write_xgid(plays[i].position, state.replace(on_roll=1 - state.on_roll, turn=1 - state.turn))
+            got = [ours(child, games, seed, vr), gnubg_money(child, games, seed, vr)]
+            weight = (1 if a == b else 2) / 36
+            for k, r in enumerate(got):
+                totals[k] -= weight * r["cubeful"]          # the child's side on roll is the other side
+            print(f"{a}{b} {plays[i]!s:22s} {child} ours {-got[0]['cubeful']:+.4f} ({got[0]['cubeful_se']:.4f}) "
+                  f"gnubg {-got[1]['cubeful']:+.4f} ({got[1]['cubeful_se']})", flush=True)
+    print(f"the mean of the children: ours {totals[0]:+.4f}, gnubg {totals[1]:+.4f}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("xgids", nargs="+")
@@ -104,6 +133,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--vr", choices=["on", "off", "both"], default="on")
     ap.add_argument("--sides", default="ours,gnubg")
+    ap.add_argument("--children", action="store_true",
+                    help="also roll out the position after each first roll's play, on both sides (printed only)")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "money_cubeful_check.jsonl")
     args = ap.parse_args(argv)
     if shutil.which("script") is None:
@@ -134,6 +165,8 @@ def main(argv=None) -> int:
                 a, b = got["ours"], got["gnubg"]
                 z = (a["cubeful"] - b["cubeful"]) / math.hypot(a["cubeful_se"], b["cubeful_se"])
                 print(f"    ours - gnubg {a['cubeful'] - b['cubeful']:+.4f}  z {z:+.2f}", flush=True)
+            if args.children:
+                children(xgid, args.games, args.seed, vr)
     return 0
 
 
