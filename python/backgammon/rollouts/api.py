@@ -73,7 +73,10 @@ def rollout(position: Position | None = None, *, games: int = 1296, policy="net"
         has a cubeful equity.  None: cubeful whenever a ``state`` is given
         (money or match, as gnubg's rollouts), cubeless without one;
         False asks for a cubeless rollout at a state.  The result's
-        ``cubeful`` says which ran.
+        ``cubeful`` says which ran.  The side on roll may double before
+        its first roll, so the cubeful equity is that of its own cube
+        action; gnubg's rollout of a position rolls first (the no-double
+        value), which :func:`rollout_cube` gives beside the double's.
     state : MatchState, optional
         The cube, the score, the match length, the Crawford flag and the
         game's rules (Jacoby, beavers, cube limit), player 0 being the
