@@ -832,7 +832,9 @@ def test_hint_drawn_on_the_board(page, seed_you_start):
     assert len(rows) == len(h["plays"]) and "Equity" in drv.find_element(By.ID, "hint").text
     # issue 40: the note names what the plays are ranked by, cubeful at the game's cube and score
     note = drv.find_element(By.CSS_SELECTOR, "#hint p.muted").text
-    assert ("cubeful match equity at this score" if h["match"] else "cubeful equity") in note, note
+    measure = {(True, True): "cubeful match equity at this score", (False, True): "cubeful equity",
+               (True, False): "match equity at this score", (False, False): "equity without the cube"}
+    assert measure[h["match"], h["cube"]] in note and ("cubeful" in note) == h["cube"], note
     arrows = page.js("return Array.from(document.querySelectorAll('#board .hint-arrow'))"
                      ".map(a => [Number(a.dataset.from), Number(a.dataset.to), a.getAttribute('stroke-dasharray')])")
     assert [a[:2] for a in arrows] == h["plays"][0]["moves"]

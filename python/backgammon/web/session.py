@@ -394,7 +394,7 @@ def _hint(session: Session, ply: int) -> dict:
         # (normalised match equity in a match), gnubg's hint (issue 40).
         ranked = hint(game.position, game.dice, ply, state=game.match_state(), rules=game.rules)
         return {"kind": "play", "ply": ply, "plays": [ranked_json(r) for r in ranked[:5]],
-                "count": len(ranked), "match": bool(game.length)}
+                "count": len(ranked), "match": bool(game.length), "cube": uses_cube(session.match)}
     if game.phase in (Phase.TURN, Phase.DOUBLED, Phase.BEAVERED):
         d = cube_decision(game.position, game.match_state(), game.rules, ply=ply)
         return {"kind": "take" if game.phase is not Phase.TURN else "cube", "ply": ply, **cube_json(d),

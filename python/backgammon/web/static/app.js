@@ -1361,7 +1361,8 @@
       note.className = "muted small";
       // the equity the plays are ranked by: cubeful, in a match at the score (as the analysis grades)
       note.textContent = t(game && game.moves && game.moves.steps.length ? "hint.note_from_start" : "hint.note_arrows",
-        { n: h.count, ply: h.ply, measure: t(h.match ? "hint.measure_match" : "hint.measure_money") });
+        { n: h.count, ply: h.ply, measure: t(h.match ? (h.cube ? "hint.measure_match" : "hint.measure_match_nocube")
+                                                      : (h.cube ? "hint.measure_money" : "hint.measure_cubeless")) });
       box.appendChild(note);
     } else {
       const p = document.createElement("p");
